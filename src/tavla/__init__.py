@@ -1,0 +1,61 @@
+"""Tavla: the Turkish and Balkan backgammon family and Abluka, as a Python library.
+
+    >>> import tavla
+    >>> position = tavla.from_notation(
+    ...     "tabla 2b/-/-/-/-/5w/-/3w/-/-/-/5b/5w/-/-/-/3b/-/5b/-/-/-/-/2w 0,0 0,0 w 31")
+    >>> [turn.text for turn in position.legal_turns()][:2]
+    ['24/21 24/23', '24/21 6/5']
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tavla import rules as _rules  # noqa: F401  (registers the games)
+from tavla.core.dice import ROLLS, CryptoDice, ScriptedDice, SeededDice
+from tavla.core.errors import IllegalMoveError, NotationError, TavlaError, UnknownGameError
+from tavla.core.game import Game, GameRecord
+from tavla.core.protocol import BLACK, WHITE, Outcome
+from tavla.core.registry import find_game, game_names
+
+__version__ = "0.1.0"
+
+
+def new_game(name: str, *, opening: bool = True) -> Game:
+    """A new game of ``name`` (or an alias: ``backgammon``, ``plakoto`` ...)."""
+    return Game.new(name, opening=opening)
+
+
+def from_notation(text: str) -> Any:
+    """Parse a position of any game: TPN for the dice games, FEN-like for Abluka."""
+    stripped = text.strip()
+    head = stripped.split(" ", 1)[0] if stripped else ""
+    names = game_names()
+    if head in names:
+        return find_game(head).from_notation(stripped)
+    for name in names:
+        position_class = find_game(name)
+        if getattr(position_class, "notation_kind", "tpn") != "tpn":
+            return position_class.from_notation(stripped)
+    raise NotationError("game", head, f"expected one of {', '.join(names)}")
+
+
+__all__ = [
+    "BLACK",
+    "ROLLS",
+    "WHITE",
+    "CryptoDice",
+    "Game",
+    "GameRecord",
+    "IllegalMoveError",
+    "NotationError",
+    "Outcome",
+    "ScriptedDice",
+    "SeededDice",
+    "TavlaError",
+    "UnknownGameError",
+    "find_game",
+    "from_notation",
+    "game_names",
+    "new_game",
+]

@@ -1,0 +1,1 @@
+"""The ``tavla`` command line."""

@@ -1,0 +1,131 @@
+"""The game protocol every game of the product implements.
+
+A game is a sequence of immutable *positions*. A position says whose turn it is,
+whether chance (the dice) acts next and with which probabilities, which turns are
+legal, and whether the game is over. Dice games alternate a chance node (the roll)
+and a decision node (the turn); games without dice (Abluka) have only decisions.
+
+Positions are values: ``play`` returns a new position and never changes the old one,
+so undo is keeping the previous value, and positions can be hashed and compared.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import ClassVar, Protocol, Self, runtime_checkable
+
+from tavla.core.dice import Roll
+
+WHITE = 0
+BLACK = 1
+SIDE_LETTERS = ("w", "b")
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The end of a game.
+
+    ``winner`` is 0 (White) or 1 (Black), or ``None`` for a void game that nobody
+    scores. ``points`` is 1, 2 or 3 before the cube; ``reason`` names the result
+    (``single``, ``gammon``, ``backgammon``, ``void``, ``no move`` ...).
+    """
+
+    winner: int | None
+    points: int
+    reason: str
+
+
+@runtime_checkable
+class Turn(Protocol):
+    """One legal turn: its canonical text and the position it leads to."""
+
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def after(self) -> Position: ...
+
+
+class StepBuilder(Protocol):
+    """Plays a turn one step (die) at a time, with undo until the turn is committed."""
+
+    def legal_steps(self) -> Sequence[str]:
+        """Steps that keep a maximal turn reachable, as move text (e.g. ``13/7``)."""
+        ...
+
+    def step(self, text: str) -> None:
+        """Play one step; raises IllegalMoveError and changes nothing if not allowed."""
+        ...
+
+    def undo(self) -> None:
+        """Take back the last step."""
+        ...
+
+    @property
+    def complete(self) -> bool:
+        """True when the steps so far form a whole legal turn."""
+        ...
+
+    def commit(self) -> Turn:
+        """The legal turn the steps form; raises IllegalMoveError if incomplete."""
+        ...
+
+
+class Position(Protocol):
+    """An immutable game position (the state between actions)."""
+
+    game: ClassVar[str]
+
+    @property
+    def to_act(self) -> int:
+        """The player who acts next: 0 White, 1 Black."""
+        ...
+
+    @property
+    def is_chance(self) -> bool:
+        """True when the dice must be rolled before anybody can decide."""
+        ...
+
+    def chance_outcomes(self) -> Sequence[tuple[Roll, Fraction]]:
+        """The rolls chance may produce here with their probabilities (they sum to 1)."""
+        ...
+
+    def with_roll(self, roll: Roll) -> Self:
+        """The position after chance produced ``roll``."""
+        ...
+
+    def legal_turns(self) -> Sequence[Turn]:
+        """Every legal turn, one per distinct resulting position."""
+        ...
+
+    def parse_turn(self, text: str) -> Turn:
+        """The legal turn that ``text`` denotes; raises IllegalMoveError otherwise."""
+        ...
+
+    def play(self, turn: Turn | str) -> Self:
+        """The position after a legal turn (given as a Turn or as text)."""
+        ...
+
+    def steps(self) -> StepBuilder:
+        """A builder to play the turn due here one step at a time."""
+        ...
+
+    def outcome(self) -> Outcome | None:
+        """The result when the game is over, else None."""
+        ...
+
+    def notation(self) -> str:
+        """The position as text (TPN, or Abluka's FEN-like notation)."""
+        ...
+
+    @classmethod
+    def start(cls) -> Self:
+        """The starting position of the game."""
+        ...
+
+    @classmethod
+    def from_notation(cls, text: str) -> Self:
+        """Parse :meth:`notation`'s text; raises NotationError."""
+        ...

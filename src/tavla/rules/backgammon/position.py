@@ -1,0 +1,330 @@
+"""Tabla (backgammon), the base of the tabla family (RULES.md 1-2).
+
+A position is an immutable value in White's numbering: 24 signed point counts
+(White positive), the bar and off counts per player, the side to act and the dice.
+Variants (antitabla, chelebi) subclass it and override the few hooks they change:
+``dice_sequences`` and ``outcome``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+from typing import ClassVar, Self
+
+from tavla.core.dice import ROLLS, Roll
+from tavla.core.errors import IllegalMoveError, NotationError, WrongPhaseError
+from tavla.core.protocol import BLACK, WHITE, Outcome
+from tavla.core.registry import game_names, register
+from tavla.rules import tpn
+from tavla.rules.backgammon.movegen import State, tabla_steps
+from tavla.rules.movetext import Step, format_step, format_turn, parse_move
+from tavla.rules.turns import StepFunction, StepPlanner, search_turns
+
+CHECKERS = 15
+
+
+def _start_points() -> tuple[int, ...]:
+    points = [0] * 24
+    for point, count in ((24, 2), (13, 5), (8, 3), (6, 5)):
+        points[point - 1] += count  # White, his numbering = White's
+        points[24 - point] -= count  # Black's point p is White's 25 - p
+    return tuple(points)
+
+
+class BackgammonTurn:
+    """A legal turn: the steps in playing order and the position they produce."""
+
+    __slots__ = ("steps", "after", "_text")
+
+    def __init__(self, steps: tuple[Step, ...], after: BackgammonPosition) -> None:
+        self.steps = steps
+        self.after = after
+        self._text: str | None = None
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._text = format_turn(self.steps)
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"<Turn {self.text}>"
+
+
+@register("backgammon", "tavla", "portes")
+@dataclass(frozen=True)
+class BackgammonPosition:
+    """A tabla position. ``points[i]`` is White's point ``i + 1``; Black negative."""
+
+    game: ClassVar[str] = "tabla"
+    start_points: ClassVar[tuple[int, ...]] = _start_points()
+
+    points: tuple[int, ...]
+    bar: tuple[int, int] = (0, 0)
+    off: tuple[int, int] = (0, 0)
+    side: int = WHITE
+    dice: Roll | None = None
+
+    # ----------------------------------------------------------------- construction
+    @classmethod
+    def start(cls) -> Self:
+        return cls(points=cls.start_points)
+
+    def __post_init__(self) -> None:
+        if len(self.points) != 24:
+            raise ValueError("a position has 24 points")
+
+    # --------------------------------------------------------------------- protocol
+    @property
+    def to_act(self) -> int:
+        return self.side
+
+    @property
+    def is_chance(self) -> bool:
+        return self.dice is None and self.outcome() is None
+
+    def chance_outcomes(self) -> Sequence[tuple[Roll, Fraction]]:
+        return ROLLS if self.is_chance else ()
+
+    def with_roll(self, roll: Roll) -> Self:
+        if not self.is_chance:
+            raise WrongPhaseError(f"no roll is due in {self.notation()}")
+        if len(roll) != 2 or not all(1 <= die <= 6 for die in roll):
+            raise WrongPhaseError(f"roll {roll!r} is not two dice 1-6")
+        return self._replace(dice=(roll[0], roll[1]))
+
+    def with_side(self, side: int) -> Self:
+        return self._replace(side=side)
+
+    def _replace(self, **changes: object) -> Self:
+        values = {
+            "points": self.points,
+            "bar": self.bar,
+            "off": self.off,
+            "side": self.side,
+            "dice": self.dice,
+        }
+        values.update(changes)
+        return type(self)(**values)  # type: ignore[arg-type]
+
+    # ------------------------------------------------------------- mover's view
+    def mover_state(self) -> State:
+        """The search state (see ``movegen``) with the side to act as the mover."""
+        pts = self.points
+        if self.side == WHITE:
+            mine = [self.off[0], *(n if n > 0 else 0 for n in pts), self.bar[0]]
+            theirs = [self.off[1], *(-n if n < 0 else 0 for n in reversed(pts)), self.bar[1]]
+        else:
+            mine = [self.off[1], *(-n if n < 0 else 0 for n in reversed(pts)), self.bar[1]]
+            theirs = [self.off[0], *(n if n > 0 else 0 for n in pts), self.bar[0]]
+        return (*mine, *theirs)
+
+    def from_mover_state(self, state: State) -> Self:
+        """The position after the mover's turn produced ``state``: opponent to roll."""
+        mine = state[1:25]
+        theirs = state[27:51]
+        if self.side == WHITE:
+            points = tuple(m - t for m, t in zip(mine, reversed(theirs)))
+            bar = (state[25], state[51])
+            off = (state[0], state[26])
+        else:
+            points = tuple(t - m for t, m in zip(theirs, reversed(mine)))
+            bar = (state[51], state[25])
+            off = (state[26], state[0])
+        return type(self)(points, bar, off, 1 - self.side, None)
+
+    # ---------------------------------------------------------------- variant hooks
+    step_function: ClassVar[StepFunction[State, Step]] = staticmethod(tabla_steps)
+
+    def dice_sequences(self, roll: Roll) -> list[list[int]]:
+        """The orders in which the dice of ``roll`` may be played (RULES.md 1.3)."""
+        high, low = max(roll), min(roll)
+        if high == low:
+            return [[high] * 4]
+        return [[high, low], [low, high]]
+
+    # -------------------------------------------------------------------- turns
+    def _require_dice(self) -> Roll:
+        if self.dice is None:
+            raise WrongPhaseError(f"the dice must be rolled first in {self.notation()}")
+        return self.dice
+
+    @cached_property
+    def _turns(self) -> list[BackgammonTurn]:
+        if self.outcome() is not None:
+            return []
+        roll = self._require_dice()
+        start = self.mover_state()
+        found = search_turns(
+            start, self.dice_sequences(roll), type(self).step_function, prefer_first=True
+        )
+        if found.dice_played == 0:
+            return [BackgammonTurn((), self.from_mover_state(start))]
+        return [BackgammonTurn(steps, self.from_mover_state(state)) for state, steps in found.turns.items()]
+
+    def legal_turns(self) -> Sequence[BackgammonTurn]:
+        return self._turns
+
+    def parse_turn(self, text: str) -> BackgammonTurn:
+        turns = self.legal_turns()
+        if not turns:
+            raise IllegalMoveError(text, self.notation(), "the game is over")
+        try:
+            parsed = parse_move(text)
+        except NotationError as error:
+            raise IllegalMoveError(text, self.notation(), f"unreadable move ({error})") from None
+        if not parsed.paths:
+            if turns[0].steps:
+                raise IllegalMoveError(text, self.notation(), "a move is possible, '-' is not legal")
+            return turns[0]
+        wanted = self.mover_state()[:26]
+        board = list(wanted)
+        for path in parsed.paths:
+            board[path[0]] -= 1
+            board[path[-1]] += 1
+        target = tuple(board)
+        candidates = [t for t in turns if t.after.mover_state_of(1 - t.after.side)[:26] == target]
+        if len(candidates) > 1:
+            exact = [t for t in candidates if {s[1] for s in t.steps if s[2]} == parsed.starred]
+            if len(exact) == 1:
+                return exact[0]
+            raise IllegalMoveError(text, self.notation(), "ambiguous: mark the hits with '*'")
+        if not candidates:
+            raise IllegalMoveError(text, self.notation())
+        return candidates[0]
+
+    def mover_state_of(self, player: int) -> State:
+        """The search state with ``player`` as the mover."""
+        return self.with_side(player).mover_state() if player != self.side else self.mover_state()
+
+    def play(self, turn: BackgammonTurn | str) -> Self:
+        if isinstance(turn, str):
+            return self.parse_turn(turn).after  # type: ignore[return-value]
+        if not any(turn is legal or turn.after == legal.after for legal in self.legal_turns()):
+            raise IllegalMoveError(turn.text, self.notation())
+        return turn.after  # type: ignore[return-value]
+
+    def steps(self) -> BackgammonSteps:
+        roll = self._require_dice()
+        return BackgammonSteps(self, roll)
+
+    # ------------------------------------------------------------------ result
+    def _home_count(self, player: int, home_owner: int) -> int:
+        """Checkers of ``player`` in ``home_owner``'s home board."""
+        indices = range(0, 6) if home_owner == WHITE else range(18, 24)
+        sign = 1 if player == WHITE else -1
+        return sum(self.points[i] * sign for i in indices if self.points[i] * sign > 0)
+
+    def _loss_points(self, loser: int, winner: int) -> Outcome:
+        if self.off[loser] > 0:
+            return Outcome(winner, 1, "single")
+        if self.bar[loser] or self._home_count(loser, winner):
+            return Outcome(winner, 3, "backgammon")
+        return Outcome(winner, 2, "gammon")
+
+    def outcome(self) -> Outcome | None:
+        for player in (WHITE, BLACK):
+            if self.off[player] == CHECKERS:
+                return self._loss_points(1 - player, player)
+        return None
+
+    # ----------------------------------------------------------------- notation
+    def notation(self) -> str:
+        stacks = tuple(
+            ((n, WHITE),) if n > 0 else ((-n, BLACK),) if n < 0 else () for n in self.points
+        )
+        fields = tpn.TpnFields(self.game, stacks, self.bar, self.off, self.side, self.dice, {})
+        return tpn.join_tpn(fields)
+
+    def __str__(self) -> str:
+        return self.notation()
+
+    @classmethod
+    def from_notation(cls, text: str) -> Self:
+        fields = tpn.split_tpn(text, tuple(game_names()))
+        if fields.game != cls.game:
+            raise NotationError("game", fields.game, f"expected {cls.game}")
+        return cls.from_fields(fields)
+
+    @classmethod
+    def from_fields(cls, fields: tpn.TpnFields) -> Self:
+        if fields.extras:
+            key = next(iter(fields.extras))
+            raise NotationError("extra field", f"{key}={fields.extras[key]}", f"{cls.game} has no extra fields")
+        points: list[int] = []
+        for index, stack in enumerate(fields.points):
+            if len(stack) > 1:
+                raise NotationError(
+                    f"point {index + 1}", tpn.format_stack(stack), f"{cls.game} has no stacked colours (pins)"
+                )
+            count, colour = stack[0] if stack else (0, WHITE)
+            points.append(count if colour == WHITE else -count)
+        for player, letter in ((WHITE, "White"), (BLACK, "Black")):
+            on_board = sum(abs(n) for n in points if (n > 0) == (player == WHITE) and n)
+            total = on_board + fields.bar[player] + fields.off[player]
+            if total != CHECKERS:
+                raise NotationError(
+                    "checkers",
+                    f"{letter} {total}",
+                    f"{letter} has {on_board} on points, {fields.bar[player]} on the bar and "
+                    f"{fields.off[player]} off: {total}, expected {CHECKERS}",
+                )
+        position = cls(tuple(points), fields.bar, fields.off, fields.side, fields.dice)
+        if position.dice is not None and position.outcome() is not None:
+            raise NotationError("dice", tpn.format_dice(position.dice), "the game is over: no dice to play")
+        return position
+
+
+class BackgammonSteps:
+    """The step-level interface (RULES.md 1.3): one die at a time, with undo."""
+
+    def __init__(self, position: BackgammonPosition, roll: Roll) -> None:
+        self.position = position
+        self._planner: StepPlanner[State, Step] = StepPlanner(
+            position.mover_state(),
+            position.dice_sequences(roll),
+            type(position).step_function,
+            prefer_first=True,
+        )
+
+    @property
+    def dice_left(self) -> list[tuple[int, ...]]:
+        """The dice still to play, one tuple per order that remains possible."""
+        return self._planner.remaining_dice()
+
+    def legal_steps(self) -> list[str]:
+        return [format_step(step) for _, step, _ in self._planner.legal_steps()]
+
+    def step(self, text: str) -> None:
+        wanted = text.strip().replace("*", "").lower()
+        for die, step, after in self._planner.legal_steps():
+            if format_step(step).replace("*", "") == wanted:
+                self._planner.play(die, step, after)
+                return
+        allowed = ", ".join(self.legal_steps()) or "none"
+        raise IllegalMoveError(text, self.position.notation(), f"step not allowed (allowed: {allowed})")
+
+    def undo(self) -> None:
+        if not self._planner.played:
+            raise IllegalMoveError("undo", self.position.notation(), "no step to take back")
+        self._planner.undo()
+
+    @property
+    def played(self) -> list[str]:
+        return [format_step(step) for _, step, _ in self._planner.played]
+
+    @property
+    def complete(self) -> bool:
+        return self._planner.complete
+
+    def commit(self) -> BackgammonTurn:
+        if not self.complete:
+            raise IllegalMoveError(
+                " ".join(self.played) or "-", self.position.notation(), "the turn is not complete"
+            )
+        steps = tuple(step for _, step, _ in self._planner.played)
+        after = self.position.from_mover_state(self._planner.state)
+        return BackgammonTurn(steps, after)
