@@ -1,0 +1,67 @@
+"""The mutable Game: opening roll, wrong-phase errors, undo and records."""
+
+from __future__ import annotations
+
+import pytest
+
+import tavla
+from tavla.core.errors import IllegalMoveError, NotationError, WrongPhaseError
+from tavla.core.game import Action, Game, GameRecord
+from tavla.core.protocol import BLACK, WHITE
+
+
+def test_opening_roll_decides_who_starts_and_plays_both_numbers() -> None:
+    """RULES.md 1.4: the higher die starts and plays the two numbers rolled."""
+    game = tavla.new_game("tabla")
+    assert game.awaiting_opening
+    game.roll((2, 5))  # White 2, Black 5
+    assert game.position.side == BLACK
+    assert game.position.dice == (5, 2)
+    assert game.actions == [Action("opening", "25")]
+    game.undo()
+    assert game.awaiting_opening
+    game.roll((6, 1))
+    assert game.position.side == WHITE
+
+
+def test_opening_roll_rejects_equal_dice_and_rerolls_from_a_source() -> None:
+    game = tavla.new_game("tabla")
+    with pytest.raises(WrongPhaseError):
+        game.roll((3, 3))
+    assert game.awaiting_opening and game.actions == []
+    game.roll(source=tavla.ScriptedDice([4, 4, 2, 6]))
+    assert game.position.side == BLACK and game.position.dice == (6, 2)
+
+
+def test_wrong_phase_and_illegal_moves_leave_the_game_unchanged() -> None:
+    game = tavla.new_game("tabla", opening=False)
+    before = game.position
+    with pytest.raises(WrongPhaseError):
+        game.play("24/18")
+    game.roll((3, 1))
+    rolled = game.position
+    with pytest.raises(WrongPhaseError):
+        game.roll((2, 2))
+    with pytest.raises(IllegalMoveError, match="24/18"):
+        game.play("24/18")  # a 6 with 3-1
+    with pytest.raises(IllegalMoveError):
+        game.play("banana")
+    assert game.position == rolled
+    assert len(game.actions) == 1
+    game.play("8/5 6/5")
+    game.undo()
+    game.undo()
+    assert game.position == before
+
+
+def test_record_round_trip_and_bad_records() -> None:
+    game = tavla.new_game("tabla")
+    game.roll((3, 1))
+    game.play("8/5 6/5")
+    record = GameRecord.from_json(game.record().to_json())
+    assert Game.replay(record).position == game.position
+    with pytest.raises(NotationError):
+        GameRecord.from_json("{not json")
+    bad = GameRecord("tabla", record.start, True, [Action("opening", "31"), Action("turn", "24/18")])
+    with pytest.raises(IllegalMoveError):
+        Game.replay(bad)

@@ -1,0 +1,26 @@
+"""Build tabla-family TPN from the players' own numbering, for hand-made tests."""
+
+from __future__ import annotations
+
+
+def tpn(
+    white: dict[int, int],
+    black: dict[int, int],
+    *,
+    game: str = "tabla",
+    bar: tuple[int, int] = (0, 0),
+    side: str = "w",
+    dice: str = "-",
+) -> str:
+    """``white`` and ``black`` map each player's own point numbers to checker counts;
+    whatever is neither on a point nor on the bar is off."""
+    fields = ["-"] * 24
+    for point, count in white.items():
+        fields[point - 1] = f"{count}w"
+    for point, count in black.items():
+        index = 24 - point  # Black's point p is White's 25 - p
+        if fields[index] != "-":
+            raise ValueError(f"White and Black both on White's point {25 - point}")
+        fields[index] = f"{count}b"
+    off = (15 - sum(white.values()) - bar[0], 15 - sum(black.values()) - bar[1])
+    return f"{game} {'/'.join(fields)} {bar[0]},{bar[1]} {off[0]},{off[1]} {side} {dice}"

@@ -1,0 +1,58 @@
+"""TPN (RULES.md 1.2) and move text (RULES.md 1.1) for the tabla family."""
+
+from __future__ import annotations
+
+import pytest
+
+import tavla
+from tavla.core.errors import NotationError
+from tavla.rules.movetext import format_turn, parse_move
+
+START = "tabla 2b/-/-/-/-/5w/-/3w/-/-/-/5b/5w/-/-/-/3b/-/5b/-/-/-/-/2w 0,0 0,0 w -"
+
+
+def test_round_trip_exact() -> None:
+    for text in (START, START.replace(" w -", " b 42"), START.replace("tabla", "chelebi")):
+        assert tavla.from_notation(text).notation() == text
+
+
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        (START.replace(" w -", " w 71"), "dice"),
+        (START.replace(" w -", " w 3"), "dice"),
+        (START.replace(" w -", " x -"), "side"),
+        (START.replace("2b/-", "3b/-", 1), "checkers"),
+        (START.replace("0,0 0,0", "0,0 1,0"), "checkers"),
+        (START.replace("tabla", "tablaa"), "game"),
+        (START.replace("/2w ", "/2x "), "point 24"),
+        (START.replace("2b/-/", "2b/", 1), "points"),
+        (START.replace("0,0 0,0", "0;0 0,0"), "bar"),
+        (START + " c=55", "extra field"),
+        (START.replace("5b/5w", "5b/1b4w"), "point 13"),
+        (START.replace(" w -", "  w -"), "tpn"),
+    ],
+)
+def test_bad_tpn_names_the_field(text: str, field: str) -> None:
+    with pytest.raises(NotationError) as info:
+        tavla.from_notation(text)
+    assert info.value.field == field
+
+
+def test_format_chains_counts_and_hits() -> None:
+    assert format_turn([]) == "-"
+    assert format_turn([(24, 18, False), (18, 13, False)]) == "24/13"
+    assert format_turn([(13, 7, True), (7, 5, False)]) == "13/7*/5"
+    assert format_turn([(8, 5, False), (8, 5, False), (6, 5, False)]) == "8/5(2) 6/5"
+    assert format_turn([(25, 22, True)]) == "bar/22*"
+    assert format_turn([(2, 0, False), (6, 0, False)]) == "6/off 2/off"
+
+
+def test_parse_move_text() -> None:
+    parsed = parse_move("bar/22* 13/7*/5 8/5(2)")
+    assert parsed.paths == ((25, 22), (13, 7, 5), (8, 5), (8, 5))
+    assert parsed.starred == {22, 7}
+    assert parse_move("-").paths == ()
+    for bad in ("", "24-18", "18/24", "off/3", "3/bar", "25/20", "8/5(0)"):
+        with pytest.raises(NotationError):
+            parse_move(bad)

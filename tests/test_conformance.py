@@ -1,0 +1,94 @@
+"""One conformance suite over every registered game (ARCHITECTURE.md example 6).
+
+Random playouts to the end; at every step: chance probabilities sum to 1, notation
+round-trips exactly, turns are distinct by the position they produce, a turn played
+die by die through the step interface is one of the legal turns, undo restores the
+previous state, and the game record replays to the same position.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import tavla
+from tavla.core.game import Game, GameRecord
+
+MAX_ACTIONS = 3000
+
+
+def check_notation(position: object) -> None:
+    text = position.notation()  # type: ignore[attr-defined]
+    again = tavla.from_notation(text)
+    assert again == position
+    assert again.notation() == text
+
+
+def check_steps_reach_a_legal_turn(position: object, afters: set[object], rng: random.Random) -> None:
+    builder = position.steps()  # type: ignore[attr-defined]
+    while not builder.complete:
+        options = builder.legal_steps()
+        assert options, f"no step but the turn is incomplete in {position}"
+        choice = rng.choice(options)
+        builder.step(choice)
+        if rng.random() < 0.3:
+            builder.undo()
+            assert choice in builder.legal_steps()
+            builder.step(choice)
+    assert builder.legal_steps() == []
+    assert builder.commit().after in afters
+
+
+def play_out(name: str, seed: int) -> Game:
+    rng = random.Random(seed)
+    game = tavla.new_game(name)
+    for _ in range(MAX_ACTIONS):
+        if game.is_over:
+            break
+        before = game.position
+        if game.is_chance:
+            outcomes = game.chance_outcomes()
+            assert sum((p for _, p in outcomes), Fraction(0)) == 1
+            rolls = [roll for roll, _ in outcomes]
+            weights = [float(p) for _, p in outcomes]
+            game.roll(rng.choices(rolls, weights)[0])
+        else:
+            check_notation(before)
+            turns = game.legal_turns()
+            assert turns, f"no legal turn in {before}"
+            afters = {turn.after for turn in turns}
+            assert len(afters) == len(turns), "turns must be distinct by resulting position"
+            for turn in rng.sample(list(turns), min(3, len(turns))):
+                check_notation(turn.after)
+                assert before.parse_turn(turn.text).after == turn.after
+            check_steps_reach_a_legal_turn(before, afters, rng)
+            game.play(rng.choice(list(turns)))
+        if rng.random() < 0.2:
+            game.undo()
+            assert game.position == before
+            continue
+    assert game.is_over, f"{name} did not end within {MAX_ACTIONS} actions"
+    return game
+
+
+@pytest.mark.parametrize("name", tavla.game_names())
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(min_value=0, max_value=2**32 - 1))
+def test_random_playout(name: str, seed: int) -> None:
+    game = play_out(name, seed)
+    outcome = game.outcome()
+    assert outcome is not None
+    assert outcome.points in (0, 1, 2, 3)
+    record = GameRecord.from_json(game.record().to_json())
+    assert Game.replay(record).position == game.position
+
+
+@pytest.mark.parametrize("name", tavla.game_names())
+def test_start_position_is_consistent(name: str) -> None:
+    start = tavla.find_game(name).start()
+    check_notation(start)
+    assert start.game == name
