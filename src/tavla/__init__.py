@@ -36,6 +36,8 @@ def from_notation(text: str) -> Any:
     names = game_names()
     if head in names:
         return find_game(head).from_notation(stripped)
+    if stripped.count(" ") >= 5:  # the shape of TPN (RULES.md 1.2): the game name is wrong
+        raise NotationError("game", head, f"expected one of {', '.join(names)}")
     for name in names:
         position_class = find_game(name)
         if getattr(position_class, "notation_kind", "tpn") != "tpn":

@@ -23,6 +23,9 @@ COMMAND_MODULES = [
     "tavla.cli.show",
     "tavla.cli.convert",
     "tavla.cli.play",
+    "tavla.cli.engine",
+    "tavla.cli.match",
+    "tavla.cli.replay",
 ]
 
 for _name in COMMAND_MODULES:

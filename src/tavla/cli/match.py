@@ -1,0 +1,310 @@
+"""``tavla match``: a match in the terminal, humans and random players, with cube and clocks.
+
+A human types one command at a time; what he may type depends on the moment:
+``roll`` (or an empty line), ``double``, ``take``, ``drop``, ``beaver``, ``raccoon``,
+``accept``, ``decline``, ``resign [single|gammon|backgammon]``, a move as text
+(``24/18 13/11``, ``-`` when nothing can be played), ``moves``, ``board``, ``help``
+and ``quit``. Anything refused prints one line and changes nothing.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from tavla.cli.board_view import position_renderable
+from tavla.cli.errors import fail, reports_errors
+from tavla.core.dice import CryptoDice, DiceSource, SeededDice
+from tavla.core.errors import TavlaError
+from tavla.core.registry import find_game
+from tavla.match.actions import MatchAction
+from tavla.match.clock import ClockSettings, parse_clock_spec, parse_duration_ms
+from tavla.match.errors import TimeForfeitError
+from tavla.match.mat import export_mat
+from tavla.match.match import Match
+from tavla.match.players import RandomPlayer, play
+from tavla.match.record import MatchRecord
+from tavla.match.settings import MatchSettings
+from tavla.match.state import MatchState
+
+PLAYER_KINDS = ("human", "random")
+ANSWERS = {
+    "roll": "roll (or an empty line), double, resign [single|gammon|backgammon]",
+    "move": "your move as text (e.g. 24/18 13/11, '-' if none), moves, resign [level]",
+    "double": "take, drop" + " (or beaver, in money play with beavers)",
+    "raccoon": "raccoon, or roll to go on",
+    "resign": "accept or decline",
+}
+
+
+def _clock_text(ms: int) -> str:
+    seconds = ms // 1000
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def status_line(state: MatchState, now_ms: int) -> str:
+    """Game, score, cube and clocks in one line."""
+    settings = state.settings
+    names = settings.names
+    if not state.has_dice:
+        target = f"best of {settings.sets} sets"
+    elif settings.money:
+        target = "money game"
+    else:
+        target = f"to {settings.length}"
+    parts = [
+        f"Game {state.game_number}",
+        f"{names[0]} {state.score[0]} - {names[1]} {state.score[1]} ({target})",
+    ]
+    if state.has_dice and settings.cube:
+        owner = "centred" if state.cube.owner is None else f"{names[state.cube.owner]}'s"
+        parts.append(f"cube {state.cube.value} {owner}")
+        if state.crawford:
+            parts.append("Crawford game")
+        elif state.post_crawford:
+            parts.append("post-Crawford")
+    if state.clock is not None:
+        clocks = []
+        for seat in (0, 1):
+            allowance, reserve = state.clock.remaining(seat, max(now_ms, state.clock.since_ms))
+            running = "*" if state.clock.running == seat else ""
+            clocks.append(f"{names[seat]}{running} {allowance // 1000}s+{_clock_text(reserve)}")
+        parts.append("clocks " + ", ".join(clocks))
+    return " | ".join(parts)
+
+
+def describe(action: MatchAction, before: MatchState, after: MatchState) -> str:
+    """One line telling what ``action`` did."""
+    names = before.settings.names
+    who = names[action.seat] if action.seat is not None else ""
+    kind = action.kind
+    if kind == "start":
+        return f"Game {after.game_number} begins."
+    if kind == "roll" and action.seat is None:
+        starter = names[after.starter or 0]
+        return f"Opening roll: {names[0]} {action.value[0]}, {names[1]} {action.value[1]}; {starter} starts."
+    if kind == "roll":
+        return f"{who} rolls {action.value[0]}-{action.value[1]}."
+    if kind == "move":
+        return f"{who} plays {action.value}."
+    if kind == "double":
+        return f"{who} doubles to {before.cube.value * 2}."
+    if kind in ("take", "drop", "beaver", "raccoon", "accept", "decline"):
+        return f"{who} {kind}s." if kind != "accept" else f"{who} accepts the resignation."
+    if kind == "resign":
+        return f"{who} offers to resign a {action.value}."
+    if kind == "flag":
+        return f"{who} has run out of time."
+    if kind == "break":
+        return f"{who} takes a break."
+    return f"{kind} {action.value}".strip()
+
+
+def describe_result(state: MatchState) -> str:
+    result = state.result
+    names = state.settings.names
+    if result is None:
+        return ""
+    if result.winner is None:
+        return f"The game is void ({result.reason}): nobody scores."
+    unit = "point" if result.points == 1 else "points"
+    return f"{names[result.winner]} wins the game: {result.reason}, {result.points} {unit}."
+
+
+def describe_match_end(state: MatchState) -> str:
+    names = state.settings.names
+    score = f"{names[0]} {state.score[0]} - {names[1]} {state.score[1]}"
+    if state.winner is None:
+        return f"The match is drawn: {score}."
+    return f"{names[state.winner]} wins the match: {score}."
+
+
+class MatchSession:
+    """Runs a match in the terminal: humans type, random players choose."""
+
+    def __init__(self, match: Match, kinds: tuple[str, str], rng: random.Random, console: Console) -> None:
+        self.match = match
+        self.kinds = kinds
+        self.players = (RandomPlayer(rng), RandomPlayer(rng))
+        self.console = console
+        self.echo = not sys.stdin.isatty()
+        self.draw = "human" in kinds
+        self._drawn: MatchState | None = None
+
+    def say(self, text: str) -> None:
+        self.console.print(text, markup=False, highlight=False)
+
+    def _report(self, start: int) -> None:
+        match = self.match
+        for index in range(start, len(match.actions)):
+            before, after = match.states[index], match.states[index + 1]
+            self.say(describe(match.actions[index], before, after))
+            if after.result is not None and before.result is None:
+                self.say(describe_result(after))
+                self.say(status_line(after, match.actions[index].t_ms))
+
+    def run(self) -> bool:
+        """Play to the end; False when the input ended first."""
+        match = self.match
+        while not match.state.over:
+            seen = len(match.actions)
+            state = match.state
+            try:
+                if state.phase == "opening":
+                    match.roll()
+                elif state.phase == "between":
+                    match.start_next_game()
+                elif state.actor is not None and self.kinds[state.actor] == "random":
+                    play(match, self.players[state.actor].choose(state))
+                elif not self._human_turn():
+                    self._report(seen)
+                    return False
+            except TimeForfeitError as error:
+                self.say(str(error))
+            self._report(seen)
+        self.say(describe_match_end(match.state))
+        return True
+
+    def _human_turn(self) -> bool:
+        match = self.match
+        state = match.state
+        actor = state.actor
+        assert actor is not None
+        if match.check_time() is not None:
+            return True
+        if self.draw and state.phase in ("roll", "move") and self._drawn is not state:
+            self.console.print(position_renderable(state.position))
+            self._drawn = state
+        name = state.settings.names[actor]
+        dice = getattr(state.position, "dice", None)
+        rolled = f", {dice[0]}-{dice[1]} to play" if state.phase == "move" and dice else ""
+        self.say(status_line(state, match.state.clock.since_ms if match.state.clock else 0))
+        try:
+            line = input(f"{name}{rolled} ({state.phase})> ")
+        except EOFError:
+            self.say("End of input: the match is unfinished.")
+            return False
+        if self.echo:
+            self.say(line)
+        self._command(actor, line.strip())
+        return True
+
+    def _command(self, seat: int, line: str) -> None:
+        match = self.match
+        state = match.state
+        word, _, rest = line.partition(" ")
+        word = word.lower()
+        try:
+            if word == "quit":
+                raise EOFError
+            if word == "help":
+                self.say(f"Now: {ANSWERS.get(state.phase, '')}; also board, help, quit.")
+            elif word == "board":
+                self.console.print(position_renderable(state.position))
+            elif word in ("moves", "hint"):
+                turns = state.position.legal_turns() if state.phase == "move" else []
+                self.say(", ".join(turn.text for turn in turns) or "No move to make now.")
+            elif word in ("", "roll") and state.phase in ("roll", "raccoon"):
+                match.roll()
+            elif word == "resign":
+                match.resign(seat, rest.strip() or "single")
+            elif word in ("double", "take", "drop", "beaver", "raccoon", "accept", "decline"):
+                match.act(word, seat)
+            elif word == "" or state.phase != "move":
+                self.say(f"'{line}' is not possible now: {ANSWERS.get(state.phase, '')}.")
+            else:
+                match.move(seat, line)
+        except TimeForfeitError as error:
+            self.say(str(error))
+        except TavlaError as error:
+            self.say(f"Refused: {error}")
+
+
+def _settings(
+    game: str, length: int, sets: int, clock: str | None, options: dict[str, object], names: tuple[str, str]
+) -> MatchSettings:
+    has_dice = bool(find_game(game).start().is_chance)
+    clock_settings: ClockSettings | None = None
+    if clock is not None:
+        if has_dice:
+            clock_settings = parse_clock_spec(clock, length)
+        else:
+            clock_settings = ClockSettings.sudden_death(parse_duration_ms(clock))
+    return MatchSettings(
+        game=find_game(game).game,
+        length=length,
+        sets=sets,
+        clock=clock_settings,
+        names=names,
+        **options,  # type: ignore[arg-type]
+    )
+
+
+def save_record(match: Match, out: Path) -> None:
+    record = MatchRecord.of(match)
+    text = export_mat(record) if out.suffix.lower() == ".mat" else record.to_json() + "\n"
+    out.write_text(text)
+
+
+@reports_errors
+def match_command(
+    game: Annotated[str, typer.Option("--game", help="tabla, antitabla, chelebi, ..., abluka.")] = "tabla",
+    length: Annotated[int, typer.Option("--length", help="Match to N points; 0 a single money game.")] = 7,
+    sets: Annotated[int, typer.Option("--sets", help="Sets of a game without dice (Abluka).")] = 3,
+    white: Annotated[str, typer.Option("--white", help="human or random (seat 0).")] = "human",
+    black: Annotated[str, typer.Option("--black", help="human or random (seat 1).")] = "random",
+    clock: Annotated[
+        str | None,
+        typer.Option(
+            "--clock", help="Per move + reserve per point, e.g. 12s+2m; Abluka: a budget, e.g. 15m."
+        ),
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Write the record: FILE.json, or FILE.mat (tabla).")
+    ] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed the dice and the random players.")] = None,
+    cube: Annotated[bool, typer.Option("--cube/--no-cube", help="Play with the doubling cube.")] = True,
+    beavers: Annotated[bool, typer.Option("--beavers", help="Beavers (money play).")] = False,
+    raccoons: Annotated[
+        bool, typer.Option("--raccoons", help="Raccoons (money play, with beavers).")
+    ] = False,
+    jacoby: Annotated[bool, typer.Option("--jacoby", help="The Jacoby rule (money play).")] = False,
+    next_game_start: Annotated[
+        str, typer.Option("--next-game-start", help="opening_roll or winner_starts.")
+    ] = "opening_roll",
+) -> None:
+    """Play a match in the terminal, showing score, cube and clocks."""
+    kinds = (white.lower(), black.lower())
+    for kind in kinds:
+        if kind not in PLAYER_KINDS:
+            raise fail(f"player {kind!r}: expected human or random")
+    if out is not None and out.suffix.lower() == ".mat" and find_game(game).game != "tabla":
+        raise fail(f"--out {out}: .mat records are for tabla; use .json")
+    options: dict[str, object] = {
+        "cube": cube,
+        "beavers": beavers,
+        "raccoons": raccoons,
+        "jacoby": jacoby,
+        "next_game_start": next_game_start,
+    }
+    names = ("White", "Black")
+    settings = _settings(game, length, sets, clock, options, names)
+    dice: DiceSource = CryptoDice() if seed is None else SeededDice(seed)
+    rng = random.Random(None if seed is None else f"players {seed}")
+    match = Match(settings, dice=dice)
+    session = MatchSession(match, (kinds[0], kinds[1]), rng, Console(highlight=False, soft_wrap=True))
+    finished = session.run()
+    if out is not None:
+        save_record(match, out)
+        session.say(f"Record written to {out}.")
+    if not finished:
+        raise typer.Exit(1)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("match")(match_command)

@@ -1,0 +1,103 @@
+"""``tavla moves``: every legal turn of a position, one per line.
+
+Each line is the turn's text, a TAB, and the position it leads to. A dice game
+needs its dice in the TPN; a turn where no die can be played is the line ``-``,
+TAB, the position after the pass. A game without dice (Abluka) lists its turns,
+and nothing when the side to move has lost.
+
+``tavla moves -`` answers one position per line of standard input, each answer
+followed by an empty line and flushed at once, so that a program can drive it line
+by line. Blank input lines are skipped. A bad line prints ``tavla: line N: ...`` on
+standard error and an empty answer (just the empty line) on standard output, so the
+k-th answer always belongs to the k-th position; the run goes on and ends with exit
+status 2.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Any
+
+import typer
+
+import tavla
+from tavla.cli.errors import USAGE_ERROR, fail
+from tavla.core.errors import TavlaError
+
+FROM_STDIN = "-"
+
+
+_USES_DICE: dict[str, bool] = {}
+
+
+def _uses_dice(position: Any) -> bool:
+    """A game whose start is a roll: its positions need dice before anybody moves."""
+    game: str = position.game
+    if game not in _USES_DICE:
+        _USES_DICE[game] = bool(type(position).start().is_chance)
+    return _USES_DICE[game]
+
+
+def answer(text: str) -> str:
+    """The lines that answer one position, each ending in a newline.
+
+    Raises TavlaError for a position that cannot be read or has nothing to play.
+    """
+    position = tavla.from_notation(text)
+    if position.is_chance:
+        raise TavlaError(f"dice '-': {position.game} needs the roll to play, e.g. 31 or 66")
+    if _uses_dice(position):
+        outcome = position.outcome()
+        if outcome is not None:
+            raise TavlaError(f"position {position.notation()!r}: the game is over, nothing to play")
+    return "".join(f"{turn.text}\t{turn.after.notation()}\n" for turn in position.legal_turns())
+
+
+def answer_stream(lines: Any, out: Any, err: Any) -> int:
+    """Answer every line of ``lines`` on ``out``; returns the exit status."""
+    status = 0
+    number = 0
+    while True:
+        line = lines.readline()
+        if not line:
+            return status
+        number += 1
+        text = line.strip()
+        if not text:
+            continue
+        try:
+            out.write(answer(text) + "\n")
+        except TavlaError as error:
+            out.write("\n")
+            err.write(f"tavla: line {number}: {error}\n")
+            err.flush()
+            status = USAGE_ERROR
+        out.flush()
+
+
+def moves(
+    position: Annotated[
+        str, typer.Argument(help="A position (TPN, or Abluka's notation); '-' reads one per line from stdin.")
+    ],
+) -> None:
+    """Print every legal turn: the move text, a TAB, the resulting position.
+
+    With '-', read one position per line from standard input; each answer ends with an empty line.
+    A bad line gets an empty answer and a message with its line number on standard error;
+    the other lines are still answered, and the exit status is then 2.
+    """
+    if position == FROM_STDIN:
+        status = answer_stream(sys.stdin, sys.stdout, sys.stderr)
+        if status:
+            raise typer.Exit(status)
+        return
+    try:
+        lines = answer(position)
+    except TavlaError as error:
+        raise fail(str(error)) from None
+    sys.stdout.write(lines)
+    sys.stdout.flush()
+
+
+def register(app: typer.Typer) -> None:
+    app.command("moves")(moves)

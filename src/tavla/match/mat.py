@@ -1,0 +1,254 @@
+"""Jellyfish ``.mat`` match files for tabla (RULES.md 9.4), as GNU Backgammon reads
+and writes them.
+
+The layout, as gnubg writes it::
+
+     5 point match
+
+     Game 1
+     White : 0                      Black : 0
+      1)                             21: 13/11 24/23
+      2) 52: 13/8 24/22               Doubles => 2
+      3)  Takes                      63: 8/5 11/5
+          ...
+                                      Wins 1 point
+
+Each line holds one action of White (left) and one of Black (right); the players'
+actions alternate, so a cell follows the previous one in the next free slot of its
+player's column. A roll cell is ``<dice>: <steps>``, each step ``from/to`` in the
+mover's numbering with 25 for the bar, 0 for off and ``*`` for a hit. ``Wins N
+points`` closes a game in the winner's column; a game that ends with it although
+the board is not finished and nobody dropped was resigned.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any
+
+from tavla.core.errors import NotationError
+from tavla.match.actions import MatchAction, apply_action
+from tavla.match.record import MatchRecord
+from tavla.match.resign import LEVEL_NAMES
+from tavla.match.settings import MatchSettings
+from tavla.match.state import MatchState, new_state
+
+LEFT_WIDTH = 28
+PREFIX_WIDTH = 5
+
+Cell = tuple[int, str]  # (seat: 0 left, 1 right; text)
+
+
+# -------------------------------------------------------------------- export
+def _step_text(step: tuple[int, int, bool]) -> str:
+    return f"{step[0]}/{step[1]}{'*' if step[2] else ''}"
+
+
+def _wins(points: int) -> str:
+    return f" Wins {points} point{'s' if points != 1 else ''}"
+
+
+def _layout(cells: list[Cell]) -> list[str]:
+    """Place cells in alternating slots: slot 2k is line k's left, 2k+1 its right."""
+    slots: dict[int, str] = {}
+    slot = -1
+    for seat, text in cells:
+        slot += 1
+        if slot % 2 != seat:
+            slot += 1
+        slots[slot] = text
+    lines: list[str] = []
+    for line in range((slot + 2) // 2):
+        left, right = slots.get(2 * line, ""), slots.get(2 * line + 1, "")
+        only_wins = all(text == "" or text.startswith(" Wins") for text in (left, right))
+        prefix = " " * PREFIX_WIDTH if only_wins else f"{line + 1:3d}) "
+        body = (left.ljust(LEFT_WIDTH - 1) + " " + right) if right else left
+        lines.append((prefix + body).rstrip())
+    return lines
+
+
+def _game_cells(states: list[MatchState], actions: list[MatchAction]) -> list[Cell]:
+    """The cells of one game; ``states[i]`` is the state before ``actions[i]``."""
+    cells: list[Cell] = []
+    dice = ""
+    for before, action, after in zip(states, actions, states[1:], strict=False):
+        kind = action.kind
+        if kind == "roll":
+            roll = (int(action.value[0]), int(action.value[1]))
+            dice = f"{max(roll)}{min(roll)}"
+        elif kind == "move":
+            assert action.seat is not None
+            turn = before.position.parse_turn(action.value)
+            steps = " ".join(_step_text(step) for step in turn.steps)
+            cells.append((action.seat, f"{dice}: {steps}".rstrip() if steps else f"{dice}:"))
+        elif kind == "double":
+            assert action.seat is not None
+            cells.append((action.seat, f" Doubles => {before.cube.value * 2}"))
+        elif kind in ("take", "drop", "beaver"):
+            assert action.seat is not None
+            cells.append((action.seat, f" {kind.capitalize()}s"))
+        elif kind == "raccoon":
+            raise NotationError("mat", "raccoon", "the .mat format has no raccoons")
+        if after.result is not None and before.result is None and after.result.winner is not None:
+            cells.append((after.result.winner, _wins(after.result.points)))
+    return cells
+
+
+def export_mat(record: MatchRecord, game_class: type[Any] | None = None) -> str:
+    """The record as a Jellyfish ``.mat`` text (tabla matches only)."""
+    settings = record.settings
+    if settings.game != "tabla" or settings.money:
+        raise NotationError("mat", settings.game, "only tabla matches to N points export to .mat")
+    if settings.next_game_start != "opening_roll":
+        # .mat readers take each game's first roll for an opening roll.
+        raise NotationError("mat", settings.next_game_start, "only matches with opening rolls export to .mat")
+    names = [
+        name.replace(" ", "_").replace(":", "_") or f"Player{seat}"
+        for seat, name in enumerate(settings.names)
+    ]
+    state = new_state(settings, game_class)
+    games: list[tuple[tuple[int, int], list[MatchState], list[MatchAction]]] = []
+    for action in record.actions:
+        state, _ = apply_action(state, action)
+        if action.kind == "start":
+            games.append((state.score, [state], []))
+        elif games:
+            games[-1][1].append(state)
+            games[-1][2].append(action)
+    lines = [f" {settings.length} point match", ""]
+    for number, (game_score, game_states, game_actions) in enumerate(games, start=1):
+        lines.append(f" Game {number}")
+        lines.append(f" {names[0]} : {game_score[0]}".ljust(32) + f"{names[1]} : {game_score[1]}")
+        lines.extend(_layout(_game_cells(game_states, game_actions)))
+        lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+# -------------------------------------------------------------------- import
+_NUMBERED = re.compile(r"^\s*\d+\)")
+_CELL_START = re.compile(r"(\d\d:|Doubles|Takes|Drops|Beavers|Raccoons|Wins)")
+_MATCH_LENGTH = re.compile(r"^\s*(\d+)\s+point\s+match", re.IGNORECASE)
+_GAME = re.compile(r"^\s*Game\s+(\d+)", re.IGNORECASE)
+_HEADER = re.compile(r"^\s*(\S+)\s*:\s*(\d+)\s+(\S+)\s*:\s*(\d+)\s*$")
+_RIGHT_COLUMN = 30  # cells that start this far right belong to the second player
+
+
+def _cells_of_line(line: str) -> list[Cell]:
+    body_start = 0
+    numbered = _NUMBERED.match(line)
+    if numbered:
+        body_start = numbered.end()
+    starts = [m.start() for m in _CELL_START.finditer(line, body_start)]
+    starts = [s for s in starts if s == body_start or line[s - 1] == " "]
+    cells: list[Cell] = []
+    for index, start in enumerate(starts):
+        end = starts[index + 1] if index + 1 < len(starts) else len(line)
+        seat = 1 if (index > 0 or start >= _RIGHT_COLUMN) else 0
+        cells.append((seat, line[start:end].strip()))
+    return cells
+
+
+def _move_text(steps: str) -> str:
+    tokens = []
+    for token in steps.split():
+        parts = token.split("/")
+        if parts[0] == "25":
+            parts[0] = "bar"
+        if parts[-1] in ("0", "0*"):
+            parts[-1] = "off"
+        tokens.append("/".join(parts))
+    return " ".join(tokens) or "-"
+
+
+class _Importer:
+    def __init__(self, settings: MatchSettings, game_class: type[Any] | None) -> None:
+        self.state = new_state(settings, game_class)
+        self.actions: list[MatchAction] = []
+
+    def act(self, kind: str, seat: int | None, value: str = "") -> None:
+        try:
+            self.state, recorded = apply_action(self.state, MatchAction(kind, seat, value, 0))
+        except NotationError:
+            raise
+        except ValueError as error:
+            raise NotationError(
+                "mat", f"{kind} {value}".strip(), f"game {self.state.game_number}: {error}"
+            ) from None
+        self.actions.append(recorded)
+
+    def cell(self, seat: int, text: str) -> None:
+        if text[:2].isdigit() and text[2:3] == ":":
+            dice, steps = text[:2], text[3:]
+            if self.state.phase == "opening":
+                high, low = max(dice), min(dice)
+                self.act("roll", None, high + low if seat == 0 else low + high)
+            else:
+                self.act("roll", seat, dice)
+            self.act("move", seat, _move_text(steps))
+        elif text.startswith("Doubles"):
+            self.act("double", seat)
+        elif text.startswith(("Takes", "Drops", "Beavers", "Raccoons")):
+            self.act(text.split()[0].lower()[:-1], seat)
+        elif text.startswith("Wins"):
+            self.wins(seat, text)
+        else:
+            raise NotationError("mat", text, "expected a roll, Doubles, Takes, Drops or Wins")
+
+    def wins(self, seat: int, text: str) -> None:
+        found = re.match(r"Wins\s+(\d+)\s+points?", text)
+        if found is None:
+            raise NotationError("mat", text, "expected 'Wins N points'")
+        points = int(found.group(1))
+        if self.state.result is None:  # the board is not finished: a resignation
+            value = self.state.cube.value
+            if points % value or not 1 <= points // value <= 3:
+                raise NotationError("mat", text, f"not 1, 2 or 3 times the cube ({value})")
+            self.act("resign", 1 - seat, LEVEL_NAMES[points // value])
+            self.act("accept", seat)
+        result = self.state.result
+        assert result is not None
+        if (result.winner, result.points) != (seat, points):
+            raise NotationError(
+                "mat", text, f"the game ended with player {result.winner} winning {result.points} points"
+            )
+
+
+def import_mat(text: str, game_class: type[Any] | None = None) -> MatchRecord:
+    """Read a Jellyfish ``.mat`` tabla match into a record; raises NotationError."""
+    importer: _Importer | None = None
+    names = ("White", "Black")
+    pending_header = False
+    for raw in text.splitlines():
+        line = raw.rstrip()
+        if not line.strip() or line.lstrip().startswith(";"):
+            continue
+        if importer is None:
+            found = _MATCH_LENGTH.match(line)
+            if found is None:
+                raise NotationError("mat", line.strip(), "expected 'N point match' first")
+            length = int(found.group(1))
+            if length < 1:
+                raise NotationError("mat", line.strip(), "only matches to N points are read")
+            importer = _Importer(MatchSettings("tabla", length), game_class)
+            continue
+        if _GAME.match(line):
+            if importer.state.phase != "between":
+                raise NotationError("mat", line.strip(), "the previous game has no result")
+            importer.act("start", None)
+            pending_header = True
+            continue
+        header = _HEADER.match(line)
+        if pending_header and header:
+            pending_header = False
+            names = (header.group(1), header.group(3))
+            expected = (int(header.group(2)), int(header.group(4)))
+            if expected != importer.state.score:
+                raise NotationError("mat", line.strip(), f"the score so far is {importer.state.score}")
+            continue
+        for seat, cell in _cells_of_line(line):
+            importer.cell(seat, cell)
+    if importer is None:
+        raise NotationError("mat", text[:40], "empty match file")
+    settings = replace(importer.state.settings, names=names)
+    return MatchRecord(settings, importer.actions)

@@ -1,0 +1,124 @@
+"""A match being played: the current state, the time and dice sources, the record.
+
+``Match`` is the mutable front of the immutable :class:`MatchState`: each method
+builds a :class:`MatchAction` stamped with the injected time, applies it, and keeps
+it for the record. Before any action the clock is checked: if the acting player's
+time has run out, the flag is recorded and :class:`TimeForfeitError` is raised.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from tavla.core.dice import DiceSource, SeededDice
+from tavla.match.actions import MatchAction, apply_action, flag_state
+from tavla.match.errors import TimeForfeitError
+from tavla.match.settings import MatchSettings
+from tavla.match.state import MatchState, new_state
+
+TimeSource = Callable[[], int]
+
+
+def monotonic_ms() -> int:
+    """The default time source: the system's monotonic clock in milliseconds."""
+    return time.monotonic_ns() // 1_000_000
+
+
+class Match:
+    """A match of ``settings``; ``dice`` rolls when no dice are given, ``now`` tells the time.
+
+    The first game starts at once (``start=False`` leaves that to the caller, to
+    start the clocks later); the record's first action is that start."""
+
+    def __init__(
+        self,
+        settings: MatchSettings,
+        *,
+        dice: DiceSource | None = None,
+        now: TimeSource = monotonic_ms,
+        game_class: type[Any] | None = None,
+        start: bool = True,
+    ) -> None:
+        self.settings = settings
+        self.state: MatchState = new_state(settings, game_class)
+        self.actions: list[MatchAction] = []
+        self.states: list[MatchState] = [self.state]
+        self._dice = dice if dice is not None else SeededDice()
+        self._now = now
+        if start:
+            self.start_next_game()
+
+    # ------------------------------------------------------------------ core
+    def act(self, kind: str, seat: int | None = None, value: str = "") -> MatchAction:
+        """Apply one action now; refused actions raise and change nothing."""
+        now = self._now()
+        flagged = flag_state(self.state, now)
+        if flagged is not None:
+            state, loser = flagged
+            self._push(MatchAction("flag", loser, "", now), state)
+            raise TimeForfeitError(loser, f"player {loser} ran out of time before {kind}: the flag fell")
+        state, recorded = apply_action(self.state, MatchAction(kind, seat, value, now))
+        self._push(recorded, state)
+        return recorded
+
+    def _push(self, action: MatchAction, state: MatchState) -> None:
+        self.actions.append(action)
+        self.states.append(state)
+        self.state = state
+
+    def check_time(self) -> int | None:
+        """Record the flag if the acting player's time has run out; the loser's seat or None."""
+        now = self._now()
+        flagged = flag_state(self.state, now)
+        if flagged is None:
+            return None
+        state, loser = flagged
+        self._push(MatchAction("flag", loser, "", now), state)
+        return loser
+
+    # -------------------------------------------------------------- actions
+    def roll(self, dice: tuple[int, int] | None = None) -> tuple[int, int]:
+        """Roll for the seat to act (or the opening roll: seat 0's die, seat 1's die)."""
+        opening = self.state.phase == "opening"
+        if dice is None:
+            dice = (self._dice.die(), self._dice.die())
+            while opening and dice[0] == dice[1]:
+                dice = (self._dice.die(), self._dice.die())
+        self.act("roll", None if opening else self.state.actor, f"{dice[0]}{dice[1]}")
+        return dice
+
+    def move(self, seat: int, text: str) -> str:
+        """Play a turn given as text; returns its canonical text."""
+        return self.act("move", seat, text).value
+
+    def double(self, seat: int) -> None:
+        self.act("double", seat)
+
+    def take(self, seat: int) -> None:
+        self.act("take", seat)
+
+    def drop(self, seat: int) -> None:
+        self.act("drop", seat)
+
+    def beaver(self, seat: int) -> None:
+        self.act("beaver", seat)
+
+    def raccoon(self, seat: int) -> None:
+        self.act("raccoon", seat)
+
+    def resign(self, seat: int, level: str = "single") -> None:
+        self.act("resign", seat, level)
+
+    def accept(self, seat: int) -> None:
+        self.act("accept", seat)
+
+    def decline(self, seat: int) -> None:
+        self.act("decline", seat)
+
+    def take_break(self, seat: int) -> None:
+        self.act("break", seat)
+
+    def start_next_game(self) -> None:
+        self.act("start")

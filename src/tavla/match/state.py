@@ -1,0 +1,131 @@
+"""The state of a match as one immutable value, and what it says about the moment.
+
+A :class:`MatchState` holds everything the rules need: settings, score, Crawford
+status, the position of the game in progress, the cube, a pending resignation,
+the clock and the results so far. Actions (``actions.py``) turn one state into the
+next; a refused action raises and the old state is untouched, so "state before ==
+state after" holds for every refusal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from tavla.core.registry import find_game
+from tavla.match.clock import Clock
+from tavla.match.cube import Cube
+from tavla.match.resign import ResignOffer
+from tavla.match.settings import MatchSettings
+
+BREAK_MS = 5 * 60 * 1000  # RULES.md 11.4
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """A finished game: the winning seat (``None``: void), points scored and why.
+
+    ``reason`` is the position's own (``single``, ``gammon``, ``backgammon`` ...), or
+    ``drop``, ``resign`` or ``flag``; ``cube`` is the cube value at the end.
+    """
+
+    winner: int | None
+    points: int
+    reason: str
+    cube: int = 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {"winner": self.winner, "points": self.points, "reason": self.reason, "cube": self.cube}
+
+
+@dataclass(frozen=True)
+class MatchState:
+    settings: MatchSettings
+    game_class: type[Any]
+    has_dice: bool
+    score: tuple[int, int] = (0, 0)
+    game_number: int = 0
+    crawford: bool = False
+    crawford_done: bool = False
+    position: Any = None
+    awaiting_opening: bool = False
+    starter: int | None = None
+    rolls: tuple[int, int] = (0, 0)
+    cube: Cube = field(default_factory=Cube)
+    resign: ResignOffer | None = None
+    clock: Clock | None = None
+    result: GameResult | None = None
+    results: tuple[GameResult, ...] = ()
+    over: bool = False
+    winner: int | None = None
+    breaks_used: tuple[int, int] = (0, 0)
+    break_ends_ms: int = 0
+
+    # ------------------------------------------------------------------ seats
+    def colour_of(self, seat: int) -> int:
+        """The colour ``seat`` plays in this game: fixed in dice games, alternating
+        by set in games without dice (seat 0 is White in odd sets, RULES.md 8.3)."""
+        if not self.has_dice and self.game_number % 2 == 0:
+            return 1 - seat
+        return seat
+
+    def seat_of(self, colour: int) -> int:
+        return self.colour_of(colour)  # the mapping is its own inverse
+
+    # ----------------------------------------------------------------- moment
+    @property
+    def phase(self) -> str:
+        """``over``, ``between`` (games), ``opening`` (roll), ``resign`` (answer),
+        ``double`` (answer), ``raccoon`` (window), ``roll`` (cube or dice) or ``move``."""
+        if self.over:
+            return "over"
+        if self.result is not None or self.game_number == 0:
+            return "between"
+        if self.awaiting_opening:
+            return "opening"
+        if self.resign is not None:
+            return "resign"
+        offer = self.cube.offer
+        if offer is not None:
+            return "double" if offer.kind == "double" else "raccoon"
+        return "roll" if self.position.is_chance else "move"
+
+    @property
+    def actor(self) -> int | None:
+        """The seat that must act now (and whose clock runs), or None."""
+        phase = self.phase
+        if phase in ("over", "between", "opening"):
+            return None
+        if phase == "resign":
+            assert self.resign is not None
+            return 1 - self.resign.by
+        offer = self.cube.offer
+        if phase == "double" and offer is not None:
+            return 1 - offer.by
+        if phase == "raccoon" and offer is not None:
+            return offer.by
+        return self.seat_of(self.position.to_act)
+
+    @property
+    def cube_in_use(self) -> bool:
+        """The cube exists in this game: enabled, a dice game, not the Crawford game."""
+        return self.settings.cube and self.has_dice and not self.crawford
+
+    @property
+    def post_crawford(self) -> bool:
+        return self.crawford_done and not self.crawford
+
+    @property
+    def breaks_allowed(self) -> int:
+        """RULES.md 11.4: 1 break in matches up to 11 points, 2 from 13; none in money play."""
+        if self.settings.money:
+            return 0
+        return 1 if self.settings.length <= 11 else 2
+
+
+def new_state(settings: MatchSettings, game_class: type[Any] | None = None) -> MatchState:
+    """The state before the first game: a ``start`` action begins it (and its clock)."""
+    position_class = game_class if game_class is not None else find_game(settings.game)
+    start = position_class.start()
+    clock = None if settings.clock is None else Clock.new(settings.clock)
+    return MatchState(settings, position_class, bool(start.is_chance), position=start, clock=clock)

@@ -1,0 +1,1 @@
+"""Pictures of positions: a board model in the mover's numbering, and SVG drawing."""

@@ -1,0 +1,114 @@
+"""``tavla engine``: the line protocol of ENGINE_PROTOCOL.md, in-process and as a process."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tavla.engine.registry import LEVELS
+from tavla.engine.server import EngineServer, Quit
+from tavla.rules.abluka import AblukaPosition
+
+START = "3W3/7/7/7/7/7/3B3 b"
+TABLA = "tabla 2b/-/-/-/-/5w/-/3w/-/-/-/5b/5w/-/-/-/3b/-/5b/-/-/-/-/2w 0,0 0,0 w -"
+
+
+@pytest.fixture
+def server() -> EngineServer:
+    return EngineServer()
+
+
+def test_hello_lists_games_and_levels(server: EngineServer) -> None:
+    reply = server.handle({"cmd": "hello", "id": 1})
+    assert reply["id"] == 1
+    assert "abluka" in reply["games"]
+    assert reply["levels"][0] == "beginner" and reply["levels"][-1] == "max"
+    assert reply["levels"] == list(LEVELS)
+    assert reply["name"] and reply["version"]
+
+
+def test_move_is_a_legal_abluka_turn(server: EngineServer) -> None:
+    reply = server.handle({"cmd": "move", "id": "a", "position": START, "level": "medium", "movetime_ms": 50})
+    assert reply["id"] == "a"
+    position = AblukaPosition.from_notation(START)
+    assert position.parse_turn(reply["move"]).text == reply["move"]
+    assert reply["nodes"] >= 1 and reply["depth"] >= 1
+
+
+@pytest.mark.parametrize(
+    ("request_", "message"),
+    [
+        ({"cmd": "double", "id": 2, "position": START, "level": "hard"}, "no doubling cube"),
+        ({"cmd": "take", "id": 2, "position": START, "level": "hard"}, "no doubling cube"),
+        ({"cmd": "move", "id": 2, "position": START, "level": "godlike"}, "level 'godlike'"),
+        ({"cmd": "move", "id": 2, "position": "3W3/7 b", "level": "hard"}, "ranks"),
+        ({"cmd": "move", "id": 2, "position": START, "level": "hard", "movetime_ms": -5}, "movetime_ms"),
+        ({"cmd": "move", "id": 2, "position": START, "level": "hard", "movetime_ms": "1"}, "movetime_ms"),
+        ({"cmd": "move", "id": 2, "level": "hard"}, "position"),
+        ({"cmd": "fly", "id": 2}, "unknown cmd"),
+        ({"cmd": "move", "id": 2, "position": "7/7/7/3W3/7/xx5/Bx5 b", "level": "hard"}, "game is over"),
+        (
+            {"cmd": "move", "id": 2, "position": TABLA.replace(" -", " 31"), "level": "hard"},
+            "no engine plays tabla",
+        ),
+    ],
+)
+def test_requests_it_cannot_serve_get_one_line_errors(
+    server: EngineServer, request_: dict[str, object], message: str
+) -> None:
+    reply = server.handle(request_)
+    assert set(reply) == {"id", "error"}
+    assert reply["id"] == 2
+    assert message in reply["error"]
+    assert "\n" not in reply["error"]
+
+
+def test_bad_json_and_quit(server: EngineServer) -> None:
+    reply = server.handle_line("{not json")
+    assert reply is not None and reply["id"] is None and "not JSON" in reply["error"]
+    assert server.handle_line("   ") is None
+    with pytest.raises(Quit):
+        server.handle_line('{"cmd": "quit"}')
+
+
+def test_serve_answers_in_order_and_stops_at_quit(server: EngineServer) -> None:
+    requests = [
+        {"cmd": "hello", "id": 1},
+        {"cmd": "double", "id": 2, "position": START},
+        {"cmd": "move", "id": 3, "position": START, "level": "beginner", "movetime_ms": 20},
+        {"cmd": "quit"},
+        {"cmd": "hello", "id": 4},
+    ]
+    source = io.StringIO("".join(json.dumps(r) + "\n" for r in requests))
+    sink = io.StringIO()
+    server.serve(source, sink)
+    replies = [json.loads(line) for line in sink.getvalue().splitlines()]
+    assert [reply["id"] for reply in replies] == [1, 2, 3]
+    assert "error" in replies[1] and "move" in replies[2]
+
+
+def test_tavla_engine_process_speaks_only_json() -> None:
+    requests = [
+        {"cmd": "hello", "id": 1},
+        {"cmd": "move", "id": 2, "position": START, "level": "easy", "movetime_ms": 50},
+        {"cmd": "take", "id": 3, "position": START},
+    ]
+    lines = "".join(json.dumps(r) + "\n" for r in requests) + "this is not json\n" + '{"cmd": "quit"}\n'
+    done = subprocess.run(
+        [sys.executable, "-c", "from tavla.cli.main import main; main()", "engine"],
+        input=lines,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    replies = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(replies) == 4
+    assert replies[0]["games"] and replies[1]["id"] == 2
+    AblukaPosition.from_notation(START).parse_turn(replies[1]["move"])
+    assert "error" in replies[2] and "error" in replies[3]

@@ -1,0 +1,110 @@
+"""Jellyfish .mat export and import for tabla (RULES.md 9.4), against stored gnubg readings.
+
+``tests/data/match/gnubg/`` holds matches GNU Backgammon played against itself and
+exported, with gnubg's own reading of each (``.gnubg.json``); ``tests/data/match/ours/``
+holds matches of ours exported as .mat with gnubg's reading of those files. The
+``gnubg`` tests in ``test_mat_gnubg.py`` regenerate both when gnubg is installed.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from tests.match.mat_compare import differences
+from tests.match.mat_oracle import DATA, our_random_match
+
+from tavla.core.errors import NotationError
+from tavla.match.mat import export_mat, import_mat
+from tavla.match.record import MatchRecord, replay
+
+GNUBG_MATCHES = sorted((DATA / "gnubg").glob("*.mat"))
+OUR_MATCHES = sorted((DATA / "ours").glob("*.mat"))
+
+
+def _reading(path: Path) -> dict[str, object]:
+    data: dict[str, object] = json.loads(path.with_name(path.stem + ".gnubg.json").read_text())
+    return data
+
+
+def test_fixtures_exist() -> None:
+    assert len(GNUBG_MATCHES) >= 6 and len(OUR_MATCHES) >= 10
+
+
+@pytest.mark.parametrize("path", GNUBG_MATCHES, ids=lambda p: p.stem)
+def test_gnubg_match_imports_and_replays_like_gnubg(path: Path) -> None:
+    """A match gnubg played and exported replays here to gnubg's moves, results and boards."""
+    record = import_mat(path.read_text())
+    assert differences(record, _reading(path)) == []
+    assert replay(record).over
+
+
+@pytest.mark.parametrize("path", OUR_MATCHES, ids=lambda p: p.stem)
+def test_our_export_reads_in_gnubg_as_ours(path: Path) -> None:
+    """gnubg read our exported file without a warning and saw the same match."""
+    reading = _reading(path)
+    assert reading["warnings"] == []
+    assert differences(import_mat(path.read_text()), reading) == []
+
+
+def test_differences_notice_a_changed_move() -> None:
+    """The comparison can fail: one step moved one point further is caught."""
+    path = GNUBG_MATCHES[0]
+    reading = _reading(path)
+    game = reading["games"][0]  # type: ignore[index]
+    move = next(a for a in game["actions"] if a["action"] == "move" and len(a["move"]) == 2)
+    first, second = move["move"]
+    move["move"] = [first, [second[0], second[1] - 1 if second[1] > 1 else second[1] + 1]]
+    assert differences(import_mat(path.read_text()), reading) != []
+
+
+def _play_only(record: MatchRecord) -> list[tuple[str, int | None, str]]:
+    """The actions a .mat keeps: no resignation offers; the dice of a roll in either order."""
+    kept = []
+    for a in record.actions:
+        if a.kind in ("resign", "accept", "decline"):
+            continue
+        value = "".join(sorted(a.value, reverse=True)) if a.kind == "roll" and a.seat is not None else a.value
+        kept.append((a.kind, a.seat, value))
+    # A roll that a resignation followed before the move has no cell in a .mat.
+    return [
+        a
+        for a, b in zip(kept, [*kept[1:], None], strict=True)
+        if a[0] != "roll" or (b is not None and b[0] == "move")
+    ]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_export_then_import_gives_the_same_match(seed: int) -> None:
+    record = our_random_match(seed)
+    text = export_mat(record)
+    back = import_mat(text)
+    assert back.settings.length == record.settings.length
+    assert back.settings.names == record.settings.names
+    assert _play_only(back) == _play_only(record)
+    assert replay(back).score == replay(record).score
+    assert [r.winner for r in replay(back).results] == [r.winner for r in replay(record).results]
+    assert export_mat(back) == text
+
+
+def test_export_refuses_other_games_and_money_play() -> None:
+    record = our_random_match(0)
+    with pytest.raises(NotationError):
+        export_mat(replace(record, settings=replace(record.settings, length=0)))
+    with pytest.raises(NotationError):
+        export_mat(replace(record, settings=replace(record.settings, next_game_start="winner_starts")))
+    with pytest.raises(NotationError):
+        export_mat(replace(record, settings=replace(record.settings, game="antitabla")))
+
+
+def test_import_reports_an_illegal_move_with_its_game() -> None:
+    text = GNUBG_MATCHES[0].read_text()
+    lines = text.splitlines()
+    index = next(i for i, line in enumerate(lines) if line.startswith("  3)"))
+    lines[index] = "  3) 52: 24/1 24/22" + lines[index][19:]
+    with pytest.raises(NotationError, match="game 1"):
+        import_mat("\n".join(lines))
+    with pytest.raises(NotationError):
+        import_mat("this is not a match\n")

@@ -1,0 +1,166 @@
+"""Match records (RULES.md 9.4): JSON round trips and exact replays of random matches
+of every registered game, Abluka sets and its sudden-death clock (RULES.md 8.3)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pytest
+
+from tavla.core.dice import SeededDice
+from tavla.core.errors import TavlaError
+from tavla.core.registry import find_game, game_names
+from tavla.match.actions import MatchAction
+from tavla.match.clock import ClockSettings
+from tavla.match.errors import TimeForfeitError
+from tavla.match.match import Match
+from tavla.match.players import RandomPlayer, play_random_match
+from tavla.match.record import MatchRecord, replay, replay_states
+from tavla.match.settings import MatchSettings
+
+
+def jittery_time(seed: int, most_ms: int) -> Callable[[], int]:
+    """A time source that moves on by 0..``most_ms`` at every reading."""
+    rng = random.Random(seed)
+    now = [0]
+
+    def read() -> int:
+        now[0] += rng.randint(0, most_ms)
+        return now[0]
+
+    return read
+
+
+class NoSmallDoubles:
+    """Seeded dice that roll 1-1 and 2-2 again.
+
+    With progressive doubles (chelebi, gulbara) these rolls give 24 or 20 moves,
+    whose full enumeration can take minutes in spread-out positions; the records
+    under test do not need them.
+    """
+
+    def __init__(self, seed: int) -> None:
+        self._dice = SeededDice(seed)
+        self._queue: list[int] = []
+
+    def die(self) -> int:
+        if not self._queue:
+            pair = (self._dice.die(), self._dice.die())
+            while pair in ((1, 1), (2, 2)):
+                pair = (self._dice.die(), self._dice.die())
+            self._queue = list(pair)
+        return self._queue.pop(0)
+
+
+def random_match(game: str, seed: int, length: int | None = None, **options: object) -> Match:
+    if length is None:
+        length = 3 if find_game(game).start().is_chance else 0
+    settings = MatchSettings(game=game, length=length, **options)  # type: ignore[arg-type]
+    match = Match(settings, dice=NoSmallDoubles(seed), now=jittery_time(seed, 2_500))
+    players = (RandomPlayer(random.Random(seed), resign_rate=0.02), RandomPlayer(random.Random(~seed)))
+    return play_random_match(match, players)
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_replay_equals_the_live_state_at_every_step(game: str) -> None:
+    """Every registered game: the JSON record replays to the live state after every action."""
+    for seed in (1, 2):
+        clock = ClockSettings(move_ms=1_000, reserve_ms=30_000)  # tight enough that flags fall
+        match = random_match(game, seed, clock=clock)
+        assert match.state.over
+        record = MatchRecord.from_json(MatchRecord.of(match).to_json())
+        assert record == MatchRecord.of(match)
+        assert list(replay_states(record)) == match.states
+        assert all(action.t_ms >= 0 for action in record.actions)
+
+
+def test_random_matches_use_every_kind_of_action() -> None:
+    """The replay test above is only as good as the actions it sees."""
+    seen: set[str] = set()
+    for seed in range(6):
+        clock = ClockSettings(move_ms=1_000, reserve_ms=20_000)
+        match = random_match("tabla", seed, clock=clock)
+        seen.update(action.kind for action in match.actions)
+        seen.update(r.reason for r in match.state.results)
+    assert {"roll", "move", "double", "take", "drop", "resign", "accept", "decline", "flag", "start"} <= seen
+
+
+def test_money_game_with_beavers_and_raccoons_replays() -> None:
+    for seed in range(4):
+        match = random_match("tabla", seed, length=0, beavers=True, raccoons=True, jacoby=True)
+        match_length_zero = match.settings.length == 0
+        assert match_length_zero and match.state.over and len(match.state.results) == 1
+        assert replay(MatchRecord.of(match)) == match.state
+
+
+def test_tampered_record_is_refused() -> None:
+    match = random_match("tabla", 3)
+    record = MatchRecord.of(match)
+    moves = [i for i, action in enumerate(record.actions) if action.kind == "move"]
+    bad = list(record.actions)
+    bad[moves[3]] = MatchAction("move", bad[moves[3]].seat, "24/1", bad[moves[3]].t_ms)
+    with pytest.raises(TavlaError):
+        replay(MatchRecord(record.settings, bad))
+    with pytest.raises(TavlaError):
+        MatchRecord.from_json('{"format": "tavla-match", "version": 1}')
+
+
+@pytest.mark.skipif("abluka" not in game_names(), reason="Abluka is not registered")
+def test_abluka_sets_alternate_colours_and_end_at_two() -> None:
+    """RULES.md 8.3: 3 sets by default, colours alternating, over as soon as one has 2."""
+    for seed in range(4):
+        match = random_match("abluka", seed)
+        state = match.state
+        assert state.over and max(state.score) == 2 and state.winner == state.score.index(2)
+        assert 2 <= len(state.results) <= 3
+        firsts = [
+            s
+            for s in match.states
+            if s.phase == "move" and s.position.notation() == s.position.start().notation()
+        ]
+        # Black moves first (RULES.md 8.1): seat 0 in even sets, seat 1 in odd ones.
+        assert {(s.game_number, s.actor) for s in firsts} == {
+            (n, n % 2) for n in range(1, len(state.results) + 1)
+        }
+        assert all(s.cube.value == 1 for s in match.states)
+
+
+@pytest.mark.skipif("abluka" not in game_names(), reason="Abluka is not registered")
+def test_abluka_sudden_death_clock_loses_the_match() -> None:
+    """RULES.md 8.3: one budget per player for the match; running out loses the match."""
+    now = [0]
+    match = Match(MatchSettings(game="abluka", clock=ClockSettings.sudden_death(60_000)), now=lambda: now[0])
+    assert match.state.actor == 1  # seat 1 plays Black in the first set
+    now[0] = 10_000
+    match.move(1, match.state.position.legal_turns()[0].text)
+    now[0] = 70_000  # seat 0 thinks for a minute
+    with pytest.raises(TimeForfeitError):
+        match.move(0, match.state.position.legal_turns()[0].text)
+    assert match.state.over and match.state.winner == 1
+    assert match.state.clock is not None and match.state.clock.reserve_ms == (0, 50_000)
+
+
+@pytest.mark.skipif("abluka" not in game_names(), reason="Abluka is not registered")
+def test_abluka_has_no_cube_and_only_single_resignations() -> None:
+    match = Match(MatchSettings(game="abluka"), now=lambda: 0)
+    with pytest.raises(TavlaError):
+        match.double(1)
+    with pytest.raises(TavlaError):
+        match.resign(1, "gammon")
+    match.resign(1, "single")
+    match.accept(0)
+    assert match.state.score == (1, 0) and match.state.phase == "between"
+
+
+@pytest.mark.skipif("abluka" not in game_names(), reason="Abluka is not registered")
+def test_even_number_of_sets_can_be_drawn() -> None:
+    """RULES.md 8.3: the player with more sets wins; with 2 sets at 1-1 nobody does."""
+    match = Match(MatchSettings(game="abluka", sets=2), now=lambda: 0)
+    match.resign(0, "single")
+    match.accept(1)
+    match.start_next_game()
+    assert match.state.colour_of(0) == 1 and match.state.actor == 0  # seat 0 plays Black now
+    match.resign(1, "single")
+    match.accept(0)
+    assert match.state.over and match.state.winner is None and match.state.score == (1, 1)
