@@ -1,12 +1,12 @@
 """Tavla: the Turkish and Balkan backgammon family and Abluka, as a Python library.
 
-    >>> import tavla
-    >>> position = tavla.from_notation(
-    ...     "tabla 2b/-/-/-/-/5w/-/3w/-/-/-/5b/5w/-/-/-/3b/-/5b/-/-/-/-/2w 0,0 0,0 w 31")
-    >>> len(position.legal_turns())
-    16
-    >>> position.play("8/5 6/5").notation()
-    'tabla 2b/-/-/-/2w/4w/-/2w/-/-/-/5b/5w/-/-/-/3b/-/5b/-/-/-/-/2w 0,0 0,0 b -'
+>>> import tavla
+>>> position = tavla.from_notation(
+...     "tabla 2b/-/-/-/-/5w/-/3w/-/-/-/5b/5w/-/-/-/3b/-/5b/-/-/-/-/2w 0,0 0,0 w 31")
+>>> len(position.legal_turns())
+16
+>>> position.play("8/5 6/5").notation()
+'tabla 2b/-/-/-/2w/4w/-/2w/-/-/-/5b/5w/-/-/-/3b/-/5b/-/-/-/-/2w 0,0 0,0 b -'
 
 """
 
@@ -24,9 +24,12 @@ from tavla.core.registry import find_game, game_names
 __version__ = "0.1.0"
 
 
-def new_game(name: str, *, opening: bool = True) -> Game:
-    """A new game of ``name`` (or an alias: ``backgammon``, ``plakoto`` ...)."""
-    return Game.new(name, opening=opening)
+def new_game(name: str, *, opening: bool = True, **options: Any) -> Game:
+    """A new game of ``name`` (or an alias: ``backgammon``, ``plakoto`` ...).
+
+    ``options`` are the game's rule options, e.g. ``mother_pin_wins=True`` for tapa.
+    """
+    return Game.new(name, opening=opening, **options)
 
 
 def from_notation(text: str) -> Any:

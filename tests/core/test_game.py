@@ -65,3 +65,19 @@ def test_record_round_trip_and_bad_records() -> None:
     bad = GameRecord("tabla", record.start, True, [Action("opening", "31"), Action("turn", "24/18")])
     with pytest.raises(IllegalMoveError):
         Game.replay(bad)
+
+
+def test_rule_options_travel_in_the_record() -> None:
+    """RULES.md 1.2: options are not in the TPN, so the record carries them."""
+    game = tavla.new_game("gulbara", progressive_from_roll=1)
+    assert game.record().options == {"progressive_from_roll": 1}
+    game.roll((5, 2))
+    game.play(game.legal_turns()[0])
+    game.roll((1, 1))  # a progressive double from the first roll under this option
+    record = GameRecord.from_json(game.record().to_json())
+    replayed = Game.replay(record)
+    assert type(replayed.position) is type(game.position)
+    assert replayed.position == game.position
+    assert tavla.new_game("gulbara").record().options == {}
+    with pytest.raises(tavla.TavlaError, match="no rule options"):
+        tavla.new_game("tabla", cube=False)

@@ -10,21 +10,37 @@ import typer
 from rich.console import Console
 
 from tavla.cli.errors import fail, reports_errors
+from tavla.cli.play_abluka import play_abluka
 from tavla.cli.terminal_game import TerminalGame
 from tavla.core.dice import CryptoDice, DiceSource, SeededDice
 from tavla.core.game import Game
 from tavla.core.protocol import SIDE_LETTERS
+from tavla.core.registry import find_game
 
 
 @reports_errors
 def play(
     game: Annotated[str, typer.Argument(help="A game name or alias: tabla, backgammon, chelebi ...")],
-    color: Annotated[str, typer.Option("--color", help="Your colour: w (White) or b (Black).")] = "w",
+    color: Annotated[
+        str | None,
+        typer.Option("--color", help="Your colour: w or b (default: the side that moves first)."),
+    ] = None,
     seed: Annotated[
         int | None, typer.Option("--seed", help="Seed the dice and the opponent, for a reproducible game.")
     ] = None,
+    level: Annotated[
+        str, typer.Option("--level", help="Abluka: the engine's level (beginner, easy, medium, hard, max).")
+    ] = "hard",
+    movetime_ms: Annotated[
+        int | None, typer.Option("--movetime-ms", help="Abluka: the engine's time per move.")
+    ] = None,
 ) -> None:
-    """Play a game against a random-legal opponent (moves as text; 'help' at your turn)."""
+    """Play a game in the terminal: the dice games against a random-legal opponent, Abluka
+    against the engine (moves as text; 'help' at your turn)."""
+    if find_game(game).game == "abluka":
+        play_abluka(level, color or "b", movetime_ms, seed=seed)
+        return
+    color = color or "w"
     if color.lower() not in SIDE_LETTERS:
         raise fail(f"--color {color!r}: expected w or b")
     started = Game.new(game, opening=True)

@@ -16,9 +16,7 @@ Roll = tuple[int, int]
 
 #: The 21 distinct rolls, higher die first, with their probabilities (1/36 or 2/36).
 ROLLS: tuple[tuple[Roll, Fraction], ...] = tuple(
-    ((high, low), Fraction(1 if high == low else 2, 36))
-    for high in range(1, 7)
-    for low in range(1, high + 1)
+    ((high, low), Fraction(1 if high == low else 2, 36)) for high in range(1, 7) for low in range(1, high + 1)
 )
 
 

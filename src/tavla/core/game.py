@@ -14,16 +14,13 @@ from fractions import Fraction
 from typing import Any
 
 from tavla.core.dice import DiceSource, Roll, roll
-from tavla.core.errors import NotationError, WrongPhaseError
+from tavla.core.errors import NotationError, TavlaError, WrongPhaseError
 from tavla.core.protocol import BLACK, WHITE, Outcome, Position, Turn
 from tavla.core.registry import find_game
 
 #: The opening roll (RULES.md 1.4): White's die and Black's die, never equal.
 OPENING_ROLLS: tuple[tuple[Roll, Fraction], ...] = tuple(
-    ((white, black), Fraction(1, 30))
-    for white in range(1, 7)
-    for black in range(1, 7)
-    if white != black
+    ((white, black), Fraction(1, 30)) for white in range(1, 7) for black in range(1, 7) if white != black
 )
 
 
@@ -46,11 +43,14 @@ class GameRecord:
     start: str
     opening: bool
     actions: list[Action] = field(default_factory=list)
+    options: dict[str, Any] = field(default_factory=dict)
+    """Rule options that differ from the game's defaults (not part of the TPN)."""
 
     def to_json(self) -> str:
         return json.dumps(
             {
                 "game": self.game,
+                "options": self.options,
                 "start": self.start,
                 "opening": self.opening,
                 "actions": [action.to_json() for action in self.actions],
@@ -62,9 +62,21 @@ class GameRecord:
         try:
             data: dict[str, Any] = json.loads(text)
             actions = [Action(str(kind), str(value)) for kind, value in data["actions"]]
-            return cls(str(data["game"]), str(data["start"]), bool(data["opening"]), actions)
+            options = dict(data.get("options", {}))
+            return cls(str(data["game"]), str(data["start"]), bool(data["opening"]), actions, options)
         except (ValueError, KeyError, TypeError) as error:
             raise NotationError("record", text[:60], f"not a game record ({error})") from None
+
+
+def rules_class(name: str, options: dict[str, Any]) -> Any:
+    """The position class of game ``name`` played with ``options``."""
+    position_class = find_game(name)
+    if not options:
+        return position_class
+    with_options = getattr(position_class, "with_options", None)
+    if with_options is None:
+        raise TavlaError(f"{position_class.game} has no rule options (given: {sorted(options)})")
+    return with_options(**options)
 
 
 class Game:
@@ -78,9 +90,9 @@ class Game:
         self.awaiting_opening = opening and position.is_chance
 
     @classmethod
-    def new(cls, name: str, *, opening: bool = True) -> Game:
-        position_class = find_game(name)
-        start = position_class.start()
+    def new(cls, name: str, *, opening: bool = True, **options: Any) -> Game:
+        """A new game; ``options`` are the game's rule options (RULES.md marks them)."""
+        start = rules_class(name, options).start()
         return cls(start, opening=opening and start.is_chance)
 
     # ------------------------------------------------------------------ state
@@ -160,11 +172,13 @@ class Game:
 
     # ---------------------------------------------------------------- records
     def record(self) -> GameRecord:
-        return GameRecord(self._start.game, self._start.notation(), self._opening, self.actions)
+        changed = getattr(type(self._start), "changed_options", None)
+        options = changed() if changed is not None else {}
+        return GameRecord(self._start.game, self._start.notation(), self._opening, self.actions, options)
 
     @classmethod
     def replay(cls, record: GameRecord) -> Game:
-        position_class = find_game(record.game)
+        position_class = rules_class(record.game, record.options)
         game = cls(position_class.from_notation(record.start), opening=record.opening)
         for action in record.actions:
             if action.kind in ("opening", "roll"):

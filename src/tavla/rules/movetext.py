@@ -8,6 +8,7 @@ from the highest starting point down; ``-`` is a turn with no step.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -80,7 +81,7 @@ class ParsedMove:
     starred: frozenset[int]
 
 
-_TOKEN = re.compile(r"^(?P<body>[^()]+)(?:\((?P<count>[1-9])\))?$")
+_TOKEN = re.compile(r"^(?P<body>[^()]+)(?:\((?P<count>[1-9][0-9]?)\))?$")
 
 
 def _parse_point(text: str, token: str, first: bool) -> int:
@@ -120,7 +121,7 @@ def parse_move(text: str) -> ParsedMove:
                     raise NotationError("move", token, "'*' marks the point landed on, not the start")
                 starred.add(point)
             path.append(point)
-        for a, b in zip(path, path[1:]):
+        for a, b in itertools.pairwise(path):
             if b >= a:
                 raise NotationError("move", token, f"{point_name(a)}/{point_name(b)} does not move forward")
         count = int(match.group("count") or 1)

@@ -89,7 +89,9 @@ def split_tpn(text: str, known_games: tuple[str, ...]) -> TpnFields:
     game, points_text, bar_text, off_text, side_text, dice_text, *extra_fields = fields
     point_fields = points_text.split("/")
     if len(point_fields) != 24:
-        raise NotationError("points", points_text, f"expected 24 fields joined by '/', got {len(point_fields)}")
+        raise NotationError(
+            "points", points_text, f"expected 24 fields joined by '/', got {len(point_fields)}"
+        )
     points = tuple(parse_stack(value, index) for index, value in enumerate(point_fields))
     if side_text not in SIDE_LETTERS:
         raise NotationError("side", side_text, "expected 'w' or 'b'")

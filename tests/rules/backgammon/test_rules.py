@@ -6,10 +6,10 @@ Each expected set of turns was worked out by hand from the rules, not from our o
 from __future__ import annotations
 
 import pytest
+from tests.rules.backgammon.positions import tpn
 
 import tavla
 from tavla.core.protocol import BLACK, WHITE, Outcome
-from tests.rules.backgammon.positions import tpn
 
 
 def turn_texts(text: str) -> set[str]:
@@ -19,9 +19,7 @@ def turn_texts(text: str) -> set[str]:
 def test_start_position_notation_matches_rules_example() -> None:
     """RULES.md 1.2: the example TPN is tabla's start with White to roll."""
     start = tavla.find_game("tabla").start()
-    assert start.notation() == (
-        "tabla 2b/-/-/-/-/5w/-/3w/-/-/-/5b/5w/-/-/-/3b/-/5b/-/-/-/-/2w 0,0 0,0 w -"
-    )
+    assert start.notation() == ("tabla 2b/-/-/-/-/5w/-/3w/-/-/-/5b/5w/-/-/-/3b/-/5b/-/-/-/-/2w 0,0 0,0 w -")
 
 
 def test_only_one_die_playable_must_be_the_larger() -> None:

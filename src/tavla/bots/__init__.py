@@ -1,0 +1,1 @@
+"""Bots: evaluators and search for the games of ``tavla.rules`` (no I/O)."""

@@ -1,0 +1,111 @@
+"""The engine line protocol (ENGINE_PROTOCOL.md): one JSON request per line in,
+one JSON reply per line out, in order; nothing else on standard output.
+
+A request that cannot be served gets ``{"id": ..., "error": "<one line>"}`` and the
+server keeps running; ``quit`` (or the end of input) stops it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+from typing import Any, TextIO
+
+import tavla
+from tavla.core.errors import TavlaError
+from tavla.engine import builtin  # noqa: F401  (registers the engines)
+from tavla.engine.registry import LEVELS, EngineError, engine_for, engine_games
+
+NAME = "tavla"
+
+
+class Quit(Exception):
+    """The client asked the engine to stop."""
+
+
+def _one_line(message: str) -> str:
+    return " ".join(message.split()) or "error"
+
+
+class EngineServer:
+    """Answers requests; ``handle`` is the whole protocol, ``serve`` the I/O loop."""
+
+    def hello(self) -> dict[str, Any]:
+        return {"name": NAME, "version": tavla.__version__, "games": engine_games(), "levels": list(LEVELS)}
+
+    def handle_line(self, line: str) -> dict[str, Any] | None:
+        """The reply to one request line (None for a blank line); raises Quit on ``quit``."""
+        if not line.strip():
+            return None
+        try:
+            request = json.loads(line)
+        except ValueError as error:
+            return {"id": None, "error": _one_line(f"not JSON: {error}")}
+        if not isinstance(request, dict):
+            return {"id": None, "error": "a request is a JSON object with a 'cmd'"}
+        return self.handle(request)
+
+    def handle(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The reply to a parsed request; raises Quit on ``quit``."""
+        request_id = request.get("id")
+        try:
+            reply = self._answer(request)
+        except (TavlaError, ValueError, TypeError) as error:
+            reply = {"error": _one_line(str(error))}
+        except Quit:
+            raise
+        except Exception as error:  # a bug must not end the session: report it and go on
+            reply = {"error": _one_line(f"internal error: {type(error).__name__}: {error}")}
+        if "id" in request:
+            reply = {"id": request_id, **reply}
+        elif "error" in reply:
+            reply = {"id": None, **reply}
+        return reply
+
+    def _answer(self, request: dict[str, Any]) -> dict[str, Any]:
+        command = request.get("cmd")
+        if command == "quit":
+            raise Quit
+        if command == "hello":
+            return self.hello()
+        if command not in ("move", "double", "take"):
+            raise EngineError(f"unknown cmd {command!r}: expected hello, move, double, take or quit")
+        text = request.get("position")
+        if not isinstance(text, str):
+            raise EngineError("'position' must be a position text")
+        position = tavla.from_notation(text)
+        level = request.get("level", "hard")
+        if level not in LEVELS:
+            raise EngineError(f"level {level!r}: unknown; levels: {', '.join(LEVELS)}")
+        engine = engine_for(position.game)
+        match = request.get("match")
+        if match is not None and not isinstance(match, dict):
+            raise EngineError("'match' must be an object")
+        if command == "double":
+            return {"double": bool(engine.double(position, match, level))}
+        if command == "take":
+            return {"take": engine.take(position, match, level)}
+        movetime = request.get("movetime_ms")
+        if movetime is not None and (
+            not isinstance(movetime, int) or isinstance(movetime, bool) or movetime <= 0
+        ):
+            raise EngineError(f"movetime_ms {movetime!r}: expected a positive integer")
+        return engine.move(position, level, movetime)
+
+    def serve(self, source: TextIO, sink: TextIO) -> None:
+        """Read requests from ``source`` until ``quit`` or end of input; reply on ``sink``."""
+        for line in source:
+            try:
+                reply = self.handle_line(line)
+            except Quit:
+                return
+            if reply is not None:
+                sink.write(json.dumps(reply) + "\n")
+                sink.flush()
+
+
+def main() -> None:
+    """Serve standard input and output (``tavla engine``, ``python -m tavla.engine``)."""
+    with contextlib.suppress(KeyboardInterrupt):
+        EngineServer().serve(sys.stdin, sys.stdout)

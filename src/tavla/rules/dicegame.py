@@ -1,0 +1,373 @@
+"""Protocol plumbing shared by tapa, gulbara and indiyka (RULES.md 1.3, 5-7).
+
+Each of these games describes itself through a few hooks: a search state seen
+from the side to act (the *mover*), a die-by-die step function, the dice
+sequences of the turn that is due, and how a final search state becomes the next
+position. :class:`DiceGame` turns those hooks into the game protocol: the chance
+node, legal turns, reading move text, the step builder and rule options.
+
+A step function may answer ``[(None, state)]`` (a *pass*) for a state in which the
+game is over: the game ends at once (the last checker borne off, a mother pinned),
+so the dice still to play count as played and no other line of play is preferred
+for using more dice.
+
+Progressive doubles can have millions of legal turns. ``legal_turns`` still lists
+them all (the protocol's promise); :meth:`DiceGame.legal_turns_within` gives up past
+a size, :meth:`DiceGame.best_turns` is a bounded beam search for bots, and
+:meth:`DiceGame.find_turn` (used by ``parse_turn`` where the game defines
+``could_reach``) and the step builder (:mod:`tavla.rules.dicesteps`) never list them.
+
+Options (RULES.md 5, 6.2) are not in the TPN (RULES.md 1.2). A rule set with
+non-default options is a subclass of the game's position class made by
+:meth:`DiceGame.with_options`, e.g. ``TapaPosition.with_options(mother_pin_wins=True)``,
+cached per options; its ``start()`` and ``from_notation()`` give positions of that
+rule set, which compare unequal to the defaults' positions. A game record must carry
+the options beside the TPN.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from fractions import Fraction
+from functools import cached_property
+from typing import Any, ClassVar, Generic, Self, TypeVar, cast
+
+from tavla.core.dice import ROLLS, Roll
+from tavla.core.errors import IllegalMoveError, NotationError, TavlaError, WrongPhaseError
+from tavla.core.protocol import Outcome
+from tavla.rules.dicesteps import DiceSteps, DiceTurn, MaybeStep, Reach
+from tavla.rules.movetext import Step, format_step, format_turn, parse_move
+from tavla.rules.turns import StepFunction, StepPlanner, search_turns
+
+S = TypeVar("S", bound=Hashable)
+
+
+def board_change(paths: Iterable[Sequence[int]]) -> dict[int, int]:
+    """The mover's net count change per point (25 bar/not entered, 0 off) of checker paths.
+
+    In these games no opposing checker leaves its point during my turn, so the net
+    change determines the position a turn produces: two texts with the same change
+    denote the same turn.
+    """
+    change: dict[int, int] = {}
+    for path in paths:
+        change[path[0]] = change.get(path[0], 0) - 1
+        change[path[-1]] = change.get(path[-1], 0) + 1
+    return {point: count for point, count in change.items() if count}
+
+
+def canonical_turn_text(steps: Sequence[Step]) -> str:
+    """The one text of the turn these steps make, whatever order or paths they took.
+
+    The turn is its net change of the board (see :func:`board_change`), so the
+    text is built from that alone: the points left, highest first, are paired with
+    the points reached, highest first (if any pairing moves every checker forward,
+    this one does). ``*`` marks a point reached by a pin that still holds; a
+    pin made on the way and released again in the same turn changes nothing.
+    """
+    change = board_change((step[0], step[1]) for step in steps)
+    pinned_at = {step[1] for step in steps if step[2]}
+    sources = sorted((p for p, n in change.items() if n < 0 for _ in range(-n)), reverse=True)
+    targets = sorted((p for p, n in change.items() if n > 0 for _ in range(n)), reverse=True)
+    paired: list[Step] = []
+    for source, target in zip(sources, targets, strict=True):
+        pins = target in pinned_at
+        pinned_at.discard(target)
+        paired.append((source, target, pins))
+    return format_turn(paired)
+
+
+_LARGE_COUNT = re.compile(r"(?<!\S)([^\s()]+)\(([1-9][0-9])\)(?!\S)")
+
+
+def _spell_out(match: re.Match[str]) -> str:
+    return " ".join([match.group(1)] * int(match.group(2)))
+
+
+_VARIANTS: dict[tuple[type[Any], object], type[Any]] = {}
+
+
+class DiceGame(Generic[S]):
+    """Base of the tapa, gulbara and indiyka positions (frozen dataclasses)."""
+
+    game: ClassVar[str]
+    options: ClassVar[Any] = None
+    side: int
+    dice: Roll | None
+
+    # ------------------------------------------------------------ hooks to define
+    def mover_state(self) -> S:
+        """The search state with the side to act as the mover."""
+        raise NotImplementedError
+
+    def step_function(self) -> StepFunction[S, MaybeStep]:
+        raise NotImplementedError
+
+    def turn_sequences(self) -> tuple[list[list[int]], bool]:
+        """The dice orders of the turn due, and whether the larger-die rule applies."""
+        raise NotImplementedError
+
+    def after_turn(self, state: S, dice_played: int) -> Self:
+        """The position once the mover's turn, playing ``dice_played`` dice, gave ``state``."""
+        raise NotImplementedError
+
+    def outcome(self) -> Outcome | None:
+        raise NotImplementedError
+
+    def notation(self) -> str:
+        raise NotImplementedError
+
+    @property
+    def awaiting_decision(self) -> bool:
+        """True when a turn is due (dice rolled, or other dice to play first)."""
+        return self.dice is not None
+
+    def format_turn(self, steps: Sequence[Step]) -> str:
+        return canonical_turn_text(steps)
+
+    def format_step(self, step: Step) -> str:
+        return format_step(step)
+
+    def read_paths(self, text: str) -> tuple[tuple[int, ...], ...]:
+        """The checker paths a move text names (raises NotationError).
+
+        Counts of ten or more (``1/off(10)``, met in progressive doubles) are spelled
+        out first: :func:`parse_move` reads one-digit counts only.
+        """
+        return parse_move(_LARGE_COUNT.sub(_spell_out, text)).paths
+
+    # ------------------------------------------------------------------ options
+    @classmethod
+    def check_options(cls, options: Any) -> None:
+        """Raise TavlaError for option values the rules do not allow."""
+
+    @classmethod
+    def changed_options(cls) -> dict[str, Any]:
+        """The options of this rule set that differ from the game's defaults."""
+        base: Any = getattr(cls, "_variant_of", cls)
+        if cls.options is None:
+            return {}
+        return {
+            field.name: getattr(cls.options, field.name)
+            for field in dataclasses.fields(cls.options)
+            if getattr(cls.options, field.name) != getattr(base.options, field.name)
+        }
+
+    @classmethod
+    def with_options(cls, **changes: Any) -> type[Self]:
+        """The position class of this game played with other options."""
+        base: type[Self] = getattr(cls, "_variant_of", cls)
+        try:
+            options = dataclasses.replace(cls.options, **changes)
+        except TypeError:
+            known = ", ".join(field.name for field in dataclasses.fields(cls.options))
+            raise TavlaError(f"{cls.game} options {sorted(changes)}: unknown; known: {known}") from None
+        cls.check_options(options)
+        if options == base.options:
+            return base
+        variant = _VARIANTS.get((base, options))
+        if variant is None:
+            name = f"{base.__name__}[{options}]"
+            namespace = {"options": options, "_variant_of": base, "__qualname__": name}
+            variant = type(name, (base,), namespace)
+            _VARIANTS[(base, options)] = variant
+        return cast(type[Self], variant)
+
+    # -------------------------------------------------------------------- chance
+    @property
+    def to_act(self) -> int:
+        return self.side
+
+    @property
+    def is_chance(self) -> bool:
+        return not self.awaiting_decision and self.outcome() is None
+
+    def chance_outcomes(self) -> Sequence[tuple[Roll, Fraction]]:
+        return ROLLS if self.is_chance else ()
+
+    def _replace(self, **changes: Any) -> Self:
+        return cast(Self, dataclasses.replace(cast(Any, self), **changes))
+
+    def with_roll(self, roll: Roll) -> Self:
+        if not self.is_chance:
+            raise WrongPhaseError(f"no roll is due in {self.notation()}")
+        if len(roll) != 2 or not all(1 <= die <= 6 for die in roll):
+            raise WrongPhaseError(f"roll {roll!r} is not two dice 1-6")
+        return self._replace(dice=(roll[0], roll[1]))
+
+    def with_side(self, side: int) -> Self:
+        return self._replace(side=side)
+
+    # --------------------------------------------------------------------- turns
+    def _require_decision(self) -> None:
+        if not self.awaiting_decision:
+            raise WrongPhaseError(f"the dice must be rolled first in {self.notation()}")
+
+    @cached_property
+    def _turns(self) -> list[DiceTurn]:
+        if self.outcome() is not None:
+            return []
+        self._require_decision()
+        sequences, prefer_larger = self.turn_sequences()
+        start = self.mover_state()
+        found = search_turns(start, sequences, self.step_function(), prefer_first=prefer_larger)
+        if found.dice_played == 0:
+            return [DiceTurn((), self.after_turn(start, 0), self)]
+        return [
+            DiceTurn(
+                tuple(step for step in steps if step is not None),
+                self.after_turn(state, found.dice_played),
+                self,
+            )
+            for state, steps in found.turns.items()
+        ]
+
+    def legal_turns(self) -> Sequence[DiceTurn]:
+        return self._turns
+
+    def parse_turn(self, text: str) -> DiceTurn:
+        turns = self.legal_turns()
+        if not turns:
+            raise IllegalMoveError(text, self.notation(), "the game is over")
+        try:
+            paths = self.read_paths(text)
+        except NotationError as error:
+            raise IllegalMoveError(text, self.notation(), f"unreadable move ({error})") from None
+        wanted = board_change(paths)
+        for turn in turns:
+            if board_change((step[0], step[1]) for step in turn.steps) == wanted:
+                return turn
+        if not paths:
+            raise IllegalMoveError(text, self.notation(), "a move is possible, '-' is not legal")
+        raise IllegalMoveError(text, self.notation())
+
+    def play(self, turn: DiceTurn | str) -> Self:
+        """The position after a legal turn, given as text or as a turn of this position.
+
+        A turn made by this position's ``legal_turns`` or step builder is trusted
+        without listing every turn again (long progressive doubles stay cheap).
+        """
+        if isinstance(turn, str):
+            return cast(Self, self.parse_turn(turn).after)
+        origin = getattr(turn, "origin", None)
+        if origin is self or (origin is not None and type(origin) is type(self) and origin == self):
+            return cast(Self, turn.after)
+        if not any(turn.after == legal.after for legal in self.legal_turns()):
+            raise IllegalMoveError(turn.text, self.notation())
+        return cast(Self, turn.after)
+
+    def legal_turns_within(self, limit: int) -> Sequence[DiceTurn] | None:
+        """The legal turns, or None as soon as one die's distinct positions exceed ``limit``.
+
+        Progressive doubles can have millions of turns (gulbara); this bounds the
+        work for callers that must not stall (listing moves, a server, tests).
+        """
+        if "_turns" in self.__dict__ or self.outcome() is not None:
+            return self.legal_turns()
+        self._require_decision()
+        sequences, _ = self.turn_sequences()
+        step_function = self.step_function()
+        for dice in sequences:
+            level = {self.mover_state()}
+            for die in dice:
+                level = {after for state in level for _, after in step_function(state, die)}
+                if len(level) > limit:
+                    return None
+                if not level:
+                    break
+        return self.legal_turns()
+
+    def best_turns(self, width: int, score: Callable[[Self], float]) -> list[DiceTurn]:
+        """Up to ``width`` legal turns chosen die by die in bounded time and memory.
+
+        After each die the partial turns are de-duplicated by position, those that
+        can no longer play the dice a legal turn must play are dropped, and only the
+        ``width`` whose position (as if the turn ended there) ``score`` rates
+        highest are kept: a beam search for bots facing huge progressive turns.
+        When the full list is small it is returned whole.
+        """
+        small = self.legal_turns_within(width)
+        if small is not None:
+            return list(small)
+        planner = self.plan()
+        step_function = self.step_function()
+        reach = Reach(step_function)
+
+        def rating(state: S, dice_played: int) -> float:
+            return -score(self.after_turn(state, dice_played))
+
+        kept: dict[S, tuple[MaybeStep, ...]] = {}
+        for sequence in planner.remaining_dice():
+            dice = sequence[: planner.target]
+            level: dict[S, tuple[MaybeStep, ...]] = {self.mover_state(): ()}
+            for index, die in enumerate(dice):
+                rest = tuple(dice[index + 1 :])
+                following: dict[S, tuple[MaybeStep, ...]] = {}
+                for state, path in level.items():
+                    for step, after in step_function(state, die):
+                        if after not in following and reach(after, rest) == len(rest):
+                            following[after] = (*path, step)
+                best = sorted(following, key=lambda state: rating(state, index + 1))[:width]
+                level = {state: following[state] for state in best}
+            for state, path in level.items():
+                kept.setdefault(state, path)
+        best = sorted(kept, key=lambda state: rating(state, planner.target))[:width]
+        return [
+            DiceTurn(
+                tuple(step for step in kept[state] if step is not None),
+                self.after_turn(state, planner.target),
+                self,
+            )
+            for state in best
+        ]
+
+    def find_turn(self, target: S) -> DiceTurn | None:
+        """The legal turn that ends in the mover state ``target``, found without listing turns.
+
+        A depth-first search over the dice a legal turn plays, pruned by the
+        game's :meth:`could_reach`, remembering dead ends.
+        """
+        planner = self.plan()
+        need = planner.target
+        step_function = self.step_function()
+        dead: set[tuple[S, int]] = set()
+
+        def search(state: S, dice: tuple[int, ...], index: int) -> list[MaybeStep] | None:
+            if index == len(dice):
+                return [] if state == target else None
+            if (state, index) in dead or not self.could_reach(state, target, dice[index:]):
+                return None
+            for step, after in step_function(state, dice[index]):
+                found = search(after, dice, index + 1)
+                if found is not None:
+                    return [step, *found]
+            dead.add((state, index))
+            return None
+
+        for dice in planner.remaining_dice():
+            dead.clear()
+            path = search(self.mover_state(), tuple(dice[:need]), 0)
+            if path is not None:
+                steps = tuple(step for step in path if step is not None)
+                return DiceTurn(steps, self.after_turn(target, need), self)
+        return None
+
+    def could_reach(self, state: S, target: S, dice: Sequence[int]) -> bool:
+        """False when playing ``dice`` from ``state`` cannot end in ``target``."""
+        return True
+
+    def plan(self) -> StepPlanner[S, MaybeStep]:
+        """A die-by-die planner of the turn due: how many dice it plays, in which orders."""
+        sequences, prefer_larger = self.turn_sequences()
+        return StepPlanner(self.mover_state(), sequences, self.step_function(), prefer_first=prefer_larger)
+
+    def steps(self) -> DiceSteps[S]:
+        if self.outcome() is not None:
+            raise WrongPhaseError(f"the game is over in {self.notation()}")
+        self._require_decision()
+        return DiceSteps(self)
+
+    def __str__(self) -> str:
+        return self.notation()

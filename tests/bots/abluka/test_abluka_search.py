@@ -1,0 +1,103 @@
+"""The Abluka engine: forced wins found (checked by brute force), legal play at every level."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from tests.bots.abluka.brute_force import carve, mover_wins
+
+from tavla.bots.abluka import LEVELS, AblukaBot
+from tavla.bots.abluka.baselines import AbImproved, random_turn
+from tavla.bots.abluka.endgame import separated_regions
+from tavla.core.errors import TavlaError
+from tavla.rules.abluka import AblukaPosition
+
+
+def random_open_position(rng: random.Random, max_empty: int) -> AblukaPosition:
+    """Both kings in one small region (not separated), everything else blocked."""
+    while True:
+        start = (rng.randrange(7), rng.randrange(7))
+        blob = carve(rng, start, max_empty + 2, 4, set())
+        if len(blob) < 5:
+            continue
+        first, second = rng.sample(sorted(blob), 2)
+        blockers = sum(1 << (r * 7 + f) for f in range(7) for r in range(7) if (f, r) not in blob)
+        side = rng.randint(0, 1)
+        a, b = first[1] * 7 + first[0], second[1] * 7 + second[0]
+        position = AblukaPosition(a, b, blockers, side) if side == 0 else AblukaPosition(b, a, blockers, side)
+        if (
+            position.outcome() is None
+            and separated_regions(position.mover, position.waiter, blockers) is None
+        ):
+            return position
+
+
+def test_engine_finds_forced_wins() -> None:
+    rng = random.Random(3)
+    bot = AblukaBot("hard")
+    checked = deep = 0
+    while checked < 12:
+        position = random_open_position(rng, 7)
+        memo: dict[str, bool] = {}
+        if not mover_wins(position, memo):
+            continue
+        # Not a win in one turn: the win needs the opponent's replies to be searched.
+        if not any(turn.after.outcome() is not None for turn in position.legal_turns()):
+            deep += 1
+        turn, _ = bot.think(position, movetime_ms=400)
+        assert not mover_wins(turn.after, memo), f"{turn.text} throws away the win in {position}"
+        checked += 1
+    assert deep >= 3
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "xxxxxxx/xxxxxxx/xxxxxxx/xxxxxxx/xxx3B/xxxx3/xxx1xW1 w",  # only f2/d3 wins (of 32)
+        "xxxx1Wx/xxx2B1/xxxxx2/xxxx1x1/xxxxxxx/xxxxxxx/xxxxxxx w",  # only g6/f7 wins (of 24)
+    ],
+)
+def test_a_single_winning_turn_is_found(text: str) -> None:
+    position = AblukaPosition.from_notation(text)
+    memo: dict[str, bool] = {}
+    winning = [turn.text for turn in position.legal_turns() if not mover_wins(turn.after, memo)]
+    assert len(winning) == 1
+    assert all(turn.after.outcome() is None for turn in position.legal_turns())  # no win in one
+    turn, result = AblukaBot("hard").think(position, movetime_ms=1000)
+    assert turn.text == winning[0]
+    assert result.score > 0
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_level_plays_legal_turns_to_the_end(level: str) -> None:
+    rng = random.Random(level)
+    bot = AblukaBot(level, seed=1)
+    position = AblukaPosition.start()
+    while position.outcome() is None:
+        if position.side == 1:
+            turn, _ = bot.think(position, movetime_ms=20)
+            assert position.parse_turn(turn.text).after == turn.after
+            position = turn.after
+        else:
+            to, block = random_turn(position.mover, position.waiter, position.blockers, rng)
+            position = position.after_turn(to, block)
+    assert position.outcome() is not None
+
+
+def test_unknown_level_and_finished_game_are_errors() -> None:
+    with pytest.raises(TavlaError, match="unknown"):
+        AblukaBot("grandmaster")
+    over = AblukaPosition.from_notation("7/7/7/3W3/7/xx5/Bx5 b")
+    with pytest.raises(TavlaError, match="over"):
+        AblukaBot("easy").think(over, 10)
+
+
+def test_ab_improved_plays_legal_turns() -> None:
+    position = AblukaPosition.start()
+    baseline = AbImproved()
+    for _ in range(4):
+        to, block, depth = baseline.choose(position.mover, position.waiter, position.blockers, 30)
+        assert position.turn_error(to, block) is None
+        assert depth >= 1
+        position = position.after_turn(to, block)
