@@ -23,7 +23,7 @@ def play(
     game: Annotated[str, typer.Argument(help="A game name or alias: tabla, backgammon, chelebi ...")],
     color: Annotated[
         str | None,
-        typer.Option("--color", help="Your colour: w or b (default: the side that moves first)."),
+        typer.Option("--color", help="Your colour: w or b (default w; in Abluka b, who moves first)."),
     ] = None,
     seed: Annotated[
         int | None, typer.Option("--seed", help="Seed the dice and the opponent, for a reproducible game.")
@@ -35,8 +35,7 @@ def play(
         int | None, typer.Option("--movetime-ms", help="Abluka: the engine's time per move.")
     ] = None,
 ) -> None:
-    """Play a game in the terminal: the dice games against a random-legal opponent, Abluka
-    against the engine (moves as text; 'help' at your turn)."""
+    """Play in the terminal: dice games against a random player, Abluka against the engine."""
     if find_game(game).game == "abluka":
         play_abluka(level, color or "b", movetime_ms, seed=seed)
         return

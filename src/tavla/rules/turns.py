@@ -93,7 +93,7 @@ class StepPlanner(Generic[S, T]):
         reach = [self._reach(self.start, tuple(dice)) for dice in self.sequences]
         self._target = max(reach)
         self._candidates = [
-            tuple(dice) for dice, got in zip(self.sequences, reach) if got == self._target
+            tuple(dice) for dice, got in zip(self.sequences, reach, strict=True) if got == self._target
         ]
         if self.prefer_first and self._target == 1 and reach[0] == 1:
             self._candidates = [tuple(self.sequences[0])]

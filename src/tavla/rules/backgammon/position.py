@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
+from operator import neg
 from typing import ClassVar, Self
 
 from tavla.core.dice import ROLLS, Roll
@@ -19,11 +20,17 @@ from tavla.core.errors import IllegalMoveError, NotationError, WrongPhaseError
 from tavla.core.protocol import BLACK, WHITE, Outcome
 from tavla.core.registry import game_names, register
 from tavla.rules import tpn
-from tavla.rules.backgammon.movegen import State, tabla_steps
+from tavla.rules.backgammon.movegen import Board, State, tabla_steps
+from tavla.rules.backgammon.turngen import turn_boards, turn_boards_within
 from tavla.rules.movetext import Step, format_step, format_turn, parse_move
-from tavla.rules.turns import StepFunction, StepPlanner, search_turns
+from tavla.rules.turns import StepFunction, StepPlanner
 
 CHECKERS = 15
+PARSE_LIST_LIMIT = 20_000
+"""Up to this many legal turns, reading a move text compares it with the listed turns;
+beyond (progressive doubles), a search finds the turn the text describes."""
+_new_object = object.__new__
+_set_attribute = object.__setattr__  # bypasses the frozen dataclass's guard
 
 
 def _start_points() -> tuple[int, ...]:
@@ -35,14 +42,39 @@ def _start_points() -> tuple[int, ...]:
 
 
 class BackgammonTurn:
-    """A legal turn: the steps in playing order and the position they produce."""
+    """A legal turn: the steps in playing order and the position they produce.
 
-    __slots__ = ("steps", "after", "_text")
+    The resulting position is built on first use: a turn list can hold a hundred
+    thousand turns (chelebi's 1-1) of which a caller inspects a few.
+    """
+
+    __slots__ = ("_after", "_board", "_origin", "_text", "steps")
 
     def __init__(self, steps: tuple[Step, ...], after: BackgammonPosition) -> None:
         self.steps = steps
-        self.after = after
+        self._after: BackgammonPosition | None = after
+        self._origin: BackgammonPosition | None = None
+        self._board: Board | None = None
         self._text: str | None = None
+
+    @classmethod
+    def from_board(cls, steps: tuple[Step, ...], origin: BackgammonPosition, board: Board) -> BackgammonTurn:
+        """The turn from ``origin`` that plays ``steps`` and ends in ``board`` (see movegen)."""
+        turn = cls.__new__(cls)
+        turn.steps = steps
+        turn._after = None
+        turn._origin = origin
+        turn._board = board
+        turn._text = None
+        return turn
+
+    @property
+    def after(self) -> BackgammonPosition:
+        after = self._after
+        if after is None:
+            assert self._origin is not None and self._board is not None
+            after = self._after = self._origin.from_mover_board(self._board)
+        return after
 
     @property
     def text(self) -> str:
@@ -127,14 +159,48 @@ class BackgammonPosition:
         mine = state[1:25]
         theirs = state[27:51]
         if self.side == WHITE:
-            points = tuple(m - t for m, t in zip(mine, reversed(theirs)))
+            points = tuple(m - t for m, t in zip(mine, reversed(theirs), strict=True))
             bar = (state[25], state[51])
             off = (state[0], state[26])
         else:
-            points = tuple(t - m for t, m in zip(theirs, reversed(mine)))
+            points = tuple(t - m for t, m in zip(theirs, reversed(mine), strict=True))
             bar = (state[51], state[25])
             off = (state[26], state[0])
         return type(self)(points, bar, off, 1 - self.side, None)
+
+    def mover_board(self) -> Board:
+        """The whole-turn generator's Board (see ``movegen``), the side to act moving."""
+        pts = self.points
+        if self.side == WHITE:
+            return (self.off[0], *pts, self.bar[0], self.bar[1])
+        return (self.off[1], *map(neg, reversed(pts)), self.bar[1], self.bar[0])
+
+    def from_mover_board(self, board: Board) -> Self:
+        """The position after the mover's turn produced ``board``: opponent to roll.
+
+        Built without the dataclass ``__init__`` (a frozen dataclass sets each field
+        through ``object.__setattr__``): the board comes from a legal turn, so there
+        is nothing to check, and a turn list may build thousands of these.
+        """
+        if self.side == WHITE:
+            fields = {
+                "points": board[1:25],
+                "bar": (board[25], board[26]),
+                "off": (board[0], self.off[1]),
+                "side": BLACK,
+                "dice": None,
+            }
+        else:
+            fields = {
+                "points": tuple(map(neg, board[24:0:-1])),
+                "bar": (board[26], board[25]),
+                "off": (self.off[0], board[0]),
+                "side": WHITE,
+                "dice": None,
+            }
+        after = _new_object(type(self))
+        _set_attribute(after, "__dict__", fields)
+        return after
 
     # ---------------------------------------------------------------- variant hooks
     step_function: ClassVar[StepFunction[State, Step]] = staticmethod(tabla_steps)
@@ -156,37 +222,59 @@ class BackgammonPosition:
     def _turns(self) -> list[BackgammonTurn]:
         if self.outcome() is not None:
             return []
-        roll = self._require_dice()
-        start = self.mover_state()
-        found = search_turns(
-            start, self.dice_sequences(roll), type(self).step_function, prefer_first=True
-        )
-        if found.dice_played == 0:
-            return [BackgammonTurn((), self.from_mover_state(start))]
-        return [BackgammonTurn(steps, self.from_mover_state(state)) for state, steps in found.turns.items()]
+        start = self.mover_board()
+        found = turn_boards(start, self.dice_sequences(self._require_dice()), prefer_first=True)
+        return self._make_turns(start, found)
+
+    def _make_turns(
+        self, start: Board, found: tuple[int, dict[Board, tuple[Step, ...]]]
+    ) -> list[BackgammonTurn]:
+        played, boards = found
+        if played == 0:
+            return [BackgammonTurn((), self.from_mover_board(start))]
+        make = BackgammonTurn.from_board
+        return [make(steps, self, board) for board, steps in boards.items()]
+
+    def legal_turns_within(self, limit: int) -> Sequence[BackgammonTurn] | None:
+        """The legal turns, or None as soon as the distinct positions after a group of
+        dice exceed ``limit`` (chelebi's 1-1 has over 100,000 turns; a mid-game 3-3 can
+        have millions): bounded work for callers that must not stall."""
+        if "_turns" in self.__dict__ or self.outcome() is not None:
+            return self.legal_turns()
+        start = self.mover_board()
+        sequences = self.dice_sequences(self._require_dice())
+        found = turn_boards_within(start, sequences, limit, prefer_first=True)
+        if found is None:
+            return None
+        turns = self._make_turns(start, found)
+        self.__dict__["_turns"] = turns  # the cached_property's slot
+        return turns
 
     def legal_turns(self) -> Sequence[BackgammonTurn]:
         return self._turns
 
     def parse_turn(self, text: str) -> BackgammonTurn:
-        turns = self.legal_turns()
-        if not turns:
+        if self.outcome() is not None:
             raise IllegalMoveError(text, self.notation(), "the game is over")
+        self._require_dice()
         try:
             parsed = parse_move(text)
         except NotationError as error:
             raise IllegalMoveError(text, self.notation(), f"unreadable move ({error})") from None
-        if not parsed.paths:
-            if turns[0].steps:
-                raise IllegalMoveError(text, self.notation(), "a move is possible, '-' is not legal")
-            return turns[0]
-        wanted = self.mover_state()[:26]
-        board = list(wanted)
+        board = list(self.mover_state()[:26])
         for path in parsed.paths:
             board[path[0]] -= 1
             board[path[-1]] += 1
+        if min(board) < 0:
+            raise IllegalMoveError(text, self.notation(), "moves a checker that is not there")
         target = tuple(board)
-        candidates = [t for t in turns if t.after.mover_state_of(1 - t.after.side)[:26] == target]
+        turns = self.legal_turns_within(PARSE_LIST_LIMIT)
+        if turns is None:  # a huge progressive double: search for this turn alone
+            candidates = self._turns_ending_in(target)
+        else:
+            candidates = [t for t in turns if t.after.mover_state_of(self.side)[:26] == target]
+        if not parsed.paths and not candidates:
+            raise IllegalMoveError(text, self.notation(), "a move is possible, '-' is not legal")
         if len(candidates) > 1:
             exact = [t for t in candidates if {s[1] for s in t.steps if s[2]} == parsed.starred]
             if len(exact) == 1:
@@ -196,6 +284,53 @@ class BackgammonPosition:
             raise IllegalMoveError(text, self.notation())
         return candidates[0]
 
+    def _turns_ending_in(self, target: tuple[int, ...]) -> list[BackgammonTurn]:
+        """Legal turns whose mover's checkers end as ``target``, without listing all turns.
+
+        Depth-first over the dice, with two cuts that lose no turn: within a run of equal
+        dice the steps go from non-increasing source points (any order of such steps
+        reaches the same position), and since checkers only move towards point 0, each
+        point k must keep at least as many checkers at k or above as ``target`` has.
+        """
+        dice_played = self.steps().planner.target
+        needed = [0] * 27
+        for point in range(25, -1, -1):
+            needed[point] = needed[point + 1] + target[point]
+        step_function = type(self).step_function
+        found: dict[State, BackgammonTurn] = {}
+        seen: set[tuple[int, int, State]] = set()
+
+        def keeps_target_reachable(state: State) -> bool:
+            above = 0
+            for point in range(25, 0, -1):
+                above += state[point]
+                if above < needed[point]:
+                    return False
+            return True
+
+        def search(dice: Sequence[int], index: int, state: State, path: tuple[Step, ...]) -> None:
+            if index == dice_played:
+                if state[:26] == target and state not in found:
+                    found[state] = BackgammonTurn(path, self.from_mover_state(state))
+                    found[state]._origin = self
+                return
+            same_run = index > 0 and dice[index] == dice[index - 1]
+            last_source = path[-1][0] if same_run else 25
+            for step, after in step_function(state, dice[index]):
+                if step[0] > last_source or not keeps_target_reachable(after):
+                    continue
+                key = (index, step[0], after)
+                if key in seen:
+                    continue
+                seen.add(key)
+                search(dice, index + 1, after, (*path, step))
+
+        start = self.mover_state()
+        for dice in self.dice_sequences(self._require_dice()):
+            if len(dice) >= dice_played:
+                search(dice, 0, start, ())
+        return list(found.values())
+
     def mover_state_of(self, player: int) -> State:
         """The search state with ``player`` as the mover."""
         return self.with_side(player).mover_state() if player != self.side else self.mover_state()
@@ -203,7 +338,11 @@ class BackgammonPosition:
     def play(self, turn: BackgammonTurn | str) -> Self:
         if isinstance(turn, str):
             return self.parse_turn(turn).after  # type: ignore[return-value]
-        if not any(turn is legal or turn.after == legal.after for legal in self.legal_turns()):
+        if turn._origin is self:  # made by this position's turn list or step builder
+            return turn.after  # type: ignore[return-value]
+        legal = self.legal_turns()
+        known = any(turn is other for other in legal) or any(turn.after == other.after for other in legal)
+        if not known:
             raise IllegalMoveError(turn.text, self.notation())
         return turn.after  # type: ignore[return-value]
 
@@ -233,9 +372,7 @@ class BackgammonPosition:
 
     # ----------------------------------------------------------------- notation
     def notation(self) -> str:
-        stacks = tuple(
-            ((n, WHITE),) if n > 0 else ((-n, BLACK),) if n < 0 else () for n in self.points
-        )
+        stacks = tuple(((n, WHITE),) if n > 0 else ((-n, BLACK),) if n < 0 else () for n in self.points)
         fields = tpn.TpnFields(self.game, stacks, self.bar, self.off, self.side, self.dice, {})
         return tpn.join_tpn(fields)
 
@@ -253,7 +390,9 @@ class BackgammonPosition:
     def from_fields(cls, fields: tpn.TpnFields) -> Self:
         if fields.extras:
             key = next(iter(fields.extras))
-            raise NotationError("extra field", f"{key}={fields.extras[key]}", f"{cls.game} has no extra fields")
+            raise NotationError(
+                "extra field", f"{key}={fields.extras[key]}", f"{cls.game} has no extra fields"
+            )
         points: list[int] = []
         for index, stack in enumerate(fields.points):
             if len(stack) > 1:
@@ -289,6 +428,11 @@ class BackgammonSteps:
             type(position).step_function,
             prefer_first=True,
         )
+
+    @property
+    def planner(self) -> StepPlanner[State, Step]:
+        """The underlying die-by-die planner (search states, not text)."""
+        return self._planner
 
     @property
     def dice_left(self) -> list[tuple[int, ...]]:
@@ -327,4 +471,6 @@ class BackgammonSteps:
             )
         steps = tuple(step for _, step, _ in self._planner.played)
         after = self.position.from_mover_state(self._planner.state)
-        return BackgammonTurn(steps, after)
+        turn = BackgammonTurn(steps, after)
+        turn._origin = self.position  # legal by construction: play() need not list turns
+        return turn
