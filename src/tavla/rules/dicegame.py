@@ -37,9 +37,9 @@ from typing import Any, ClassVar, Generic, Self, TypeVar, cast
 from tavla.core.dice import ROLLS, Roll
 from tavla.core.errors import IllegalMoveError, NotationError, TavlaError, WrongPhaseError
 from tavla.core.protocol import Outcome
-from tavla.rules.dicesteps import DiceSteps, DiceTurn, MaybeStep, Reach
+from tavla.rules.dicesteps import DiceSteps, DiceTurn, MaybeStep
 from tavla.rules.movetext import Step, format_step, format_turn, parse_move
-from tavla.rules.turns import StepFunction, StepPlanner, search_turns
+from tavla.rules.turns import Reach, StepFunction, StepPlanner, search_turns
 
 S = TypeVar("S", bound=Hashable)
 

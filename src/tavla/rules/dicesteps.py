@@ -1,8 +1,6 @@
 """Turns and the step builder of the games built on :mod:`tavla.rules.dicegame`.
 
-:class:`DiceSteps` is the step-level interface (RULES.md 1.3); :class:`Reach`
-answers how many dice can still be played, for the bounded searches of
-``DiceGame``.
+:class:`DiceSteps` is the step-level interface (RULES.md 1.3).
 """
 
 from __future__ import annotations
@@ -12,7 +10,6 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from tavla.core.errors import IllegalMoveError
 from tavla.rules.movetext import Step
-from tavla.rules.turns import StepFunction
 
 if TYPE_CHECKING:
     from tavla.rules.dicegame import DiceGame
@@ -41,32 +38,6 @@ class DiceTurn:
 
     def __repr__(self) -> str:
         return f"<Turn {self.text}>"
-
-
-class Reach(Generic[S]):
-    """How many of some dice can be played in order from a state, memoised.
-
-    Depth-first with an early exit as soon as every die is shown playable.
-    """
-
-    def __init__(self, step_function: StepFunction[S, MaybeStep]) -> None:
-        self._step_function = step_function
-        self._memo: dict[tuple[S, tuple[int, ...]], int] = {}
-
-    def __call__(self, state: S, dice: tuple[int, ...]) -> int:
-        if not dice:
-            return 0
-        key = (state, dice)
-        cached = self._memo.get(key)
-        if cached is not None:
-            return cached
-        best = 0
-        for _, after in self._step_function(state, dice[0]):
-            best = max(best, 1 + self(after, dice[1:]))
-            if best == len(dice):
-                break
-        self._memo[key] = best
-        return best
 
 
 class DiceSteps(Generic[S]):

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Generic, TypeVar
 
 S = TypeVar("S", bound=Hashable)
@@ -71,6 +72,32 @@ def search_turns(
     return TurnSearch(best, turns)
 
 
+class Reach(Generic[S, T]):
+    """How many of some dice can be played in order from a state, memoised.
+
+    Depth-first with an early exit as soon as every die is shown playable.
+    """
+
+    def __init__(self, step_function: StepFunction[S, T]) -> None:
+        self._step_function = step_function
+        self._memo: dict[tuple[S, tuple[int, ...]], int] = {}
+
+    def __call__(self, state: S, dice: tuple[int, ...]) -> int:
+        if not dice:
+            return 0
+        key = (state, dice)
+        cached = self._memo.get(key)
+        if cached is not None:
+            return cached
+        best = 0
+        for _, after in self._step_function(state, dice[0]):
+            best = max(best, 1 + self(after, dice[1:]))
+            if best == len(dice):
+                break
+        self._memo[key] = best
+        return best
+
+
 @dataclass
 class StepPlanner(Generic[S, T]):
     """Plays a turn die by die, allowing only steps that keep a maximal turn reachable.
@@ -85,7 +112,6 @@ class StepPlanner(Generic[S, T]):
     step_function: StepFunction[S, T]
     prefer_first: bool = False
     played: list[tuple[int, T, S]] = field(default_factory=list)
-    _memo: dict[tuple[S, tuple[int, ...]], int] = field(default_factory=dict, repr=False)
     _target: int = field(default=-1, repr=False)
     _candidates: list[tuple[int, ...]] = field(default_factory=list, repr=False)
 
@@ -125,20 +151,9 @@ class StepPlanner(Generic[S, T]):
                 remaining.append(rest)
         return remaining
 
-    def _reach(self, state: S, dice: tuple[int, ...]) -> int:
-        if not dice:
-            return 0
-        key = (state, dice)
-        cached = self._memo.get(key)
-        if cached is not None:
-            return cached
-        best = 0
-        for _, after in self.step_function(state, dice[0]):
-            best = max(best, 1 + self._reach(after, dice[1:]))
-            if best == len(dice):
-                break
-        self._memo[key] = best
-        return best
+    @cached_property
+    def _reach(self) -> Reach[S, T]:
+        return Reach(self.step_function)
 
     def legal_steps(self) -> list[tuple[int, T, S]]:
         """``(die, step, state after)`` for every step that keeps a maximal turn."""
