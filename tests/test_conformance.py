@@ -9,7 +9,6 @@ previous state, and the game record replays to the same position.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -19,11 +18,11 @@ from hypothesis import strategies as st
 
 import tavla
 from tavla.core.game import Game, GameRecord
+from tavla.rules.turns import bounded_turns
 
 MAX_ACTIONS = 3000
-TURN_LIMIT = 3000
-"""Progressive doubles can have millions of legal turns; past this many a playout plays
-the turn die by die instead of listing them (games offer ``legal_turns_within``)."""
+"""Progressive doubles can have millions of legal turns; past ``bounded_turns``'s limit
+a playout plays the turn die by die instead of listing them."""
 
 
 SKIPPED_ROLLS = {"chelebi": {(1, 1), (2, 2), (3, 3)}}
@@ -31,15 +30,6 @@ SKIPPED_ROLLS = {"chelebi": {(1, 1), (2, 2), (3, 3)}}
 cannot be finished makes even the step planner explore them all; they are covered by
 tests/rules/backgammon/test_movegen*.py and measured in benchmarks/, so the playouts
 roll again instead."""
-
-
-def bounded_turns(position: Any) -> Sequence[Any] | None:
-    within = getattr(position, "legal_turns_within", None)
-    if within is not None:
-        result: Sequence[Any] | None = within(TURN_LIMIT)
-        return result
-    turns: Sequence[Any] = position.legal_turns()
-    return turns
 
 
 def check_notation(position: Any) -> None:

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import io
 import json
+import random
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 import typer
+from rich.console import Console
 from typer.testing import CliRunner, Result
 
 from tavla.cli import match as match_cli
@@ -14,8 +19,9 @@ from tavla.cli import replay as replay_cli
 from tavla.core.dice import SeededDice
 from tavla.match.mat import import_mat
 from tavla.match.match import Match
-from tavla.match.record import MatchRecord, replay
+from tavla.match.record import MatchRecord, replay, replay_states
 from tavla.match.settings import MatchSettings
+from tavla.rules.turns import TURN_LIST_LIMIT
 
 DATA = Path(__file__).parent.parent / "data" / "match"
 
@@ -78,11 +84,11 @@ def test_scripted_human_is_refused_politely_and_plays_on(tmp_path: Path) -> None
     result = run("match", "--length", "1", "--white", "human", "--black", "random", "--seed", str(seed),
                  "--out", str(out), input="\n".join(script) + "\n")  # fmt: skip
     assert result.exit_code == 0, result.output
-    assert "Refused: unreadable move" in result.output  # a word at the time of a move
+    assert "'hello' is not legal: unreadable move" in result.output  # a word at the time of a move
     assert "'hello' is not possible now" in result.output  # a word at the time of rolling
     assert "Refused: take" in result.output
     assert "Refused: player 0 cannot double: only before rolling" in result.output
-    assert "Refused:" in result.output.split("24/1", 1)[1]
+    assert "'24/1' is not legal here" in result.output.split("24/1", 1)[1]
     record = MatchRecord.from_json(out.read_text())
     kinds = [(action.kind, action.seat) for action in record.actions]
     assert kinds[:3] == [("start", None), ("roll", None), ("move", 0)]  # the refused lines left no trace
@@ -140,3 +146,139 @@ def test_replay_refuses_bad_files(tmp_path: Path) -> None:
     bad.write_text("{}")
     result = run("replay", str(bad))
     assert result.exit_code == 2 and "match record" in result.output
+
+
+def _white_steps(seed: int) -> tuple[int, str, str, str]:
+    """A seed whose opening White wins, two steps that make a whole turn for it, and
+    the turn's text (computed from the position's own step builder)."""
+    seed, _ = _white_opening(seed)
+    match = Match(MatchSettings("tabla", 1), dice=SeededDice(seed), now=lambda: 0)
+    match.roll()
+    position = match.state.position
+    builder = position.steps()
+    first = builder.legal_steps()[0]
+    builder.step(first)
+    second = builder.legal_steps()[0]
+    return seed, first, second, position.parse_turn(f"{first} {second}").text
+
+
+def test_a_human_plays_step_by_step_with_undo_and_done(tmp_path: Path) -> None:
+    """RULES.md 1.3, 13: one die at a time, steps taken back until the turn is committed."""
+    seed, first, second, turn = _white_steps(10)
+    out = tmp_path / "s.json"
+    script = [
+        first,
+        "undo",
+        "undo",
+        first,
+        "done",
+        "24/1",
+        "moves",
+        second,
+        "done",
+        *["resign backgammon"] * 40,
+    ]
+    result = run("match", "--length", "1", "--white", "human", "--black", "random", "--seed", str(seed),
+                 "--out", str(out), input="\n".join(script) + "\n")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    out_text = result.output
+    assert f"Took back {first}." in out_text and "Nothing to take back" in out_text
+    assert "The turn is not complete yet. Legal steps now:" in out_text
+    # the prompt shows the steps played; an illegal step is explained and changes nothing
+    assert f"to play [{first}] (move)> 24/1\n'24/1' is not legal here" in out_text
+    assert f"Legal steps after {first}: " in out_text
+    assert f"to play [{first}] (move)> moves\nLegal turns (" in out_text
+    assert f"to play [{first} {second}] (move)> done\nWhite plays {turn}." in out_text
+    record = MatchRecord.from_json(out.read_text())
+    kinds = [(action.kind, action.seat) for action in record.actions]
+    assert kinds[:3] == [("start", None), ("roll", None), ("move", 0)]  # steps reach the match only at 'done'
+    assert record.actions[2].value == turn
+    assert replay(record).over
+
+
+def test_resigning_in_the_move_phase_keeps_the_steps_if_declined(tmp_path: Path) -> None:
+    """RULES.md 9: a resignation may be offered at the move; declined, the turn goes on."""
+    seed, first, _, _ = _white_steps(10)
+    out = tmp_path / "r.json"
+    script = [first, *["resign backgammon"] * 20]
+    result = run("match", "--length", "1", "--white", "human", "--black", "random", "--seed", str(seed),
+                 "--out", str(out), input="\n".join(script) + "\n")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    # seed 10's random player declines the first offer: the step played is still there
+    status = "Game 1 | White 0 - Black 0 (to 1) | cube 1 centred"
+    after_decline = result.output.split("Black declines.\n", 1)[1].splitlines()
+    assert after_decline[0] == status  # the same position: no board drawn again
+    assert after_decline[1].endswith(f"to play [{first}] (move)> resign backgammon")
+    record = MatchRecord.from_json(out.read_text())
+    kinds = [(action.kind, action.seat) for action in record.actions]
+    assert kinds[2:4] == [("resign", 0), ("decline", 1)]
+    assert kinds[-2:] == [("resign", 0), ("accept", 1)]
+    assert ("move", 0) not in kinds
+    assert replay(record).score == (0, 3)
+
+
+def _big_doubles(record: MatchRecord) -> int:
+    """Move-phase positions whose legal turns are too many to list quickly."""
+    return sum(
+        1
+        for state in replay_states(record)
+        if state.phase == "move" and state.position.legal_turns_within(TURN_LIST_LIMIT) is None
+    )
+
+
+@pytest.mark.parametrize(("game", "seed"), [("chelebi", 2), ("gulbara", 4)])
+def test_random_players_meet_long_progressive_doubles_promptly(game: str, seed: int, tmp_path: Path) -> None:
+    """RULES.md 4, 6.2: a 1-1 in chelebi has over 100,000 turns; the random player plays
+    it die by die instead of listing them."""
+    out = tmp_path / "p.json"
+    started = time.monotonic()
+    result = run("match", "--game", game, "--length", "1", "--white", "random", "--black", "random",
+                 "--seed", str(seed), "--out", str(out))  # fmt: skip
+    assert time.monotonic() - started < 30  # listing every turn took minutes
+    assert result.exit_code == 0, result.output
+    record = MatchRecord.from_json(out.read_text())
+    assert _big_doubles(record) >= 1
+    final = replay(record)
+    assert final.over and f"White {final.score[0]} - Black {final.score[1]}" in result.output
+
+
+class SteppingHuman:
+    """Answers ``tavla match`` prompts for seat 0: rolls, takes, declines, and plays
+    every turn one die at a time with the position's own step builder, then ``done``."""
+
+    def __init__(self, match: Match) -> None:
+        self.match = match
+        self.builder: Any = None
+        self.position: Any = None
+        self.big = 0
+
+    def __call__(self, prompt: str) -> str:
+        state = self.match.state
+        answers = {"roll": "roll", "double": "take", "raccoon": "roll", "resign": "decline"}
+        if state.phase != "move":
+            return answers[state.phase]
+        if state.position is not self.position:
+            self.position = state.position
+            self.builder = state.position.steps()
+            self.big += state.position.legal_turns_within(TURN_LIST_LIMIT) is None
+        if self.builder.complete:
+            return "done"
+        step: str = self.builder.legal_steps()[-1]
+        self.builder.step(step)
+        return step
+
+
+def test_a_human_plays_a_chelebi_match_die_by_die(monkeypatch: pytest.MonkeyPatch) -> None:
+    """RULES.md 4: the person's long progressive doubles start at once, step by step."""
+    settings = MatchSettings("chelebi", 1, cube=False)
+    match = Match(settings, dice=SeededDice(11))
+    human = SteppingHuman(match)
+    monkeypatch.setattr(match_cli, "input", human, raising=False)
+    buffer = io.StringIO()
+    session = match_cli.MatchSession(match, ("human", "random"), random.Random(11), Console(file=buffer))
+    assert session.run() is True
+    assert match.state.over and human.big >= 1  # seed 11 gives the person a long double
+    assert replay(MatchRecord.of(match)).score == match.state.score
+    assert "not legal" not in buffer.getvalue() and "Refused" not in buffer.getvalue()
+    moves = [action for action in match.actions if action.kind == "move" and action.seat == 0]
+    assert len(moves) > 3

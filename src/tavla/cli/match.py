@@ -2,9 +2,14 @@
 
 A human types one command at a time; what he may type depends on the moment:
 ``roll`` (or an empty line), ``double``, ``take``, ``drop``, ``beaver``, ``raccoon``,
-``accept``, ``decline``, ``resign [single|gammon|backgammon]``, a move as text
-(``24/18 13/11``, ``-`` when nothing can be played), ``moves``, ``board``, ``help``
-and ``quit``. Anything refused prints one line and changes nothing.
+``accept``, ``decline``, ``resign [single|gammon|backgammon]``, ``board``, ``help``
+and ``quit``. At his move he enters the turn as in ``tavla play``
+(:class:`tavla.cli.turn_entry.TurnEntry`): a whole turn (``24/18 13/11``, committed at
+once) or one step at a time (``13/7``, then ``7/5``), ``undo`` to take back a step and
+``done`` to commit (``done`` or ``-`` when nothing can be played); ``moves`` (or
+``hint``) lists the legal turns. The prompt shows the steps played so far; nothing
+reaches the match before the turn is committed (RULES.md 1.3, 13), while the clock
+runs on. Anything refused is explained and changes nothing.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from rich.console import Console
 
 from tavla.cli.board_view import position_renderable
 from tavla.cli.errors import fail, reports_errors
+from tavla.cli.turn_entry import TurnEntry
 from tavla.core.dice import CryptoDice, DiceSource, SeededDice
 from tavla.core.errors import TavlaError
 from tavla.core.registry import find_game
@@ -30,12 +36,12 @@ from tavla.match.match import Match
 from tavla.match.players import RandomPlayer, play
 from tavla.match.record import MatchRecord
 from tavla.match.settings import MatchSettings
-from tavla.match.state import MatchState
+from tavla.match.state import WARNINGS_TO_LOSE, MatchState
 
 PLAYER_KINDS = ("human", "random")
 ANSWERS = {
     "roll": "roll (or an empty line), double, resign [single|gammon|backgammon]",
-    "move": "your move as text (e.g. 24/18 13/11, '-' if none), moves, resign [level]",
+    "move": "a whole turn (24/18 13/11) or one step at a time (13/7, then done), undo, moves, resign [level]",
     "double": "take, drop" + " (or beaver, in money play with beavers)",
     "raccoon": "raccoon, or roll to go on",
     "resign": "accept or decline",
@@ -102,6 +108,10 @@ def describe(action: MatchAction, before: MatchState, after: MatchState) -> str:
         return f"{who} has run out of time."
     if kind == "break":
         return f"{who} takes a break."
+    if kind == "warn":
+        note = f": {action.value}" if action.value else ""
+        count = after.warnings[action.seat or 0]
+        return f"The arbiter warns {who} (warning {count} of {WARNINGS_TO_LOSE}){note}."
     return f"{kind} {action.value}".strip()
 
 
@@ -112,6 +122,8 @@ def describe_result(state: MatchState) -> str:
         return ""
     if result.winner is None:
         return f"The game is void ({result.reason}): nobody scores."
+    if result.reason == "warnings":
+        return f"{names[1 - result.winner]} has a third warning: the game stops and he loses the match."
     unit = "point" if result.points == 1 else "points"
     return f"{names[result.winner]} wins the game: {result.reason}, {result.points} {unit}."
 
@@ -121,7 +133,8 @@ def describe_match_end(state: MatchState) -> str:
     score = f"{names[0]} {state.score[0]} - {names[1]} {state.score[1]}"
     if state.winner is None:
         return f"The match is drawn: {score}."
-    return f"{names[state.winner]} wins the match: {score}."
+    why = {"warnings": " (three warnings)", "flag": " (time forfeit)"}.get(state.forfeit or "", "")
+    return f"{names[state.winner]} wins the match{why}: {score}."
 
 
 class MatchSession:
@@ -134,7 +147,9 @@ class MatchSession:
         self.console = console
         self.echo = not sys.stdin.isatty()
         self.draw = "human" in kinds
-        self._drawn: MatchState | None = None
+        self._drawn: object = None
+        """The position last drawn: drawn again only when it changes."""
+        self._entry: TurnEntry | None = None
 
     def say(self, text: str) -> None:
         self.console.print(text, markup=False, highlight=False)
@@ -177,52 +192,70 @@ class MatchSession:
         assert actor is not None
         if match.check_time() is not None:
             return True
-        if self.draw and state.phase in ("roll", "move") and self._drawn is not state:
+        if self.draw and state.phase in ("roll", "move") and self._drawn is not state.position:
             self.console.print(position_renderable(state.position))
-            self._drawn = state
+            self._drawn = state.position
         name = state.settings.names[actor]
         dice = getattr(state.position, "dice", None)
         rolled = f", {dice[0]}-{dice[1]} to play" if state.phase == "move" and dice else ""
         self.say(status_line(state, match.state.clock.since_ms if match.state.clock else 0))
+        entry = self._turn_entry(state) if state.phase == "move" else None
+        progress = entry.progress if entry is not None else ""
         try:
-            line = input(f"{name}{rolled} ({state.phase})> ")
+            line = input(f"{name}{rolled}{progress} ({state.phase})> ")
         except EOFError:
             self.say("End of input: the match is unfinished.")
             return False
         if self.echo:
             self.say(line)
-        self._command(actor, line.strip())
-        return True
+        return self._command(actor, line.strip(), entry)
 
-    def _command(self, seat: int, line: str) -> None:
+    def _turn_entry(self, state: MatchState) -> TurnEntry:
+        """The turn being entered in ``state``'s position, new for each new position
+        (a declined resignation keeps the steps already played)."""
+        entry = self._entry
+        if entry is None or entry.position is not state.position:
+            entry = self._entry = TurnEntry(state.position, self.say)
+            if entry.no_move:
+                self.say("No legal move: 'done' (or '-') passes the turn.")
+        return entry
+
+    def _command(self, seat: int, line: str, entry: TurnEntry | None = None) -> bool:
+        """Carry out one line of ``seat``; False when he leaves the match."""
         match = self.match
         state = match.state
         word, _, rest = line.partition(" ")
         word = word.lower()
+        if word == "quit":
+            self.say("You left the match: it is unfinished.")
+            return False
         try:
-            if word == "quit":
-                raise EOFError
             if word == "help":
                 self.say(f"Now: {ANSWERS.get(state.phase, '')}; also board, help, quit.")
+                if entry is not None:
+                    self.say(entry.syntax())
             elif word == "board":
                 self.console.print(position_renderable(state.position))
-            elif word in ("moves", "hint"):
-                turns = state.position.legal_turns() if state.phase == "move" else []
-                self.say(", ".join(turn.text for turn in turns) or "No move to make now.")
             elif word in ("", "roll") and state.phase in ("roll", "raccoon"):
                 match.roll()
             elif word == "resign":
                 match.resign(seat, rest.strip() or "single")
             elif word in ("double", "take", "drop", "beaver", "raccoon", "accept", "decline"):
                 match.act(word, seat)
-            elif word == "" or state.phase != "move":
-                self.say(f"'{line}' is not possible now: {ANSWERS.get(state.phase, '')}.")
+            elif entry is not None and word not in ("", "roll"):
+                # Steps, undo, done, moves or a whole turn; only a committed turn is played.
+                turn = entry.handle(line)
+                if turn is not None:
+                    match.move(seat, turn)
+            elif word in ("moves", "hint"):
+                self.say("No move to make now.")
             else:
-                match.move(seat, line)
+                self.say(f"'{line}' is not possible now: {ANSWERS.get(state.phase, '')}.")
         except TimeForfeitError as error:
             self.say(str(error))
         except TavlaError as error:
             self.say(f"Refused: {error}")
+        return True
 
 
 def _settings(

@@ -1,4 +1,8 @@
-"""``tavla replay FILE``: step through a match record (JSON of any game, .mat of tabla)."""
+"""``tavla replay FILE``: step through a match record (JSON of any game, .mat of tabla).
+
+``--ids`` adds gnubg's Position ID and Match ID after each action and in the summary
+(tabla, antitabla and chelebi: RULES.md 9.4).
+"""
 
 from __future__ import annotations
 
@@ -11,8 +15,10 @@ from rich.console import Console
 from tavla.cli.board_view import position_renderable
 from tavla.cli.errors import fail, reports_errors
 from tavla.cli.match import describe, describe_match_end, describe_result, status_line
+from tavla.match.gnubg_ids import match_ids
 from tavla.match.mat import import_mat
 from tavla.match.record import MatchRecord, replay_states
+from tavla.match.state import MatchState
 
 
 def load_record(path: Path) -> MatchRecord:
@@ -25,11 +31,19 @@ def load_record(path: Path) -> MatchRecord:
     return MatchRecord.from_json(text)
 
 
+def ids_line(state: MatchState) -> str:
+    position_id, match_id = match_ids(state)
+    return f"Position ID: {position_id}  Match ID: {match_id}"
+
+
 @reports_errors
 def replay_command(
     file: Annotated[Path, typer.Argument(help="A match record: FILE.json, or FILE.mat (tabla).")],
     final: Annotated[bool, typer.Option("--final", help="Print only the final score and position.")] = False,
     board: Annotated[bool, typer.Option("--board", help="Draw the board after every turn.")] = False,
+    ids: Annotated[
+        bool, typer.Option("--ids", help="Print gnubg's Position ID and Match ID after every action.")
+    ] = False,
 ) -> None:
     """Replay a match record action by action, printing what happens and the positions."""
     console = Console(highlight=False, soft_wrap=True)
@@ -38,7 +52,11 @@ def replay_command(
         console.print(text, markup=False, highlight=False)
 
     record = load_record(file)
+    if ids and not record.has_gnubg_ids:
+        raise fail(f"--ids: gnubg IDs exist for tabla, antitabla and chelebi, not {record.settings.game}")
     states = list(replay_states(record))
+    if record.setup is not None:
+        say(f"Set up from gnubg Position ID {record.setup[0]}, Match ID {record.setup[1]}.")
     if not final:
         for index, action in enumerate(record.actions):
             before, after = states[index], states[index + 1]
@@ -50,9 +68,13 @@ def replay_command(
                     say(f"      {after.position.notation()}")
             if after.result is not None and before.result is None:
                 say(describe_result(after))
+            if ids:
+                say(f"      {ids_line(after)}")
     last = states[-1]
     say(status_line(last, last.clock.since_ms if last.clock else 0))
     say(f"Final position: {last.position.notation()}")
+    if ids:
+        say(f"Final {ids_line(last)}")
     if board and final:
         console.print(position_renderable(last.position))
     say(describe_match_end(last) if last.over else "The match is unfinished.")

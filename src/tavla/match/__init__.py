@@ -26,6 +26,7 @@ from tavla.match.errors import (
     TimeForfeitError,
     WrongPlayerError,
 )
+from tavla.match.gnubg_ids import match_ids, settings_from_ids, state_from_ids
 from tavla.match.mat import export_mat, import_mat
 from tavla.match.match import Match
 from tavla.match.record import MatchRecord, replay, replay_states
@@ -52,7 +53,10 @@ __all__ = [
     "apply_action",
     "export_mat",
     "import_mat",
+    "match_ids",
     "parse_clock_spec",
     "replay",
     "replay_states",
+    "settings_from_ids",
+    "state_from_ids",
 ]

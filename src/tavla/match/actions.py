@@ -12,15 +12,17 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from tavla.core.errors import WrongPhaseError
+from tavla.core.protocol import Turn
 from tavla.match.cube import Cube
 from tavla.match.errors import CubeError, MatchError, ResignError, WrongPlayerError
 from tavla.match.resign import LEVEL_NAMES, ResignOffer, parse_level
-from tavla.match.state import BREAK_MS, GameResult, MatchState
+from tavla.match.state import BREAK_MS, WARNINGS_TO_LOSE, GameResult, MatchState
 
 KINDS = (
     "roll", "move", "double", "take", "drop", "beaver", "raccoon",
-    "resign", "accept", "decline", "flag", "break", "start",
+    "resign", "accept", "decline", "flag", "break", "start", "warn",
 )  # fmt: skip
+WARNING_NOTE_LIMIT = 200
 
 
 @dataclass(frozen=True)
@@ -28,8 +30,9 @@ class MatchAction:
     """One thing that happened in a match, at ``t_ms`` on the match's time source.
 
     ``seat`` is the player who acted (``None`` for the opening roll and the start of
-    a game); ``value`` the dice (``52``: at the opening seat 0's die then seat 1's),
-    the move text, or the resignation level.
+    a game; for a warning, the player the arbiter warned); ``value`` the dice (``52``:
+    at the opening seat 0's die then seat 1's), the move text, the resignation level,
+    or the arbiter's note on a warning.
     """
 
     kind: str
@@ -94,8 +97,9 @@ def finish_game(
     results = (*state.results, result)
     decided = [r for r in results if r.winner is not None]
     over, winner = False, None
+    forfeit = None
     if match_loser is not None:
-        over, winner = True, 1 - match_loser
+        over, winner, forfeit = True, 1 - match_loser, result.reason
     elif not state.has_dice:
         sets = state.settings.sets
         leader = 0 if score[0] > score[1] else 1
@@ -119,6 +123,7 @@ def finish_game(
         resign=None,
         cube=replace(state.cube, offer=None),
         clock=clock,
+        forfeit=forfeit,
     )
 
 
@@ -157,9 +162,12 @@ def _roll(state: MatchState, action: MatchAction) -> MatchState:
     )
 
 
-def _move(state: MatchState, action: MatchAction) -> tuple[MatchState, MatchAction]:
+def _move(state: MatchState, action: MatchAction, turn: Turn | None) -> tuple[MatchState, MatchAction]:
     _require(state, action, ("move",))
-    turn = state.position.parse_turn(action.value)
+    if turn is None:
+        turn = state.position.parse_turn(action.value)
+    # A turn object is checked by play() (and trusted at once when this position made it,
+    # so a long progressive double built step by step is not searched again).
     after = state.position.play(turn)
     recorded = replace(action, value=turn.text)
     moved = replace(state, position=after)
@@ -260,6 +268,29 @@ def _break(state: MatchState, action: MatchAction) -> MatchState:
     return replace(state, breaks_used=(used[0], used[1]), break_ends_ms=action.t_ms + BREAK_MS)
 
 
+def _warn(state: MatchState, action: MatchAction) -> MatchState:
+    """An arbiter's warning to ``action.seat``; the third loses the match (RULES.md 8.3, 11.4).
+
+    A warning may come at any moment of the match, between games too. The game in
+    progress, if any, ends without points: the match is lost, not the game.
+    """
+    seat = action.seat
+    if seat not in (0, 1):
+        raise WrongPlayerError("warn: say which player (0 or 1) the arbiter warns")
+    if len(action.value) > WARNING_NOTE_LIMIT:
+        raise MatchError(f"warn: the note has {len(action.value)} characters; at most {WARNING_NOTE_LIMIT}")
+    counts = list(state.warnings)
+    counts[seat] += 1
+    warned = replace(state, warnings=(counts[0], counts[1]))
+    if counts[seat] < WARNINGS_TO_LOSE:
+        return warned
+    if state.phase == "between":
+        clock = None if state.clock is None else state.clock.stop(action.t_ms)
+        return replace(warned, over=True, winner=1 - seat, forfeit="warnings", clock=clock)
+    result = GameResult(1 - seat, 0, "warnings", state.cube.value)
+    return finish_game(warned, result, action.t_ms, match_loser=seat)
+
+
 def _start(state: MatchState, action: MatchAction) -> MatchState:
     if state.phase != "between":
         raise MatchError(f"start: the next game starts only between games (the match is at {state.phase!r})")
@@ -307,8 +338,14 @@ def _reclock(state: MatchState, now_ms: int) -> MatchState:
     return state if clock is state.clock else replace(state, clock=clock)
 
 
-def apply_action(state: MatchState, action: MatchAction) -> tuple[MatchState, MatchAction]:
-    """The state after ``action`` and the action as recorded; raises if it is refused."""
+def apply_action(
+    state: MatchState, action: MatchAction, *, turn: Turn | None = None
+) -> tuple[MatchState, MatchAction]:
+    """The state after ``action`` and the action as recorded; raises if it is refused.
+
+    ``turn``, for a move, is the turn as an object (from the position's turn list or
+    step builder) instead of the text in ``action.value``.
+    """
     if state.over:
         raise MatchError(f"{action.kind}: the match is over")
     if action.seat is not None and action.seat not in (0, 1):
@@ -320,7 +357,7 @@ def apply_action(state: MatchState, action: MatchAction) -> tuple[MatchState, Ma
     if kind == "roll":
         after = _roll(state, action)
     elif kind == "move":
-        after, recorded = _move(state, action)
+        after, recorded = _move(state, action, turn)
     elif kind == "double":
         after = _double(state, action)
     elif kind in ("take", "drop", "beaver"):
@@ -335,6 +372,8 @@ def apply_action(state: MatchState, action: MatchAction) -> tuple[MatchState, Ma
         after = _break(state, action)
     elif kind == "start":
         after = _start(state, action)
+    elif kind == "warn":
+        after = _warn(state, action)
     elif kind == "flag":
         flagged = flag_state(state, action.t_ms)
         if flagged is None or flagged[1] != action.seat:

@@ -90,7 +90,9 @@ def _game_cells(states: list[MatchState], actions: list[MatchAction]) -> list[Ce
             cells.append((action.seat, f" {kind.capitalize()}s"))
         elif kind == "raccoon":
             raise NotationError("mat", "raccoon", "the .mat format has no raccoons")
-        if after.result is not None and before.result is None and after.result.winner is not None:
+        # A game stopped by a forfeit without points (three warnings) has no .mat line.
+        ended = after.result is not None and before.result is None
+        if ended and after.result is not None and after.result.winner is not None and after.result.points:
             cells.append((after.result.winner, _wins(after.result.points)))
     return cells
 
@@ -98,6 +100,8 @@ def _game_cells(states: list[MatchState], actions: list[MatchAction]) -> list[Ce
 def export_mat(record: MatchRecord, game_class: type[Any] | None = None) -> str:
     """The record as a Jellyfish ``.mat`` text (tabla matches only)."""
     settings = record.settings
+    if record.setup is not None:
+        raise NotationError("mat", "setup", "a .mat match starts at its first game, not from a position")
     if settings.game != "tabla" or settings.money:
         raise NotationError("mat", settings.game, "only tabla matches to N points export to .mat")
     if settings.next_game_start != "opening_roll":

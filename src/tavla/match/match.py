@@ -13,8 +13,10 @@ from collections.abc import Callable
 from typing import Any
 
 from tavla.core.dice import DiceSource, SeededDice
+from tavla.core.protocol import Turn
 from tavla.match.actions import MatchAction, apply_action, flag_state
 from tavla.match.errors import TimeForfeitError
+from tavla.match.gnubg_ids import settings_from_ids, state_from_setup
 from tavla.match.settings import MatchSettings
 from tavla.match.state import MatchState, new_state
 
@@ -50,8 +52,39 @@ class Match:
         if start:
             self.start_next_game()
 
+    setup: tuple[str, str] | None = None
+    """The gnubg Position ID and Match ID the match was continued from, or None."""
+
+    @classmethod
+    def from_ids(
+        cls,
+        position_id: str,
+        match_id: str,
+        settings: MatchSettings | None = None,
+        *,
+        dice: DiceSource | None = None,
+        now: TimeSource = monotonic_ms,
+        game_class: type[Any] | None = None,
+    ) -> Match:
+        """A match continued from gnubg's Position ID and Match ID (RULES.md 9.4).
+
+        ``settings`` (by default tabla, with the length and Jacoby of the Match ID) must
+        agree with the IDs; they add the names, clock and options the IDs do not hold.
+        The clock starts with the first action. Raises NotationError for bad IDs.
+        """
+        if settings is None:
+            settings = settings_from_ids(match_id)
+        state = state_from_setup(settings, position_id, match_id, game_class)
+        match = cls(settings, dice=dice, now=now, game_class=game_class, start=False)
+        match.state = state
+        match.states = [state]
+        match.setup = (position_id, match_id)
+        return match
+
     # ------------------------------------------------------------------ core
-    def act(self, kind: str, seat: int | None = None, value: str = "") -> MatchAction:
+    def act(
+        self, kind: str, seat: int | None = None, value: str = "", *, turn: Turn | None = None
+    ) -> MatchAction:
         """Apply one action now; refused actions raise and change nothing."""
         now = self._now()
         flagged = flag_state(self.state, now)
@@ -59,7 +92,7 @@ class Match:
             state, loser = flagged
             self._push(MatchAction("flag", loser, "", now), state)
             raise TimeForfeitError(loser, f"player {loser} ran out of time before {kind}: the flag fell")
-        state, recorded = apply_action(self.state, MatchAction(kind, seat, value, now))
+        state, recorded = apply_action(self.state, MatchAction(kind, seat, value, now), turn=turn)
         self._push(recorded, state)
         return recorded
 
@@ -89,9 +122,11 @@ class Match:
         self.act("roll", None if opening else self.state.actor, f"{dice[0]}{dice[1]}")
         return dice
 
-    def move(self, seat: int, text: str) -> str:
-        """Play a turn given as text; returns its canonical text."""
-        return self.act("move", seat, text).value
+    def move(self, seat: int, turn: str | Turn) -> str:
+        """Play a turn given as text or as a turn object; returns its canonical text."""
+        if isinstance(turn, str):
+            return self.act("move", seat, turn).value
+        return self.act("move", seat, turn.text, turn=turn).value
 
     def double(self, seat: int) -> None:
         self.act("double", seat)
@@ -119,6 +154,10 @@ class Match:
 
     def take_break(self, seat: int) -> None:
         self.act("break", seat)
+
+    def warn(self, seat: int, note: str = "") -> None:
+        """An arbiter warns ``seat``; the third warning loses the match (RULES.md 8.3, 11.4)."""
+        self.act("warn", seat, note)
 
     def start_next_game(self) -> None:
         self.act("start")

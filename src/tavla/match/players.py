@@ -1,7 +1,9 @@
 """A random match player: for tests, demonstrations and the ``random`` CLI opponent.
 
 It picks uniformly among legal turns and makes cube and resignation decisions with
-small fixed probabilities, so random matches exercise every kind of action.
+small fixed probabilities, so random matches exercise every kind of action. Where the
+legal turns are too many to list quickly (long progressive doubles in chelebi and
+gulbara) it plays random legal steps instead, one die at a time.
 """
 
 from __future__ import annotations
@@ -9,18 +11,24 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from tavla.core.protocol import Position, Turn
 from tavla.match.actions import double_error
 from tavla.match.errors import TimeForfeitError
 from tavla.match.match import Match
 from tavla.match.state import MatchState
+from tavla.rules.turns import bounded_turns
 
 
 @dataclass(frozen=True)
 class Choice:
-    """What to do: an action kind and its value (move text, resignation level)."""
+    """What to do: an action kind and its value (move text, resignation level).
+
+    A move may carry its ``turn`` object too, so that the match plays it without
+    reading the text again (cheap for turns built step by step)."""
 
     kind: str
     value: str = ""
+    turn: Turn | None = None
 
 
 @dataclass
@@ -52,14 +60,27 @@ class RandomPlayer:
             if double_error(state, state.actor) is None and rng.random() < self.double_rate:
                 return Choice("double")
             return Choice("roll")
-        turns = state.position.legal_turns()
-        return Choice("move", rng.choice(turns).text)
+        turn = self.random_turn(state.position)
+        return Choice("move", turn.text, turn)
+
+    def random_turn(self, position: Position) -> Turn:
+        """A legal turn: uniform over the turns where they can be listed quickly, else
+        random legal steps (each keeps a whole legal turn reachable)."""
+        turns = bounded_turns(position)
+        if turns is not None:
+            return self.rng.choice(turns)
+        builder = position.steps()
+        while not builder.complete:
+            builder.step(self.rng.choice(list(builder.legal_steps())))
+        return builder.commit()
 
 
 def play(match: Match, choice: Choice) -> None:
     """Carry out ``choice`` for the seat that acts in ``match``."""
     if choice.kind == "roll":
         match.roll()
+    elif choice.kind == "move" and choice.turn is not None and match.state.actor is not None:
+        match.move(match.state.actor, choice.turn)
     else:
         match.act(choice.kind, match.state.actor, choice.value)
 

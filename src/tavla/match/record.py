@@ -4,41 +4,68 @@ A record holds the rules in force (the settings), every roll, every turn in its
 canonical move text, every cube and resignation action and break, and the reading
 of the time source at each action, from which the clocks follow. Replaying the
 actions on a fresh match gives exactly the states of the live match.
+
+A record may start from a position pasted from GNU Backgammon: ``setup`` holds its
+Position ID and Match ID, and the replay starts from the state they describe. Records
+of the tabla family also carry the IDs of their final state (``final``), checked
+against the replay when the record is read, so that a corrupted record is refused.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from tavla.core.errors import NotationError
+from tavla.core.errors import NotationError, TavlaError
+from tavla.core.registry import find_game
 from tavla.match.actions import MatchAction, apply_action
+from tavla.match.gnubg_ids import match_ids, state_from_setup
 from tavla.match.match import Match
 from tavla.match.settings import MatchSettings
 from tavla.match.state import MatchState, new_state
+from tavla.rules.backgammon.gnubg_id import TABLA_FAMILY
 
 FORMAT = "tavla-match"
 VERSION = 1
+SETUP_VERSION = 2  # records with a setup: older readers refuse them instead of misreading them
 
 
 @dataclass
 class MatchRecord:
     settings: MatchSettings
     actions: list[MatchAction] = field(default_factory=list)
+    setup: tuple[str, str] | None = None
+    """The gnubg (Position ID, Match ID) the record starts from; None: the match's start."""
 
     @classmethod
     def of(cls, match: Match) -> MatchRecord:
-        return cls(match.settings, list(match.actions))
+        return cls(match.settings, list(match.actions), match.setup)
+
+    @property
+    def has_gnubg_ids(self) -> bool:
+        return getattr(find_game(self.settings.game), "game", None) in TABLA_FAMILY
+
+    def final_ids(self) -> tuple[str, str]:
+        """The gnubg IDs of the replay's final state; raises as :func:`replay` does."""
+        return match_ids(replay(self))
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "format": FORMAT,
-            "version": VERSION,
+            "version": VERSION if self.setup is None else SETUP_VERSION,
             "settings": self.settings.to_json(),
-            "actions": [action.to_json() for action in self.actions],
         }
+        if self.setup is not None:
+            data["setup"] = _ids_json(self.setup)
+        data["actions"] = [action.to_json() for action in self.actions]
+        if self.has_gnubg_ids:
+            # A record that does not replay has no final state to vouch for.
+            with contextlib.suppress(TavlaError):
+                data["final"] = _ids_json(self.final_ids())
+        return data
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=None, separators=(",", ":"))
@@ -49,18 +76,57 @@ class MatchRecord:
             data: dict[str, Any] = json.loads(text)
             if data.get("format") != FORMAT:
                 raise ValueError(f"format is {data.get('format')!r}, expected {FORMAT!r}")
-            if data.get("version") != VERSION:
-                raise ValueError(f"version {data.get('version')!r} is not {VERSION}")
+            if data.get("version") not in (VERSION, SETUP_VERSION):
+                raise ValueError(f"version {data.get('version')!r} is not {VERSION} or {SETUP_VERSION}")
             settings = MatchSettings.from_json(data["settings"])
             actions = [MatchAction.from_json(item) for item in data["actions"]]
+            setup = _ids_from_json(data.get("setup"), "setup")
+            final = _ids_from_json(data.get("final"), "final")
         except (ValueError, KeyError, TypeError, IndexError) as error:
             raise NotationError("match record", text[:60], f"not a match record ({error})") from None
-        return cls(settings, actions)
+        record = cls(settings, actions, setup)
+        if final is not None:
+            record.check_final(final)
+        return record
+
+    def check_final(self, final: tuple[str, str]) -> None:
+        """Raise NotationError unless the record replays to the gnubg IDs ``final``."""
+        shown = f"{final[0]}:{final[1]}"
+        try:
+            replayed = self.final_ids()
+        except TavlaError as error:
+            raise NotationError("final", shown, f"the record does not replay: {error}") from None
+        if replayed != final:
+            raise NotationError(
+                "final", shown, f"the actions replay to {replayed[0]}:{replayed[1]}: the record is corrupted"
+            )
+
+
+def _ids_json(ids: tuple[str, str]) -> dict[str, str]:
+    return {"position_id": ids[0], "match_id": ids[1]}
+
+
+def _ids_from_json(data: object, name: str) -> tuple[str, str] | None:
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise ValueError(f"{name} is not an object with position_id and match_id")
+    position_id, match_id = data["position_id"], data["match_id"]
+    if not isinstance(position_id, str) or not isinstance(match_id, str):
+        raise ValueError(f"{name}: the IDs are not text")
+    return position_id, match_id
+
+
+def initial_state(record: MatchRecord, game_class: type[Any] | None = None) -> MatchState:
+    """The state a replay starts from: the match's start, or the record's gnubg setup."""
+    if record.setup is None:
+        return new_state(record.settings, game_class)
+    return state_from_setup(record.settings, record.setup[0], record.setup[1], game_class)
 
 
 def replay_states(record: MatchRecord, game_class: type[Any] | None = None) -> Iterator[MatchState]:
     """The state before the first action and after each action of ``record``."""
-    state = new_state(record.settings, game_class)
+    state = initial_state(record, game_class)
     yield state
     for action in record.actions:
         state, _ = apply_action(state, action)
@@ -69,7 +135,7 @@ def replay_states(record: MatchRecord, game_class: type[Any] | None = None) -> I
 
 def replay(record: MatchRecord, game_class: type[Any] | None = None) -> MatchState:
     """The final state of ``record``; raises the error of the first refused action."""
-    state = new_state(record.settings, game_class)
+    state = initial_state(record, game_class)
     for action in record.actions:
         state, _ = apply_action(state, action)
     return state

@@ -19,6 +19,7 @@ from tavla.match.resign import ResignOffer
 from tavla.match.settings import MatchSettings
 
 BREAK_MS = 5 * 60 * 1000  # RULES.md 11.4
+WARNINGS_TO_LOSE = 3  # RULES.md 8.3, 11.4: the third warning loses the match
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,9 @@ class MatchState:
     winner: int | None = None
     breaks_used: tuple[int, int] = (0, 0)
     break_ends_ms: int = 0
+    warnings: tuple[int, int] = (0, 0)
+    forfeit: str | None = None
+    """Why the match was lost before its end (``flag``, ``warnings``), or None."""
 
     # ------------------------------------------------------------------ seats
     def colour_of(self, seat: int) -> int:

@@ -1,0 +1,74 @@
+"""Reading whole-turn text on chelebi's progressive doubles (RULES.md 4, 1.2).
+
+A 1-1 from the start has over 100,000 turns, too many to list before reading one;
+``parse_turn`` searches for the position the text describes instead.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tavla.core.errors import IllegalMoveError
+from tavla.core.registry import find_game
+from tavla.rules.backgammon.position import BackgammonPosition
+
+CHELEBI: type[BackgammonPosition] = find_game("chelebi")
+
+
+def random_turn(position: BackgammonPosition, rng: random.Random) -> tuple[str, BackgammonPosition]:
+    builder = position.steps()
+    while not builder.complete:
+        builder.step(rng.choice(builder.legal_steps()))
+    turn = builder.commit()
+    return turn.text, turn.after
+
+
+@pytest.mark.parametrize(("die", "seed"), [(1, 1), (1, 2), (2, 3), (3, 4)])
+def test_a_turn_built_step_by_step_reads_back_from_its_text(die: int, seed: int) -> None:
+    """RULES.md 4: the text of any legal progressive turn names that very turn."""
+    position = CHELEBI.start().with_roll((die, die))
+    assert position.legal_turns_within(1_000) is None  # too many turns to list
+    text, after = random_turn(position, random.Random(seed))
+    assert position.parse_turn(text).after == after
+
+
+def test_a_hit_on_the_way_is_read_from_the_star() -> None:
+    """RULES.md 1.2: '*' marks a hit; the text fixes the whole position after the turn."""
+    position = CHELEBI.from_notation(
+        "chelebi 1b/-/-/-/-/5w/-/3w/-/-/-/5b/5w/-/-/-/3b/-/5b/-/-/-/1b/2w 0,0 0,0 w 11"
+    )
+    turn = position.parse_turn("24/23*/9 24/7 13/6 13/3 13/2 13/1* 8/6 8/4 8/2")
+    assert turn.after.bar == (0, 2)
+    assert (turn.after.points[22], turn.after.points[0]) == (0, 1)
+
+
+def test_a_hit_the_text_leaves_out_is_still_found() -> None:
+    """RULES.md 4: with the 1s playable only from White's 24-point, its first step hits
+    on 23; '24/3' without naming 23 still means that turn."""
+    position = CHELEBI.from_notation(
+        "chelebi -/-/-/-/-/-/-/-/-/-/-/5b/5w/-/-/-/3b/3w/6b/5w/-/-/1b/2w 0,0 0,0 w 11"
+    )
+    assert position.legal_turns_within(20_000) is None
+    text, after = random_turn(position, random.Random(0))
+    assert "24/23*/3" in text
+    assert position.parse_turn(text.replace("23*/", "")).after == after
+    assert after.bar == (0, 1)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "24/7 24/5 13/7(3) 13/6 13/2 8/6 8/4 8/3",  # one pip short of the 84 the dice give
+        "24/7 24/5 13/7(3) 13/6 13/2 8/6 8/4 6/4",  # pips of the dice, but 6/4 is not the turn
+        "24/18(2) 13/1(5) 8/2(2)",  # 84 pips, but 13/1 ends on Black's two checkers
+    ],
+)
+def test_illegal_text_is_refused_at_once_and_changes_nothing(text: str) -> None:
+    """RULES.md 1.3: a text that is no legal turn is refused with the position unchanged."""
+    position = CHELEBI.start().with_roll((1, 1))
+    before = position.notation()
+    with pytest.raises(IllegalMoveError):
+        position.parse_turn(text)
+    assert position.notation() == before
