@@ -17,6 +17,7 @@ from typer.testing import CliRunner, Result
 from tavla.cli import match as match_cli
 from tavla.cli import replay as replay_cli
 from tavla.core.dice import SeededDice
+from tavla.match.gnubg_ids import match_ids
 from tavla.match.mat import import_mat
 from tavla.match.match import Match
 from tavla.match.record import MatchRecord, replay, replay_states
@@ -282,3 +283,35 @@ def test_a_human_plays_a_chelebi_match_die_by_die(monkeypatch: pytest.MonkeyPatc
     assert "not legal" not in buffer.getvalue() and "Refused" not in buffer.getvalue()
     moves = [action for action in match.actions if action.kind == "move" and action.seat == 0]
     assert len(moves) > 3
+
+
+def test_a_match_continues_from_gnubg_ids(tmp_path: Path) -> None:
+    """RULES.md 9.4: a position pasted from gnubg (PositionID:MatchID) is played on."""
+    live = Match(MatchSettings("tabla", length=5), dice=SeededDice(1))
+    live.roll((6, 4))
+    live.move(0, "24/14")
+    live.double(1)
+    live.take(0)
+    position_id, match_id = match_ids(live.state)
+    out = tmp_path / "continued.json"
+    result = run(
+        "match", "--from-ids", f"{position_id}:{match_id}", "--white", "random", "--black", "random",
+        "--seed", "3", "--out", str(out),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "Game 1 | White 0 - Black 0 (to 5) | cube 2 White's" in result.output
+    record = MatchRecord.from_json(out.read_text())
+    assert record.setup == (position_id, match_id)
+    states = list(replay_states(record))
+    assert match_ids(states[0]) == (position_id, match_id)
+    assert states[-1].over and max(states[-1].score) >= 5
+
+
+@pytest.mark.parametrize(
+    ("ids", "message"),
+    [("4HPwATDgc/ABMA", "expected positionid:matchid"), ("4HPwATDgc/ABMA:cAkAAAAAAAA!", "match id")],
+)
+def test_bad_gnubg_ids_are_refused_in_one_line(ids: str, message: str) -> None:
+    result = run("match", "--from-ids", ids, "--white", "random", "--black", "random")
+    assert result.exit_code == 2
+    assert message in result.output.lower() and len(result.output.strip().splitlines()) == 1

@@ -31,12 +31,14 @@ from tavla.core.registry import find_game
 from tavla.match.actions import MatchAction
 from tavla.match.clock import ClockSettings, parse_clock_spec, parse_duration_ms
 from tavla.match.errors import TimeForfeitError
+from tavla.match.gnubg_ids import settings_from_ids
 from tavla.match.mat import export_mat
 from tavla.match.match import Match
 from tavla.match.players import RandomPlayer, play
 from tavla.match.record import MatchRecord
 from tavla.match.settings import MatchSettings
 from tavla.match.state import WARNINGS_TO_LOSE, MatchState
+from tavla.rules.backgammon.gnubg_id import split_gnubg_id
 
 PLAYER_KINDS = ("human", "random")
 ANSWERS = {
@@ -310,6 +312,13 @@ def match_command(
     next_game_start: Annotated[
         str, typer.Option("--next-game-start", help="opening_roll or winner_starts.")
     ] = "opening_roll",
+    from_ids: Annotated[
+        str | None,
+        typer.Option(
+            "--from-ids",
+            help="Continue from gnubg's PositionID:MatchID (tabla family); length and score come from it.",
+        ),
+    ] = None,
 ) -> None:
     """Play a match in the terminal, showing score, cube and clocks."""
     kinds = (white.lower(), black.lower())
@@ -326,11 +335,24 @@ def match_command(
         "next_game_start": next_game_start,
     }
     names = ("White", "Black")
-    settings = _settings(game, length, sets, clock, options, names)
     dice: DiceSource = CryptoDice() if seed is None else SeededDice(seed)
     rng = random.Random(None if seed is None else f"players {seed}")
-    match = Match(settings, dice=dice)
+    if from_ids is None:
+        match = Match(_settings(game, length, sets, clock, options, names), dice=dice)
+    else:
+        position_id, match_id = split_gnubg_id(from_ids)
+        if match_id is None:
+            raise fail(f"--from-ids {from_ids!r}: expected PositionID:MatchID, as gnubg shows them")
+        if out is not None and out.suffix.lower() == ".mat":
+            raise fail(f"--out {out}: a match continued from a position is saved as .json")
+        from_id = settings_from_ids(match_id, game=find_game(game).game)
+        options["jacoby"] = from_id.jacoby
+        settings = _settings(game, from_id.length, sets, clock, options, names)
+        match = Match.from_ids(position_id, match_id, settings, dice=dice)
     session = MatchSession(match, (kinds[0], kinds[1]), rng, Console(highlight=False, soft_wrap=True))
+    if match.setup is not None:
+        session.say(f"Continuing from gnubg's {match.setup[0]}:{match.setup[1]}.")
+        session.say(status_line(match.state, 0))
     finished = session.run()
     if out is not None:
         save_record(match, out)

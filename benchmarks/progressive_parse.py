@@ -1,0 +1,131 @@
+"""Reading whole-turn text on chelebi's long progressive doubles (1-1, 2-2, 3-3).
+
+    .venv/bin/python benchmarks/progressive_parse.py [--cases N] [--reference K] [--seed S]
+
+Such a roll can have over a million legal turns, so ``parse_turn`` does not list
+them: it computes the position the text describes and searches depth-first for a
+turn reaching exactly it. The cases are seeded random mid-game positions given a
+low double, with a random legal turn played by steps; half keep its text (legal),
+half get two destinations moved by one point each (same pips, mostly illegal).
+
+Printed: the time to read each text (median, 90th percentile, maximum) and, for the
+first ``--reference`` legal cases, the time of the exhaustive search that lists
+every turn ending on the text's own checkers (what reading did before), in the
+same run, with the ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from typing import Any
+
+from rich.progress import track
+
+from tavla.core.errors import IllegalMoveError
+from tavla.core.registry import find_game
+from tavla.rules.movetext import parse_move
+
+CHELEBI: Any = find_game("chelebi")
+
+
+def random_position(rng: random.Random) -> Any:
+    """A position after a few random turns, given a 1-1, 2-2 or 3-3 to play."""
+    while True:
+        position = CHELEBI.start().with_roll((rng.randint(1, 6), rng.randint(1, 6)))
+        for _ in range(rng.randint(0, 12)):
+            position = position.play(turn_by_steps(position, rng))
+            if position.outcome() is not None:
+                break
+            position = position.with_roll((rng.randint(1, 6), rng.randint(1, 6)))
+        if position.outcome() is None:
+            die = rng.choice((1, 2, 3))
+            return CHELEBI(position.points, position.bar, position.off, position.side, (die, die))
+
+
+def turn_by_steps(position: Any, rng: random.Random) -> Any:
+    builder = position.steps()
+    while not builder.complete:
+        builder.step(rng.choice(builder.legal_steps()))
+    return builder.commit()
+
+
+def shifted(text: str, rng: random.Random) -> str:
+    """Two destinations moved one point, one up and one down: the same pips."""
+    words = text.split()
+    if len(words) < 2:
+        return text
+    for index, change in zip(rng.sample(range(len(words)), 2), (1, -1), strict=True):
+        body, bracket, count = words[index].partition("(")
+        points = body.split("/")
+        last = points[-1].rstrip("*")
+        if last.isdigit() and 1 <= int(last) + change <= 24:
+            points[-1] = str(int(last) + change)
+        words[index] = "/".join(points) + bracket + count
+    return " ".join(words)
+
+
+def timed_parse(position: Any, text: str) -> tuple[float, bool]:
+    start = time.perf_counter()
+    try:
+        position.parse_turn(text)
+        legal = True
+    except IllegalMoveError:
+        legal = False
+    return time.perf_counter() - start, legal
+
+
+def exhaustive(position: Any, text: str) -> float:
+    """The search that lists every turn ending on the text's checkers."""
+    board = list(position.mover_state()[:26])
+    for path in parse_move(text).paths:
+        board[path[0]] -= 1
+        board[path[-1]] += 1
+    start = time.perf_counter()
+    position._turns_ending_in(tuple(board))
+    return time.perf_counter() - start
+
+
+def summary(name: str, seconds: list[float]) -> None:
+    if not seconds:
+        return
+    ordered = sorted(seconds)
+    p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
+    print(
+        f"{name:<8} {len(seconds):4d} texts: median {statistics.median(seconds):7.3f} s, "
+        f"90th percentile {p90:7.3f} s, max {ordered[-1]:7.3f} s"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--cases", type=int, default=60)
+    parser.add_argument("--reference", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    cases = []
+    for number in range(args.cases):
+        position = random_position(rng)
+        text = turn_by_steps(position, rng).text
+        cases.append((position, shifted(text, rng) if number % 2 else text, number % 2 == 0))
+    times: dict[str, list[float]] = {"legal": [], "refused": []}
+    reference: list[tuple[float, float]] = []
+    for position, text, original in track(cases, description="reading turn texts"):
+        seconds, legal = timed_parse(position, text)
+        assert legal or not original, f"a legal turn was refused: {text} in {position.notation()}"
+        times["legal" if legal else "refused"].append(seconds)
+        if original and len(reference) < args.reference:
+            reference.append((seconds, exhaustive(position, text)))
+    summary("legal", times["legal"])
+    summary("refused", times["refused"])
+    for ours, old in reference:
+        print(f"reference: exhaustive search {old:7.2f} s, depth-first {ours:6.3f} s, {old / ours:6.0f} x")
+
+
+if __name__ == "__main__":
+    main()
