@@ -8,7 +8,7 @@ Variants (antitabla, chelebi) subclass it and override the few hooks they change
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
@@ -342,21 +342,23 @@ class BackgammonPosition:
         Canonical move text names every point where a checker hits, so it fixes the
         whole resulting state and the first turn found is the one meant. Besides the
         cuts of :meth:`_turns_ending_in`, a step that hits where ``wanted`` still has the
-        opponent's blot is cut, and the search stops at the first success.
+        opponent's blot is cut, and so is a state where a point still short of its
+        checkers, or a blot still to be hit, lies at no exact distance (a sum of some of
+        the dice left) below any checker. The search stops at the first success.
         """
         dice_played = self.steps().planner.target
-        target = wanted[:26]
-        needed = [0] * 27
-        for point in range(25, -1, -1):
-            needed[point] = needed[point + 1] + target[point]
+        reachable = _keeps_reachable(wanted[:26])
         step_function = type(self).step_function
         failed: set[tuple[int, int, State]] = set()
 
-        def reachable(state: State) -> bool:
-            above = 0
+        def fed(state: State, sums: int) -> bool:
+            occupied = 0
             for point in range(25, 0, -1):
-                above += state[point]
-                if above < needed[point]:
+                occupied = (occupied << 1) | (state[point] > 0)
+            occupied <<= 1  # bit p: a checker on point p
+            for point in range(1, 25):
+                short = state[point] < wanted[point] or (state[51 - point] == 1 and not wanted[51 - point])
+                if short and not ((occupied >> point) & sums) >> 1:
                     return False
             return True
 
@@ -367,8 +369,11 @@ class BackgammonPosition:
                 return state == wanted
             same_run = index > 0 and dice[index] == dice[index - 1]
             last_source = path[-1][0] if same_run else 25
+            sums = sums_after[index + 1]
             for step, after in step_function(state, dice[index]):
                 if step[0] > last_source or (step[2] and wanted[51 - step[1]]) or not reachable(after):
+                    continue
+                if not fed(after, sums):
                     continue
                 key = (index, step[0], after)
                 if key in failed:
@@ -381,7 +386,14 @@ class BackgammonPosition:
         start = self.mover_state()
         found: list[tuple[Step, ...]] = []
         for dice in self.dice_sequences(self._require_dice()):
-            if len(dice) >= dice_played and search(dice, 0, start, ()):
+            if len(dice) < dice_played:
+                continue
+            # sums_after[i]: bit n set when some of the dice from the i-th on add up to n.
+            sums_after = [1] * (dice_played + 1)
+            for index in range(dice_played - 1, -1, -1):
+                sums_after[index] = sums_after[index + 1] | (sums_after[index + 1] << dice[index])
+            failed.clear()
+            if search(dice, 0, start, ()):
                 turn = BackgammonTurn(found[0], self.from_mover_state(wanted))
                 turn._origin = self
                 return turn
@@ -396,20 +408,10 @@ class BackgammonPosition:
         point k must keep at least as many checkers at k or above as ``target`` has.
         """
         dice_played = self.steps().planner.target
-        needed = [0] * 27
-        for point in range(25, -1, -1):
-            needed[point] = needed[point + 1] + target[point]
+        keeps_target_reachable = _keeps_reachable(target)
         step_function = type(self).step_function
         found: dict[State, BackgammonTurn] = {}
         seen: set[tuple[int, int, State]] = set()
-
-        def keeps_target_reachable(state: State) -> bool:
-            above = 0
-            for point in range(25, 0, -1):
-                above += state[point]
-                if above < needed[point]:
-                    return False
-            return True
 
         def search(dice: Sequence[int], index: int, state: State, path: tuple[Step, ...]) -> None:
             if index == dice_played:
@@ -518,6 +520,25 @@ class BackgammonPosition:
         if position.dice is not None and position.outcome() is not None:
             raise NotationError("dice", tpn.format_dice(position.dice), "the game is over: no dice to play")
         return position
+
+
+def _keeps_reachable(target: tuple[int, ...]) -> Callable[[State], bool]:
+    """A test that a search state can still end as the mover's ``target`` checkers:
+    checkers only move towards point 0, so each point k must keep at least as many
+    checkers at k or above as ``target`` has."""
+    needed = [0] * 27
+    for point in range(25, -1, -1):
+        needed[point] = needed[point + 1] + target[point]
+
+    def reachable(state: State) -> bool:
+        above = 0
+        for point in range(25, 0, -1):
+            above += state[point]
+            if above < needed[point]:
+                return False
+        return True
+
+    return reachable
 
 
 def _path_walkable(path: tuple[int, ...], dice: Sequence[int], start: State) -> bool:
