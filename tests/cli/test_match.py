@@ -16,6 +16,7 @@ from typer.testing import CliRunner, Result
 
 from tavla.cli import match as match_cli
 from tavla.cli import replay as replay_cli
+from tavla.cli.match import describe_match_end
 from tavla.core.dice import SeededDice
 from tavla.match.gnubg_ids import match_ids
 from tavla.match.mat import import_mat
@@ -315,3 +316,23 @@ def test_bad_gnubg_ids_are_refused_in_one_line(ids: str, message: str) -> None:
     result = run("match", "--from-ids", ids, "--white", "random", "--black", "random")
     assert result.exit_code == 2
     assert message in result.output.lower() and len(result.output.strip().splitlines()) == 1
+
+
+def test_replay_steps_forwards_and_backwards(tmp_path: Path) -> None:
+    """RULES.md 9.4: a record is walked action by action, back and to any action."""
+    out = tmp_path / "m.json"
+    played = run(
+        "match", "--length", "1", "--white", "random", "--black", "random", "--seed", "4", "--out", str(out)
+    )
+    assert played.exit_code == 0, played.output
+    record = MatchRecord.from_json(out.read_text())
+    states = list(replay_states(record))
+    result = run("replay", str(out), "--step", input="\n\nb\ng 5\ng 99999\nxyz\ne\nq\n")
+    assert result.exit_code == 0, result.output
+    prompts = [line.split(">")[0] for line in result.output.splitlines() if line.startswith("[")]
+    last = len(record.actions)
+    assert prompts == [f"[{n}/{last}]" for n in (0, 1, 2, 1, 5, 5, 5, last)]
+    assert f"There is no action 99999: the record has actions 1 to {last}." in result.output
+    assert "'xyz': Enter or n: next" in result.output
+    assert result.output.count(describe_match_end(states[-1])) == 1  # once, on reaching the end
+    assert f"{last:4d}. " in result.output

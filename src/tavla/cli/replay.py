@@ -1,7 +1,8 @@
 """``tavla replay FILE``: step through a match record (JSON of any game, .mat of tabla).
 
 ``--ids`` adds gnubg's Position ID and Match ID after each action and in the summary
-(tabla, antitabla and chelebi: RULES.md 9.4).
+(tabla, antitabla and chelebi: RULES.md 9.4). ``--step`` walks the record at a prompt,
+forwards and backwards (``replay_steps.py``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from rich.console import Console
 from tavla.cli.board_view import position_renderable
 from tavla.cli.errors import fail, reports_errors
 from tavla.cli.match import describe, describe_match_end, describe_result, status_line
+from tavla.cli.replay_steps import ReplayStepper
 from tavla.match.gnubg_ids import match_ids
 from tavla.match.mat import import_mat
 from tavla.match.record import MatchRecord, replay_states
@@ -44,6 +46,9 @@ def replay_command(
     ids: Annotated[
         bool, typer.Option("--ids", help="Print gnubg's Position ID and Match ID after every action.")
     ] = False,
+    step: Annotated[
+        bool, typer.Option("--step", help="Walk the record at a prompt: next, back, go to N.")
+    ] = False,
 ) -> None:
     """Replay a match record action by action, printing what happens and the positions."""
     console = Console(highlight=False, soft_wrap=True)
@@ -57,6 +62,9 @@ def replay_command(
     states = list(replay_states(record))
     if record.setup is not None:
         say(f"Set up from gnubg Position ID {record.setup[0]}, Match ID {record.setup[1]}.")
+    if step:
+        ReplayStepper(record.actions, states, console, extra=ids_line if ids else None).run()
+        return
     if not final:
         for index, action in enumerate(record.actions):
             before, after = states[index], states[index + 1]
