@@ -72,3 +72,15 @@ def test_illegal_text_is_refused_at_once_and_changes_nothing(text: str) -> None:
     with pytest.raises(IllegalMoveError):
         position.parse_turn(text)
     assert position.notation() == before
+
+
+def test_a_bear_off_cannot_waste_pips_while_checkers_stay_above_the_die() -> None:
+    """RULES.md 2: a die bears off from a lower point only from the highest one. Black's
+    text needs one pip wasted by a 6, yet leaves checkers on his 6-point: refused."""
+    position = CHELEBI.from_notation(
+        "chelebi 1w/3w/3w/6w/1b/-/-/-/-/-/-/5b/-/-/-/-/2b/-/6b/-/-/-/-/1b 0,0 2,0 b 11"
+    )
+    with pytest.raises(IllegalMoveError):
+        position.parse_turn("20/5 13/5 13/4 13/1 13/off(2) 8/6 8/5 6/3 6/1")
+    text, after = random_turn(position, random.Random(5))
+    assert position.parse_turn(text).after == after

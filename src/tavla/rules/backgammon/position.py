@@ -8,11 +8,10 @@ Variants (antitabla, chelebi) subclass it and override the few hooks they change
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
-from itertools import combinations, pairwise
 from operator import neg
 from typing import ClassVar, Self
 
@@ -22,6 +21,7 @@ from tavla.core.protocol import BLACK, WHITE, Outcome
 from tavla.core.registry import game_names, register
 from tavla.rules import tpn
 from tavla.rules.backgammon.movegen import Board, State, tabla_steps
+from tavla.rules.backgammon.textsearch import TextSearch
 from tavla.rules.backgammon.turngen import turn_boards, turn_boards_within
 from tavla.rules.movetext import Step, format_step, format_turn, parse_move
 from tavla.rules.turns import StepFunction, StepPlanner
@@ -289,152 +289,15 @@ class BackgammonPosition:
         self, paths: Sequence[tuple[int, ...]], target: tuple[int, ...]
     ) -> list[BackgammonTurn]:
         """The turns a move text can mean on a roll whose turns are too many to list."""
-        start = self.mover_state()
-        moved_pips = sum(p * n for p, n in enumerate(start[:26])) - sum(p * n for p, n in enumerate(target))
         dice_played = self.steps().planner.target
-        totals = {sum(dice[:dice_played]) for dice in self.dice_sequences(self._require_dice())}
-        # Each die moves a checker exactly its pips, except bearing off with a higher die.
-        bears_off = target[0] > start[0]
-        if not any(moved_pips == total or (bears_off and moved_pips < total) for total in totals):
-            return []
         sequences = [dice[:dice_played] for dice in self.dice_sequences(self._require_dice())]
-        if not all(any(_path_walkable(path, dice, start) for dice in sequences) for path in paths):
-            return []
-        wanted = self._landing_hits(paths, target)
-        exact = self._turn_reaching(wanted)
-        if exact is not None:
-            return [exact]
-        # The text may leave out a point where a checker hit on the way (a blot strictly
-        # between two points it names): try each set of such blots as hit.
-        landed = {q for path in paths for q in path[1:]}
-        skipped = sorted(
-            q
-            for q in range(1, 25)
-            if start[51 - q] == 1 and q not in landed
-            and any(b < q < a for path in paths for a, b in pairwise(path))
-        )  # fmt: skip
-        found: list[BackgammonTurn] = []
-        for size in range(1, len(skipped) + 1):
-            for hit in combinations(skipped, size):
-                state = list(wanted)
-                for q in hit:
-                    state[51 - q] = 0
-                state[51] += len(hit)
-                turn = self._turn_reaching(tuple(state))
-                if turn is not None:
-                    found.append(turn)
-        return found
-
-    def _landing_hits(self, paths: Sequence[tuple[int, ...]], target: tuple[int, ...]) -> State:
-        """The whole search state after ``paths`` if every blot on a point the text lands
-        on (a path's end or a written intermediate point) is hit, and no other."""
-        state = list(self.mover_state())
-        state[:26] = target
-        for point in {p for path in paths for p in path[1:] if 0 < p < 25}:
-            if state[51 - point] == 1:
-                state[51 - point] = 0
-                state[51] += 1
-        return tuple(state)
-
-    def _turn_reaching(self, wanted: State) -> BackgammonTurn | None:
-        """One legal turn that ends exactly in ``wanted``, found depth-first, or None.
-
-        Canonical move text names every point where a checker hits, so it fixes the
-        whole resulting state and the first turn found is the one meant. Besides the
-        cuts of :meth:`_turns_ending_in`, a step that hits where ``wanted`` still has the
-        opponent's blot is cut, and so is a state where a point still short of its
-        checkers, or a blot still to be hit, lies at no exact distance (a sum of some of
-        the dice left) below any checker. The search stops at the first success.
-        """
-        dice_played = self.steps().planner.target
-        reachable = _keeps_reachable(wanted[:26])
-        step_function = type(self).step_function
-        failed: set[tuple[int, int, State]] = set()
-
-        def fed(state: State, sums: int) -> bool:
-            occupied = 0
-            for point in range(25, 0, -1):
-                occupied = (occupied << 1) | (state[point] > 0)
-            occupied <<= 1  # bit p: a checker on point p
-            for point in range(1, 25):
-                short = state[point] < wanted[point] or (state[51 - point] == 1 and not wanted[51 - point])
-                if short and not ((occupied >> point) & sums) >> 1:
-                    return False
-            return True
-
-        def search(dice: Sequence[int], index: int, state: State, path: tuple[Step, ...]) -> bool:
-            if index == dice_played:
-                if state == wanted:
-                    found.append(path)
-                return state == wanted
-            same_run = index > 0 and dice[index] == dice[index - 1]
-            last_source = path[-1][0] if same_run else 25
-            sums = sums_after[index + 1]
-            for step, after in step_function(state, dice[index]):
-                if step[0] > last_source or (step[2] and wanted[51 - step[1]]) or not reachable(after):
-                    continue
-                if not fed(after, sums):
-                    continue
-                key = (index, step[0], after)
-                if key in failed:
-                    continue
-                if search(dice, index + 1, after, (*path, step)):
-                    return True
-                failed.add(key)
-            return False
-
-        start = self.mover_state()
-        found: list[tuple[Step, ...]] = []
-        for dice in self.dice_sequences(self._require_dice()):
-            if len(dice) < dice_played:
-                continue
-            # sums_after[i]: bit n set when some of the dice from the i-th on add up to n.
-            sums_after = [1] * (dice_played + 1)
-            for index in range(dice_played - 1, -1, -1):
-                sums_after[index] = sums_after[index + 1] | (sums_after[index + 1] << dice[index])
-            failed.clear()
-            if search(dice, 0, start, ()):
-                turn = BackgammonTurn(found[0], self.from_mover_state(wanted))
-                turn._origin = self
-                return turn
-        return None
-
-    def _turns_ending_in(self, target: tuple[int, ...]) -> list[BackgammonTurn]:
-        """Legal turns whose mover's checkers end as ``target``, without listing all turns.
-
-        Depth-first over the dice, with two cuts that lose no turn: within a run of equal
-        dice the steps go from non-increasing source points (any order of such steps
-        reaches the same position), and since checkers only move towards point 0, each
-        point k must keep at least as many checkers at k or above as ``target`` has.
-        """
-        dice_played = self.steps().planner.target
-        keeps_target_reachable = _keeps_reachable(target)
-        step_function = type(self).step_function
-        found: dict[State, BackgammonTurn] = {}
-        seen: set[tuple[int, int, State]] = set()
-
-        def search(dice: Sequence[int], index: int, state: State, path: tuple[Step, ...]) -> None:
-            if index == dice_played:
-                if state[:26] == target and state not in found:
-                    found[state] = BackgammonTurn(path, self.from_mover_state(state))
-                    found[state]._origin = self
-                return
-            same_run = index > 0 and dice[index] == dice[index - 1]
-            last_source = path[-1][0] if same_run else 25
-            for step, after in step_function(state, dice[index]):
-                if step[0] > last_source or not keeps_target_reachable(after):
-                    continue
-                key = (index, step[0], after)
-                if key in seen:
-                    continue
-                seen.add(key)
-                search(dice, index + 1, after, (*path, step))
-
-        start = self.mover_state()
-        for dice in self.dice_sequences(self._require_dice()):
-            if len(dice) >= dice_played:
-                search(dice, 0, start, ())
-        return list(found.values())
+        search = TextSearch(self.mover_state(), sequences, type(self).step_function, paths, target)
+        turns = []
+        for steps, state in search.turns():
+            turn = BackgammonTurn(steps, self.from_mover_state(state))
+            turn._origin = self
+            turns.append(turn)
+        return turns
 
     def mover_state_of(self, player: int) -> State:
         """The search state with ``player`` as the mover."""
@@ -520,48 +383,6 @@ class BackgammonPosition:
         if position.dice is not None and position.outcome() is not None:
             raise NotationError("dice", tpn.format_dice(position.dice), "the game is over: no dice to play")
         return position
-
-
-def _keeps_reachable(target: tuple[int, ...]) -> Callable[[State], bool]:
-    """A test that a search state can still end as the mover's ``target`` checkers:
-    checkers only move towards point 0, so each point k must keep at least as many
-    checkers at k or above as ``target`` has."""
-    needed = [0] * 27
-    for point in range(25, -1, -1):
-        needed[point] = needed[point + 1] + target[point]
-
-    def reachable(state: State) -> bool:
-        above = 0
-        for point in range(25, 0, -1):
-            above += state[point]
-            if above < needed[point]:
-                return False
-        return True
-
-    return reachable
-
-
-def _path_walkable(path: tuple[int, ...], dice: Sequence[int], start: State) -> bool:
-    """Whether one checker alone could walk ``path`` with some of ``dice``, in order.
-
-    A necessary condition for a turn to contain the path, cheap to test: every
-    landing is on a point the opponent does not hold with two or more (hits only
-    open points during a turn), no named point is passed over, and a die may bear
-    the checker off where the path ends off the board.
-    """
-    here = {(path[0], 1)}  # (point reached, index of the next named point)
-    for die in dice:
-        moved = set()
-        for point, goal_index in here:
-            if goal_index == len(path):
-                continue
-            goal, landing = path[goal_index], point - die
-            if goal == 0 and landing <= 0:
-                moved.add((0, goal_index + 1))
-            elif landing >= goal and landing > 0 and start[51 - landing] < 2:
-                moved.add((landing, goal_index + 1 if landing == goal else goal_index))
-        here |= moved
-    return any(goal_index == len(path) for _, goal_index in here)
 
 
 class BackgammonSteps:
