@@ -39,10 +39,13 @@ class MatchRecord:
     actions: list[MatchAction] = field(default_factory=list)
     setup: tuple[str, str] | None = None
     """The gnubg (Position ID, Match ID) the record starts from; None: the match's start."""
+    live_final: tuple[int, MatchState] | None = field(default=None, compare=False, repr=False)
+    """(number of actions, final state) of the live match the record was taken from:
+    writing the final IDs then needs no replay."""
 
     @classmethod
     def of(cls, match: Match) -> MatchRecord:
-        return cls(match.settings, list(match.actions), match.setup)
+        return cls(match.settings, list(match.actions), match.setup, (len(match.actions), match.state))
 
     @property
     def has_gnubg_ids(self) -> bool:
@@ -50,6 +53,8 @@ class MatchRecord:
 
     def final_ids(self) -> tuple[str, str]:
         """The gnubg IDs of the replay's final state; raises as :func:`replay` does."""
+        if self.live_final is not None and self.live_final[0] == len(self.actions):
+            return match_ids(self.live_final[1])
         return match_ids(replay(self))
 
     def to_dict(self) -> dict[str, Any]:
