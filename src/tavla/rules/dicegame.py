@@ -30,13 +30,13 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from fractions import Fraction
 from functools import cached_property
 from typing import Any, ClassVar, Generic, Self, TypeVar, cast
 
-from tavla.core.dice import ROLLS, Roll
+from tavla.core.dice import Roll
 from tavla.core.errors import IllegalMoveError, NotationError, TavlaError, WrongPhaseError
 from tavla.core.protocol import Outcome
+from tavla.rules.chance import TwoDiceChance
 from tavla.rules.dicesteps import DiceSteps, DiceTurn, MaybeStep
 from tavla.rules.movetext import Step, format_step, format_turn, parse_move
 from tavla.rules.turns import Reach, StepFunction, StepPlanner, search_turns
@@ -89,7 +89,7 @@ def _spell_out(match: re.Match[str]) -> str:
 _VARIANTS: dict[tuple[type[Any], object], type[Any]] = {}
 
 
-class DiceGame(Generic[S]):
+class DiceGame(TwoDiceChance, Generic[S]):
     """Base of the tapa, gulbara and indiyka positions (frozen dataclasses)."""
 
     game: ClassVar[str]
@@ -177,28 +177,11 @@ class DiceGame(Generic[S]):
 
     # -------------------------------------------------------------------- chance
     @property
-    def to_act(self) -> int:
-        return self.side
-
-    @property
     def is_chance(self) -> bool:
         return not self.awaiting_decision and self.outcome() is None
 
-    def chance_outcomes(self) -> Sequence[tuple[Roll, Fraction]]:
-        return ROLLS if self.is_chance else ()
-
     def _replace(self, **changes: Any) -> Self:
         return cast(Self, dataclasses.replace(cast(Any, self), **changes))
-
-    def with_roll(self, roll: Roll) -> Self:
-        if not self.is_chance:
-            raise WrongPhaseError(f"no roll is due in {self.notation()}")
-        if len(roll) != 2 or not all(1 <= die <= 6 for die in roll):
-            raise WrongPhaseError(f"roll {roll!r} is not two dice 1-6")
-        return self._replace(dice=(roll[0], roll[1]))
-
-    def with_side(self, side: int) -> Self:
-        return self._replace(side=side)
 
     # --------------------------------------------------------------------- turns
     def _require_decision(self) -> None:

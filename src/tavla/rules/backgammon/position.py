@@ -10,12 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import cached_property
 from operator import neg
 from typing import ClassVar, Self
 
-from tavla.core.dice import ROLLS, Roll
+from tavla.core.dice import Roll
 from tavla.core.errors import IllegalMoveError, NotationError, WrongPhaseError
 from tavla.core.protocol import BLACK, WHITE, Outcome
 from tavla.core.registry import game_names, register
@@ -23,6 +22,7 @@ from tavla.rules import tpn
 from tavla.rules.backgammon.movegen import Board, State, tabla_steps
 from tavla.rules.backgammon.textsearch import TextSearch
 from tavla.rules.backgammon.turngen import turn_boards, turn_boards_within
+from tavla.rules.chance import TwoDiceChance
 from tavla.rules.movetext import Step, format_step, format_turn, parse_move
 from tavla.rules.turns import StepFunction, StepPlanner
 
@@ -89,7 +89,7 @@ class BackgammonTurn:
 
 @register("backgammon", "tavla", "portes")
 @dataclass(frozen=True)
-class BackgammonPosition:
+class BackgammonPosition(TwoDiceChance):
     """A tabla position. ``points[i]`` is White's point ``i + 1``; Black negative."""
 
     game: ClassVar[str] = "tabla"
@@ -112,25 +112,8 @@ class BackgammonPosition:
 
     # --------------------------------------------------------------------- protocol
     @property
-    def to_act(self) -> int:
-        return self.side
-
-    @property
     def is_chance(self) -> bool:
         return self.dice is None and self.outcome() is None
-
-    def chance_outcomes(self) -> Sequence[tuple[Roll, Fraction]]:
-        return ROLLS if self.is_chance else ()
-
-    def with_roll(self, roll: Roll) -> Self:
-        if not self.is_chance:
-            raise WrongPhaseError(f"no roll is due in {self.notation()}")
-        if len(roll) != 2 or not all(1 <= die <= 6 for die in roll):
-            raise WrongPhaseError(f"roll {roll!r} is not two dice 1-6")
-        return self._replace(dice=(roll[0], roll[1]))
-
-    def with_side(self, side: int) -> Self:
-        return self._replace(side=side)
 
     def _replace(self, **changes: object) -> Self:
         values = {
