@@ -11,12 +11,14 @@ from typing import Any
 import pytest
 import typer
 from rich.console import Console
+from tests.match.match_helpers import FakeTime
 from typer.testing import CliRunner, Result
 
 from tavla.cli import match as match_cli
 from tavla.cli import replay as replay_cli
 from tavla.cli.match import describe_match_end
 from tavla.core.dice import SeededDice
+from tavla.match.clock import parse_clock_spec
 from tavla.match.gnubg_ids import match_ids
 from tavla.match.mat import import_mat
 from tavla.match.match import Match
@@ -333,3 +335,18 @@ def test_replay_steps_forwards_and_backwards(tmp_path: Path) -> None:
     assert "'xyz': Enter or n: next" in result.output
     assert result.output.count(describe_match_end(states[-1])) == 1  # once, on reaching the end
     assert f"{last:4d}. " in result.output
+
+
+def test_the_prompt_shows_the_clocks_as_they_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """RULES.md 10: the allowance runs first, then the reserve; the prompt shows both now."""
+    time = FakeTime(0)
+    settings = MatchSettings("tabla", 3, clock=parse_clock_spec("12s+2m", 3))
+    match = Match(settings, dice=SeededDice(2), now=time)
+    match.roll((3, 1))  # White starts and thinks
+    time.advance(20_000)
+    monkeypatch.setattr(match_cli, "input", lambda prompt: "quit", raising=False)
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=200)
+    session = match_cli.MatchSession(match, ("human", "random"), random.Random(1), console)
+    assert session.run() is False
+    assert "clocks White* 0s+5:52, Black 0s+6:00" in buffer.getvalue()

@@ -200,7 +200,7 @@ class MatchSession:
         name = state.settings.names[actor]
         dice = getattr(state.position, "dice", None)
         rolled = f", {dice[0]}-{dice[1]} to play" if state.phase == "move" and dice else ""
-        self.say(status_line(state, match.state.clock.since_ms if match.state.clock else 0))
+        self.say(status_line(state, match.now()))
         entry = self._turn_entry(state) if state.phase == "move" else None
         progress = entry.progress if entry is not None else ""
         try:

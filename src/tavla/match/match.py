@@ -101,6 +101,10 @@ class Match:
         self.states.append(state)
         self.state = state
 
+    def now(self) -> int:
+        """The match's time source now, in milliseconds (for showing the clocks)."""
+        return self._now()
+
     def check_time(self) -> int | None:
         """Record the flag if the acting player's time has run out; the loser's seat or None."""
         now = self._now()
