@@ -350,3 +350,17 @@ def test_the_prompt_shows_the_clocks_as_they_run(monkeypatch: pytest.MonkeyPatch
     session = match_cli.MatchSession(match, ("human", "random"), random.Random(1), console)
     assert session.run() is False
     assert "clocks White* 0s+5:52, Black 0s+6:00" in buffer.getvalue()
+
+
+def test_flag_loses_the_match_when_asked(tmp_path: Path) -> None:
+    """RULES.md 10: the option flag_loses is game (default) or match."""
+    out = tmp_path / "m.json"
+    result = run(
+        "match", "--length", "1", "--white", "random", "--black", "random", "--seed", "1",
+        "--clock", "12s+2m", "--flag-loses", "match", "--out", str(out),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    clock = MatchRecord.from_json(out.read_text()).settings.clock
+    assert clock is not None and clock.flag_loses == "match"
+    refused = run("match", "--clock", "12s+2m", "--flag-loses", "set", "--white", "random")
+    assert refused.exit_code == 2 and "expected game or match" in refused.output

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
@@ -261,13 +262,19 @@ class MatchSession:
 
 
 def _settings(
-    game: str, length: int, sets: int, clock: str | None, options: dict[str, object], names: tuple[str, str]
+    game: str,
+    length: int,
+    sets: int,
+    clock: str | None,
+    options: dict[str, object],
+    names: tuple[str, str],
+    flag_loses: str = "game",
 ) -> MatchSettings:
     has_dice = bool(find_game(game).start().is_chance)
     clock_settings: ClockSettings | None = None
     if clock is not None:
         if has_dice:
-            clock_settings = parse_clock_spec(clock, length)
+            clock_settings = replace(parse_clock_spec(clock, length), flag_loses=flag_loses)
         else:
             clock_settings = ClockSettings.sudden_death(parse_duration_ms(clock))
     return MatchSettings(
@@ -312,6 +319,9 @@ def match_command(
     next_game_start: Annotated[
         str, typer.Option("--next-game-start", help="opening_roll or winner_starts.")
     ] = "opening_roll",
+    flag_loses: Annotated[
+        str, typer.Option("--flag-loses", help="What running out of time loses: game (at 3 x cube) or match.")
+    ] = "game",
     from_ids: Annotated[
         str | None,
         typer.Option(
@@ -338,7 +348,7 @@ def match_command(
     dice: DiceSource = CryptoDice() if seed is None else SeededDice(seed)
     rng = random.Random(None if seed is None else f"players {seed}")
     if from_ids is None:
-        match = Match(_settings(game, length, sets, clock, options, names), dice=dice)
+        match = Match(_settings(game, length, sets, clock, options, names, flag_loses), dice=dice)
     else:
         position_id, match_id = split_gnubg_id(from_ids)
         if match_id is None:
@@ -347,7 +357,7 @@ def match_command(
             raise fail(f"--out {out}: a match continued from a position is saved as .json")
         from_id = settings_from_ids(match_id, game=find_game(game).game)
         options["jacoby"] = from_id.jacoby
-        settings = _settings(game, from_id.length, sets, clock, options, names)
+        settings = _settings(game, from_id.length, sets, clock, options, names, flag_loses)
         match = Match.from_ids(position_id, match_id, settings, dice=dice)
     session = MatchSession(match, (kinds[0], kinds[1]), rng, Console(highlight=False, soft_wrap=True))
     if match.setup is not None:
