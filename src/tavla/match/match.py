@@ -47,13 +47,12 @@ class Match:
         self.state: MatchState = new_state(settings, game_class)
         self.actions: list[MatchAction] = []
         self.states: list[MatchState] = [self.state]
+        self.setup: tuple[str, str] | None = None
+        """The gnubg Position ID and Match ID the match was continued from, or None."""
         self._dice = dice if dice is not None else SeededDice()
         self._now = now
         if start:
             self.start_next_game()
-
-    setup: tuple[str, str] | None = None
-    """The gnubg Position ID and Match ID the match was continued from, or None."""
 
     @classmethod
     def from_ids(
