@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.stepping import turn_by_steps
 
 import tavla
 from tavla.core.game import Game, GameRecord
@@ -29,22 +30,6 @@ def check_notation(position: Any) -> None:
     again = tavla.from_notation(text)
     assert again == position
     assert again.notation() == text
-
-
-def turn_by_steps(position: Any, rng: random.Random) -> Any:
-    """Play a random turn die by die, taking steps back now and then; return the turn."""
-    builder = position.steps()
-    while not builder.complete:
-        options = builder.legal_steps()
-        assert options, f"no step but the turn is incomplete in {position}"
-        choice = rng.choice(options)
-        builder.step(choice)
-        if rng.random() < 0.3:
-            builder.undo()
-            assert choice in builder.legal_steps()
-            builder.step(choice)
-    assert builder.legal_steps() == []
-    return builder.commit()
 
 
 def play_out(name: str, seed: int) -> Game:

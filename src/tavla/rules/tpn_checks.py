@@ -5,7 +5,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tavla.core.errors import NotationError
+from tavla.core.registry import game_names
 from tavla.rules import tpn
+
+
+def split_for_game(text: str, game: str) -> tpn.TpnFields:
+    """The fields of a TPN line that must name ``game``."""
+    fields = tpn.split_tpn(text, tuple(game_names()))
+    if fields.game != game:
+        raise NotationError("game", fields.game, f"expected {game}")
+    return fields
+
+
+def split_without_bar(text: str, game: str, extras: tuple[str, ...] = ()) -> tpn.TpnFields:
+    """The fields of a TPN line of ``game``, a game with no bar and only ``extras``."""
+    fields = split_for_game(text, game)
+    reject_bar(fields)
+    reject_extras(fields, extras)
+    return fields
 
 
 def reject_bar(fields: tpn.TpnFields) -> None:

@@ -10,6 +10,7 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.stepping import turn_by_steps
 
 from tavla.core.dice import ROLLS
 from tavla.core.protocol import BLACK, WHITE
@@ -21,14 +22,7 @@ LIST_LIMIT = 3000
 
 def choose_turn(position: GulbaraPosition, rng: random.Random) -> DiceTurn:
     turns = position.legal_turns_within(LIST_LIMIT)
-    builder = position.steps()
-    while not builder.complete:
-        step = rng.choice(builder.legal_steps())
-        builder.step(step)
-        if rng.random() < 0.2:
-            builder.undo()
-            builder.step(step)
-    stepped = builder.commit()
+    stepped = turn_by_steps(position, rng, undo_rate=0.2)
     assert position.parse_turn(stepped.text).after == stepped.after
     if turns is None:
         return stepped

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from tests.stepping import turn_by_steps
 
 import tavla
 from tavla.core.errors import IllegalMoveError, NotationError, TavlaError, WrongPhaseError
@@ -211,14 +212,7 @@ def test_a_long_progressive_double_is_playable_step_by_step_at_interactive_speed
     spread = position(SPREAD)
     assert spread.legal_turns_within(20_000) is None  # far too many to list
     rng = random.Random(7)
-    builder = spread.steps()
-    while not builder.complete:
-        step = rng.choice(builder.legal_steps())
-        builder.step(step)
-        if rng.random() < 0.2:
-            builder.undo()
-            builder.step(step)
-    turn = builder.commit()
+    turn = turn_by_steps(spread, rng, undo_rate=0.2)
     assert len(turn.steps) == 24
     assert "_turns" not in spread.__dict__  # no turn was listed
     assert spread.parse_turn(turn.text).after == turn.after

@@ -6,6 +6,7 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.stepping import turn_by_steps
 
 from tavla.core.dice import ROLLS
 from tavla.core.protocol import BLACK, WHITE
@@ -32,14 +33,7 @@ def play_one(seed: int, rule_set: type[TapaPosition]) -> TapaPosition:
         position = position.with_roll(rng.choices([r for r, _ in ROLLS], [float(p) for _, p in ROLLS])[0])
         turns = position.legal_turns()
         assert len({turn.after for turn in turns}) == len(turns)
-        builder = position.steps()
-        while not builder.complete:
-            step = rng.choice(builder.legal_steps())
-            builder.step(step)
-            if rng.random() < 0.3:
-                builder.undo()
-                builder.step(step)
-        assert builder.commit().after in {turn.after for turn in turns}
+        assert turn_by_steps(position, rng).after in {turn.after for turn in turns}
         chosen = rng.choice(list(turns))
         assert position.parse_turn(chosen.text).after == chosen.after
         position = position.play(chosen)

@@ -17,13 +17,14 @@ from typing import ClassVar, Self
 from tavla.core.dice import Roll
 from tavla.core.errors import IllegalMoveError, NotationError, WrongPhaseError
 from tavla.core.protocol import BLACK, WHITE, Outcome
-from tavla.core.registry import game_names, register
+from tavla.core.registry import register
 from tavla.rules import tpn
 from tavla.rules.backgammon.movegen import Board, State, tabla_steps
 from tavla.rules.backgammon.textsearch import TextSearch
 from tavla.rules.backgammon.turngen import turn_boards, turn_boards_within
 from tavla.rules.chance import TwoDiceChance
 from tavla.rules.movetext import Step, format_step, format_turn, parse_move
+from tavla.rules.tpn_checks import split_for_game
 from tavla.rules.turns import StepFunction, StepPlanner
 
 CHECKERS = 15
@@ -332,10 +333,7 @@ class BackgammonPosition(TwoDiceChance):
 
     @classmethod
     def from_notation(cls, text: str) -> Self:
-        fields = tpn.split_tpn(text, tuple(game_names()))
-        if fields.game != cls.game:
-            raise NotationError("game", fields.game, f"expected {cls.game}")
-        return cls.from_fields(fields)
+        return cls.from_fields(split_for_game(text, cls.game))
 
     @classmethod
     def from_fields(cls, fields: tpn.TpnFields) -> Self:

@@ -31,17 +31,16 @@ from typing import ClassVar, Self
 from tavla.core.dice import Roll
 from tavla.core.errors import IllegalMoveError, NotationError, TavlaError
 from tavla.core.protocol import BLACK, WHITE, Outcome
-from tavla.core.registry import game_names, register
+from tavla.core.registry import register
 from tavla.rules import tpn
 from tavla.rules.dicegame import DiceGame
 from tavla.rules.dicesteps import DiceTurn, MaybeStep
 from tavla.rules.gulbara.movegen import CHECKERS, State, gulbara_steps, to_opponent_point
 from tavla.rules.tpn_checks import (
     check_total,
-    reject_bar,
-    reject_extras,
     single_colour_points,
     single_colour_stacks,
+    split_without_bar,
 )
 from tavla.rules.turns import StepFunction
 
@@ -220,11 +219,7 @@ class GulbaraPosition(DiceGame[State]):
 
     @classmethod
     def from_notation(cls, text: str) -> Self:
-        fields = tpn.split_tpn(text, tuple(game_names()))
-        if fields.game != cls.game:
-            raise NotationError("game", fields.game, f"expected {cls.game}")
-        reject_bar(fields)
-        reject_extras(fields, ("c", "r"))
+        fields = split_without_bar(text, cls.game, ("c", "r"))
         _check_extra_order(text, fields)
         points = single_colour_points(fields)
         for player in (WHITE, BLACK):

@@ -23,7 +23,7 @@ from typing import ClassVar, Self
 from tavla.core.dice import Roll
 from tavla.core.errors import NotationError
 from tavla.core.protocol import BLACK, WHITE, Outcome
-from tavla.core.registry import game_names, register
+from tavla.core.registry import register
 from tavla.rules import tpn
 from tavla.rules.dicegame import DiceGame
 from tavla.rules.dicesteps import MaybeStep
@@ -31,10 +31,9 @@ from tavla.rules.indiyka.movegen import CHECKERS, FULL_POINT, POINTS, State, ind
 from tavla.rules.movetext import Step, format_step, format_turn
 from tavla.rules.tpn_checks import (
     check_total,
-    reject_bar,
-    reject_extras,
     single_colour_points,
     single_colour_stacks,
+    split_without_bar,
 )
 from tavla.rules.turns import StepFunction
 
@@ -122,11 +121,7 @@ class IndiykaPosition(DiceGame[State]):
 
     @classmethod
     def from_notation(cls, text: str) -> Self:
-        fields = tpn.split_tpn(text, tuple(game_names()))
-        if fields.game != cls.game:
-            raise NotationError("game", fields.game, f"expected {cls.game}")
-        reject_bar(fields)
-        reject_extras(fields)
+        fields = split_without_bar(text, cls.game)
         points = single_colour_points(fields)
         for index, count in enumerate(points):
             owner = WHITE if count > 0 else BLACK

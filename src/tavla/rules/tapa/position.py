@@ -25,12 +25,12 @@ from typing import ClassVar, Self
 from tavla.core.dice import Roll
 from tavla.core.errors import NotationError
 from tavla.core.protocol import BLACK, WHITE, Outcome
-from tavla.core.registry import game_names, register
+from tavla.core.registry import register
 from tavla.rules import tpn
 from tavla.rules.dicegame import DiceGame
 from tavla.rules.dicesteps import MaybeStep
 from tavla.rules.tapa.movegen import CHECKERS, PIN, STEP_FUNCTIONS, State
-from tavla.rules.tpn_checks import check_total, reject_bar, reject_extras
+from tavla.rules.tpn_checks import check_total, split_without_bar
 from tavla.rules.turns import StepFunction
 
 
@@ -149,11 +149,7 @@ class TapaPosition(DiceGame[State]):
 
     @classmethod
     def from_notation(cls, text: str) -> Self:
-        fields = tpn.split_tpn(text, tuple(game_names()))
-        if fields.game != cls.game:
-            raise NotationError("game", fields.game, f"expected {cls.game}")
-        reject_bar(fields)
-        reject_extras(fields)
+        fields = split_without_bar(text, cls.game)
         tops, pins = _read_points(fields.points)
         for player in (WHITE, BLACK):
             sign = 1 if player == WHITE else -1
