@@ -278,7 +278,7 @@ def _settings(
         else:
             clock_settings = ClockSettings.sudden_death(parse_duration_ms(clock))
     return MatchSettings(
-        game=find_game(game).game,
+        game=find_game(game).name,
         length=length,
         sets=sets,
         clock=clock_settings,
@@ -335,7 +335,7 @@ def match_command(
     for kind in kinds:
         if kind not in PLAYER_KINDS:
             raise fail(f"player {kind!r}: expected human or random")
-    if out is not None and out.suffix.lower() == ".mat" and find_game(game).game != "tabla":
+    if out is not None and out.suffix.lower() == ".mat" and find_game(game).name != "tabla":
         raise fail(f"--out {out}: .mat records are for tabla; use .json")
     options: dict[str, object] = {
         "cube": cube,
@@ -355,7 +355,7 @@ def match_command(
             raise fail(f"--from-ids {from_ids!r}: expected PositionID:MatchID, as gnubg shows them")
         if out is not None and out.suffix.lower() == ".mat":
             raise fail(f"--out {out}: a match continued from a position is saved as .json")
-        from_id = settings_from_ids(match_id, game=find_game(game).game)
+        from_id = settings_from_ids(match_id, game=find_game(game).name)
         options["jacoby"] = from_id.jacoby
         settings = _settings(game, from_id.length, sets, clock, options, names, flag_loses)
         match = Match.from_ids(position_id, match_id, settings, dice=dice)

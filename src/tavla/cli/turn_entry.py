@@ -14,7 +14,7 @@ from itertools import pairwise
 from typing import Any
 
 from tavla.core.errors import IllegalMoveError, TavlaError
-from tavla.core.protocol import Position, StepBuilder, Turn
+from tavla.core.protocol import AnyPosition, StepBuilder, Turn
 from tavla.rules.turns import bounded_turns
 
 SHOWN_TURNS = 60
@@ -60,11 +60,11 @@ class TurnEntry:
     Messages go to ``say``. One entry serves one turn: make a new one for the next.
     """
 
-    def __init__(self, position: Position, say: Say) -> None:
+    def __init__(self, position: AnyPosition, say: Say) -> None:
         self.position = position
         self.say = say
         # The steps, not the whole turns: long progressive doubles start at once.
-        self.builder: StepBuilder = position.steps()
+        self.builder: StepBuilder[Turn] = position.steps()
         self.played: list[str] = []
         self.no_move = self.builder.complete
         """True when nothing can be played: the turn is the pass."""

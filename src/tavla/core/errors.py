@@ -41,3 +41,14 @@ class UnknownGameError(TavlaError):
 
 class WrongPhaseError(TavlaError):
     """An action offered at the wrong time (rolling when a turn is due, and so on)."""
+
+
+class OptionError(TavlaError):
+    """A rule option that the game does not have, or a value it does not allow."""
+
+    def __init__(self, game: str, name: str, value: object, reason: str) -> None:
+        self.game = game
+        self.field = name
+        self.value = value
+        self.reason = reason
+        super().__init__(f"{game} option {name}={value!r}: {reason}")

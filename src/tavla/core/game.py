@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from tavla.core.definition import GameDefinition
 from tavla.core.dice import DiceSource, Roll, roll
-from tavla.core.errors import NotationError, TavlaError, WrongPhaseError
-from tavla.core.protocol import BLACK, WHITE, Outcome, Position, Turn
+from tavla.core.errors import NotationError, WrongPhaseError
+from tavla.core.protocol import BLACK, WHITE, AnyPosition, Outcome, Turn
 from tavla.core.registry import find_game
 
 #: The opening roll (RULES.md 1.4): White's die and Black's die, never equal.
@@ -68,31 +69,25 @@ class GameRecord:
             raise NotationError("record", text[:60], f"not a game record ({error})") from None
 
 
-def rules_class(name: str, options: dict[str, Any]) -> Any:
-    """The position class of game ``name`` played with ``options``."""
-    position_class = find_game(name)
-    if not options:
-        return position_class
-    with_options = getattr(position_class, "with_options", None)
-    if with_options is None:
-        raise TavlaError(f"{position_class.game} has no rule options (given: {sorted(options)})")
-    return with_options(**options)
+def game_rules(name: str, options: dict[str, Any]) -> GameDefinition:
+    """Game ``name`` (or an alias) played with ``options`` (values, or their text)."""
+    return find_game(name).read_options(options)
 
 
 class Game:
     """A game being played. ``opening=True`` starts with the opening roll (RULES.md 1.4)."""
 
-    def __init__(self, position: Position, *, opening: bool = False) -> None:
+    def __init__(self, position: AnyPosition, *, opening: bool = False) -> None:
         self._start = position
         self._opening = opening
-        self.position: Position = position
-        self._history: list[tuple[Action, Position, bool]] = []
+        self.position: AnyPosition = position
+        self._history: list[tuple[Action, AnyPosition, bool]] = []
         self.awaiting_opening = opening and position.is_chance
 
     @classmethod
     def new(cls, name: str, *, opening: bool = True, **options: Any) -> Game:
         """A new game; ``options`` are the game's rule options (RULES.md marks them)."""
-        start = rules_class(name, options).start()
+        start = game_rules(name, options).start()
         return cls(start, opening=opening and start.is_chance)
 
     # ------------------------------------------------------------------ state
@@ -122,7 +117,7 @@ class Game:
         return self.position.outcome() is not None
 
     # ---------------------------------------------------------------- actions
-    def _push(self, action: Action, position: Position) -> None:
+    def _push(self, action: Action, position: AnyPosition) -> None:
         self._history.append((action, self.position, self.awaiting_opening))
         self.position = position
 
@@ -145,7 +140,7 @@ class Game:
             if white == black or not (1 <= white <= 6 and 1 <= black <= 6):
                 raise WrongPhaseError(f"opening roll {dice!r}: two different dice 1-6 are needed")
             starter = WHITE if white > black else BLACK
-            position = self.position.with_side(starter).with_roll((max(dice), min(dice)))  # type: ignore[attr-defined]
+            position = self.position.with_side(starter).with_roll((max(dice), min(dice)))
             self._push(Action("opening", f"{white}{black}"), position)
             self.awaiting_opening = False
             return dice
@@ -172,14 +167,17 @@ class Game:
 
     # ---------------------------------------------------------------- records
     def record(self) -> GameRecord:
-        changed = getattr(type(self._start), "changed_options", None)
-        options = changed() if changed is not None else {}
-        return GameRecord(self._start.game, self._start.notation(), self._opening, self.actions, options)
+        definition = self._start.definition
+        options: dict[str, Any] = dict(definition.changed_options())
+        return GameRecord(definition.name, self._start.notation(), self._opening, self.actions, options)
 
     @classmethod
     def replay(cls, record: GameRecord) -> Game:
-        position_class = rules_class(record.game, record.options)
-        game = cls(position_class.from_notation(record.start), opening=record.opening)
+        definition = game_rules(record.game, record.options)
+        start = definition.from_notation(record.start)
+        if start.definition is not definition:
+            start = start.with_rules(definition)
+        game = cls(start, opening=record.opening)
         for action in record.actions:
             if action.kind in ("opening", "roll"):
                 if len(action.value) != 2 or not action.value.isdigit():

@@ -7,6 +7,11 @@ and a decision node (the turn); games without dice (Abluka) have only decisions.
 
 Positions are values: ``play`` returns a new position and never changes the old one,
 so undo is keeping the previous value, and positions can be hashed and compared.
+
+The protocol is generic over the game's turn type: ``Position[DiceTurn[TapaPosition]]``
+is what a tapa position is; callers that serve every game hold an
+:data:`AnyPosition`. mypy checks every game class against it where the game is
+registered (``tavla.core.registry.register``).
 """
 
 from __future__ import annotations
@@ -14,9 +19,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import ClassVar, Protocol, Self, runtime_checkable
+from typing import TYPE_CHECKING, ClassVar, Protocol, Self, TypeVar
 
 from tavla.core.dice import Roll
+
+if TYPE_CHECKING:
+    from tavla.core.definition import GameDefinition
 
 WHITE = 0
 BLACK = 1
@@ -37,7 +45,6 @@ class Outcome:
     reason: str
 
 
-@runtime_checkable
 class Turn(Protocol):
     """One legal turn: its canonical text and the position it leads to."""
 
@@ -45,14 +52,17 @@ class Turn(Protocol):
     def text(self) -> str: ...
 
     @property
-    def after(self) -> Position: ...
+    def after(self) -> Position[Turn]: ...
 
 
-class StepBuilder(Protocol):
+TurnT_co = TypeVar("TurnT_co", bound=Turn, covariant=True)
+
+
+class StepBuilder(Protocol[TurnT_co]):
     """Plays a turn one step (die) at a time, with undo until the turn is committed."""
 
     def legal_steps(self) -> Sequence[str]:
-        """Steps that keep a maximal turn reachable, as move text (e.g. ``13/7``)."""
+        """The distinct steps that keep a maximal turn reachable, as move text (``13/7``)."""
         ...
 
     def step(self, text: str) -> None:
@@ -60,7 +70,12 @@ class StepBuilder(Protocol):
         ...
 
     def undo(self) -> None:
-        """Take back the last step."""
+        """Take back the last step; raises IllegalMoveError when there is none."""
+        ...
+
+    @property
+    def played(self) -> Sequence[str]:
+        """The steps played so far, as move text."""
         ...
 
     @property
@@ -68,19 +83,33 @@ class StepBuilder(Protocol):
         """True when the steps so far form a whole legal turn."""
         ...
 
-    def commit(self) -> Turn:
+    def commit(self) -> TurnT_co:
         """The legal turn the steps form; raises IllegalMoveError if incomplete."""
         ...
 
 
-class Position(Protocol):
+class Position(Protocol[TurnT_co]):
     """An immutable game position (the state between actions)."""
 
     game: ClassVar[str]
 
     @property
+    def definition(self) -> GameDefinition:
+        """The game and rule options this position is played under."""
+        ...
+
+    def with_rules(self, definition: GameDefinition) -> Self:
+        """This position under another set of options of the same game."""
+        ...
+
+    @property
     def to_act(self) -> int:
         """The player who acts next: 0 White, 1 Black."""
+        ...
+
+    @property
+    def dice(self) -> Roll | None:
+        """The roll to play, or None (a roll is due, or a game without dice)."""
         ...
 
     @property
@@ -96,19 +125,29 @@ class Position(Protocol):
         """The position after chance produced ``roll``."""
         ...
 
-    def legal_turns(self) -> Sequence[Turn]:
+    def with_side(self, side: int) -> Self:
+        """The same position with ``side`` to act (the opening roll decides it)."""
+        ...
+
+    def legal_turns(self) -> Sequence[TurnT_co]:
         """Every legal turn, one per distinct resulting position."""
         ...
 
-    def parse_turn(self, text: str) -> Turn:
+    def legal_turns_within(self, limit: int) -> Sequence[TurnT_co] | None:
+        """The legal turns, or None where listing them would pass ``limit`` positions
+        after some die (the long progressive doubles)."""
+        ...
+
+    def parse_turn(self, text: str) -> TurnT_co:
         """The legal turn that ``text`` denotes; raises IllegalMoveError otherwise."""
         ...
 
     def play(self, turn: Turn | str) -> Self:
-        """The position after a legal turn (given as a Turn or as text)."""
+        """The position after a legal turn (given as a Turn or as text); a turn of
+        another position is checked and refused with IllegalMoveError."""
         ...
 
-    def steps(self) -> StepBuilder:
+    def steps(self) -> StepBuilder[TurnT_co]:
         """A builder to play the turn due here one step at a time."""
         ...
 
@@ -122,10 +161,14 @@ class Position(Protocol):
 
     @classmethod
     def start(cls) -> Self:
-        """The starting position of the game."""
+        """The starting position of the game under its default options."""
         ...
 
     @classmethod
     def from_notation(cls, text: str) -> Self:
         """Parse :meth:`notation`'s text; raises NotationError."""
         ...
+
+
+AnyPosition = Position[Turn]
+"""A position of any game, as held by callers that serve every game."""

@@ -316,7 +316,7 @@ def _start(state: MatchState, action: MatchAction) -> MatchState:
         result=None,
         clock=None if state.clock is None else state.clock.new_game(),
     )
-    start = state.game_class.start()
+    start = state.definition.start()
     if not state.has_dice:
         return replace(base, position=start, starter=base.seat_of(start.to_act), awaiting_opening=False)
     if settings.next_game_start == "winner_starts" and last is not None and last.winner is not None:

@@ -52,9 +52,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from tavla.core.definition import GameDefinition
 from tavla.core.errors import NotationError
 from tavla.core.protocol import BLACK, WHITE
-from tavla.core.registry import find_game
 from tavla.match.clock import Clock, ClockSettings
 from tavla.match.cube import CUBE_CAP, Cube, CubeOffer
 from tavla.match.resign import ResignOffer
@@ -75,14 +75,18 @@ from tavla.rules.backgammon.gnubg_id import (
     encode_match_id,
     encode_position_id,
 )
+from tavla.rules.backgammon.position import BackgammonPosition
 
 _FLAG_LEVEL = 3  # RULES.md 10: a flag costs the top score, three times the cube
 
 
 # ------------------------------------------------------------------ state -> IDs
-def _require_tabla_family(game_class: type[Any], name: str) -> None:
-    if getattr(game_class, "game", None) not in TABLA_FAMILY:
-        raise NotationError("game", name, f"gnubg IDs describe {', '.join(TABLA_FAMILY)} only")
+def _tabla_class(definition: GameDefinition) -> type[BackgammonPosition]:
+    """The position class of a game gnubg's IDs can describe (the tabla family)."""
+    position_class = definition.position_class
+    if not definition.facts.gnubg_compatible or not issubclass(position_class, BackgammonPosition):
+        raise NotationError("game", definition.name, f"gnubg IDs describe {', '.join(TABLA_FAMILY)} only")
+    return position_class
 
 
 def _player(state: MatchState, seat: int) -> int:
@@ -107,12 +111,22 @@ def _info(state: MatchState, game_state: int, **fields: Any) -> MatchInfo:
     )
 
 
+def _board(state: MatchState) -> BackgammonPosition:
+    """The position of a match of the tabla family (checked by :func:`_tabla_class`)."""
+    position = state.position
+    if not isinstance(position, BackgammonPosition):
+        raise NotationError(
+            "game", state.definition.name, f"gnubg IDs describe {', '.join(TABLA_FAMILY)} only"
+        )
+    return position
+
+
 def _ids(state: MatchState, info: MatchInfo) -> tuple[str, str]:
-    return encode_position_id(state.position), encode_match_id(info)
+    return encode_position_id(_board(state)), encode_match_id(info)
 
 
 def _playing_ids(state: MatchState) -> tuple[str, str]:
-    position = state.position
+    position = _board(state)
     on_roll = GNUBG_PLAYER[position.side]
     turn, doubled, resign = on_roll, False, 0
     phase = state.phase
@@ -136,7 +150,7 @@ def _playing_ids(state: MatchState) -> tuple[str, str]:
 
 
 def _finished_ids(state: MatchState, result: GameResult) -> tuple[str, str]:
-    position = state.position
+    position = _board(state)
     on_roll = GNUBG_PLAYER[position.side]
     if result.reason == "drop":
         info = _info(state, GAME_DROPPED, dice_owner=on_roll, turn=1 - on_roll)
@@ -156,14 +170,14 @@ def match_ids(state: MatchState) -> tuple[str, str]:
 
     Raises NotationError for games other than tabla, antitabla and chelebi.
     """
-    _require_tabla_family(state.game_class, state.settings.game)
+    _tabla_class(state.definition)
     phase = state.phase
     if phase in ("between", "over"):
         if state.result is not None:
             return _finished_ids(state, state.result)
         phase = "opening"  # before the first game: as before its opening roll
     if phase == "opening":
-        position = state.position
+        position = _board(state)
         on_roll = GNUBG_PLAYER[position.side]
         return _ids(state, _info(state, GAME_NONE, dice_owner=on_roll, turn=on_roll))
     return _playing_ids(state)
@@ -247,13 +261,14 @@ def _crawford_done(reading: _Reading, before: tuple[int, int]) -> bool:
     return reading.info.crawford or (length > 0 and length - 1 in before)
 
 
-def _base_state(reading: _Reading, game_class: type[Any], **fields: Any) -> MatchState:
+def _base_state(reading: _Reading, definition: GameDefinition, **fields: Any) -> MatchState:
     settings = reading.settings
     clock = None if settings.clock is None else Clock.new(settings.clock)
+    position = fields.pop("position", reading.position)
     return MatchState(
         settings,
-        game_class,
-        True,
+        definition,
+        position,
         score=reading.score,
         game_number=1,
         crawford=reading.info.crawford,
@@ -262,9 +277,9 @@ def _base_state(reading: _Reading, game_class: type[Any], **fields: Any) -> Matc
     )
 
 
-def _opening_state(reading: _Reading, game_class: type[Any]) -> MatchState:
+def _opening_state(reading: _Reading, definition: GameDefinition) -> MatchState:
     info, position = reading.info, reading.position
-    start = game_class.start()
+    start = _tabla_class(definition).start()
     if (position.points, position.bar, position.off) != (start.points, start.bar, start.off):
         raise _fail(
             "position id", encode_position_id(position), "no game has started: expected the start position"
@@ -282,14 +297,14 @@ def _opening_state(reading: _Reading, game_class: type[Any]) -> MatchState:
     _check_score(reading, reading.score)
     return _base_state(
         reading,
-        game_class,
+        definition,
         position=position,
         awaiting_opening=True,
         crawford_done=_crawford_done(reading, reading.score),
     )
 
 
-def _playing_state(reading: _Reading, game_class: type[Any]) -> MatchState:
+def _playing_state(reading: _Reading, definition: GameDefinition) -> MatchState:
     info, position = reading.info, reading.position
     if position.outcome() is not None:
         raise _fail("game state", info.game_state, "the position is finished but the game is in play")
@@ -323,7 +338,7 @@ def _playing_state(reading: _Reading, game_class: type[Any]) -> MatchState:
             position = position.with_roll(info.dice)
     return _base_state(
         reading,
-        game_class,
+        definition,
         position=position,
         cube=cube,
         resign=resign,
@@ -366,7 +381,7 @@ def _result(reading: _Reading) -> GameResult:
     return GameResult(winner, info.resign * value, "resign", value)
 
 
-def _finished_state(reading: _Reading, game_class: type[Any]) -> MatchState:
+def _finished_state(reading: _Reading, definition: GameDefinition) -> MatchState:
     result = _result(reading)
     assert result.winner is not None
     before = list(reading.score)
@@ -386,7 +401,7 @@ def _finished_state(reading: _Reading, game_class: type[Any]) -> MatchState:
             over, winner = True, seat
     return _base_state(
         reading,
-        game_class,
+        definition,
         position=reading.position,
         cube=reading.cube(),
         crawford_done=_crawford_done(reading, start_score),
@@ -397,16 +412,14 @@ def _finished_state(reading: _Reading, game_class: type[Any]) -> MatchState:
     )
 
 
-def state_from_setup(
-    settings: MatchSettings, position_id: str, match_id: str, game_class: type[Any] | None = None
-) -> MatchState:
+def state_from_setup(settings: MatchSettings, position_id: str, match_id: str) -> MatchState:
     """The state two gnubg IDs describe in a match of ``settings`` (RULES.md 9.4).
 
     ``settings`` must agree with the Match ID (match length, Jacoby in money play);
     raises NotationError naming the field of a malformed or contradictory ID.
     """
-    position_class = game_class if game_class is not None else find_game(settings.game)
-    _require_tabla_family(position_class, settings.game)
+    definition = settings.definition
+    position_class = _tabla_class(definition)
     info = decode_match_id(match_id)
     _check_settings(settings, info, match_id)
     board = decode_position_id(position_id, side=OUR_SIDE[info.dice_owner], game=position_class.game)
@@ -415,10 +428,10 @@ def state_from_setup(
     reading = _Reading(info, settings, position, score)
     _check_cube(reading)
     if info.game_state == GAME_NONE:
-        return _opening_state(reading, position_class)
+        return _opening_state(reading, definition)
     if info.game_state == GAME_PLAYING:
-        return _playing_state(reading, position_class)
-    return _finished_state(reading, position_class)
+        return _playing_state(reading, definition)
+    return _finished_state(reading, definition)
 
 
 def settings_from_ids(

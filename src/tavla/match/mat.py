@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Any
 
 from tavla.core.errors import NotationError
 from tavla.match.actions import MatchAction, apply_action
@@ -33,6 +32,7 @@ from tavla.match.record import MatchRecord
 from tavla.match.resign import LEVEL_NAMES
 from tavla.match.settings import MatchSettings
 from tavla.match.state import MatchState, new_state
+from tavla.rules.backgammon.position import BackgammonPosition
 
 LEFT_WIDTH = 28
 PREFIX_WIDTH = 5
@@ -79,8 +79,11 @@ def _game_cells(states: list[MatchState], actions: list[MatchAction]) -> list[Ce
             dice = f"{max(roll)}{min(roll)}"
         elif kind == "move":
             assert action.seat is not None
-            turn = before.position.parse_turn(action.value)
-            steps = " ".join(_step_text(step) for step in turn.steps)
+            position = before.position
+            if not isinstance(position, BackgammonPosition):
+                raise NotationError("game", position.game, ".mat files hold the tabla family only")
+            turn = position.parse_turn(action.value)
+            steps = " ".join(_step_text(step) for step in position.playing_steps(turn))
             cells.append((action.seat, f"{dice}: {steps}".rstrip() if steps else f"{dice}:"))
         elif kind == "double":
             assert action.seat is not None
@@ -97,7 +100,7 @@ def _game_cells(states: list[MatchState], actions: list[MatchAction]) -> list[Ce
     return cells
 
 
-def export_mat(record: MatchRecord, game_class: type[Any] | None = None) -> str:
+def export_mat(record: MatchRecord) -> str:
     """The record as a Jellyfish ``.mat`` text (tabla matches only)."""
     settings = record.settings
     if record.setup is not None:
@@ -111,7 +114,7 @@ def export_mat(record: MatchRecord, game_class: type[Any] | None = None) -> str:
         name.replace(" ", "_").replace(":", "_") or f"Player{seat}"
         for seat, name in enumerate(settings.names)
     ]
-    state = new_state(settings, game_class)
+    state = new_state(settings)
     games: list[tuple[tuple[int, int], list[MatchState], list[MatchAction]]] = []
     for action in record.actions:
         state, _ = apply_action(state, action)
@@ -166,8 +169,8 @@ def _move_text(steps: str) -> str:
 
 
 class _Importer:
-    def __init__(self, settings: MatchSettings, game_class: type[Any] | None) -> None:
-        self.state = new_state(settings, game_class)
+    def __init__(self, settings: MatchSettings) -> None:
+        self.state = new_state(settings)
         self.actions: list[MatchAction] = []
 
     def act(self, kind: str, seat: int | None, value: str = "") -> None:
@@ -218,7 +221,7 @@ class _Importer:
             )
 
 
-def import_mat(text: str, game_class: type[Any] | None = None) -> MatchRecord:
+def import_mat(text: str) -> MatchRecord:
     """Read a Jellyfish ``.mat`` tabla match into a record; raises NotationError."""
     importer: _Importer | None = None
     names = ("White", "Black")
@@ -234,7 +237,7 @@ def import_mat(text: str, game_class: type[Any] | None = None) -> MatchRecord:
             length = int(found.group(1))
             if length < 1:
                 raise NotationError("mat", line.strip(), "only matches to N points are read")
-            importer = _Importer(MatchSettings("tabla", length), game_class)
+            importer = _Importer(MatchSettings("tabla", length))
             continue
         if _GAME.match(line):
             if importer.state.phase != "between":

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
 
 from tavla.core.dice import DiceSource, SeededDice
 from tavla.core.protocol import Turn
@@ -40,11 +39,10 @@ class Match:
         *,
         dice: DiceSource | None = None,
         now: TimeSource = monotonic_ms,
-        game_class: type[Any] | None = None,
         start: bool = True,
     ) -> None:
         self.settings = settings
-        self.state: MatchState = new_state(settings, game_class)
+        self.state: MatchState = new_state(settings)
         self.actions: list[MatchAction] = []
         self.states: list[MatchState] = [self.state]
         self.setup: tuple[str, str] | None = None
@@ -63,7 +61,6 @@ class Match:
         *,
         dice: DiceSource | None = None,
         now: TimeSource = monotonic_ms,
-        game_class: type[Any] | None = None,
     ) -> Match:
         """A match continued from gnubg's Position ID and Match ID (RULES.md 9.4).
 
@@ -73,8 +70,8 @@ class Match:
         """
         if settings is None:
             settings = settings_from_ids(match_id)
-        state = state_from_setup(settings, position_id, match_id, game_class)
-        match = cls(settings, dice=dice, now=now, game_class=game_class, start=False)
+        state = state_from_setup(settings, position_id, match_id)
+        match = cls(settings, dice=dice, now=now, start=False)
         match.state = state
         match.states = [state]
         match.setup = (position_id, match_id)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from tavla.core.protocol import Position, Turn
+from tavla.core.protocol import AnyPosition, Turn
 from tavla.match.actions import double_error
 from tavla.match.errors import TimeForfeitError
 from tavla.match.match import Match
@@ -63,7 +63,7 @@ class RandomPlayer:
         turn = self.random_turn(state.position)
         return Choice("move", turn.text, turn)
 
-    def random_turn(self, position: Position) -> Turn:
+    def random_turn(self, position: AnyPosition) -> Turn:
         """A legal turn: uniform over the turns where they can be listed quickly, else
         random legal steps (each keeps a whole legal turn reachable)."""
         turns = bounded_turns(position)

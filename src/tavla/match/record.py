@@ -20,13 +20,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tavla.core.errors import NotationError, TavlaError
-from tavla.core.registry import find_game
 from tavla.match.actions import MatchAction, apply_action
 from tavla.match.gnubg_ids import match_ids, state_from_setup
 from tavla.match.match import Match
 from tavla.match.settings import MatchSettings
 from tavla.match.state import MatchState, new_state
-from tavla.rules.backgammon.gnubg_id import TABLA_FAMILY
 
 FORMAT = "tavla-match"
 VERSION = 1
@@ -49,7 +47,7 @@ class MatchRecord:
 
     @property
     def has_gnubg_ids(self) -> bool:
-        return getattr(find_game(self.settings.game), "game", None) in TABLA_FAMILY
+        return self.settings.definition.facts.gnubg_compatible
 
     def final_ids(self) -> tuple[str, str]:
         """The gnubg IDs of the replay's final state; raises as :func:`replay` does."""
@@ -122,25 +120,25 @@ def _ids_from_json(data: object, name: str) -> tuple[str, str] | None:
     return position_id, match_id
 
 
-def initial_state(record: MatchRecord, game_class: type[Any] | None = None) -> MatchState:
+def initial_state(record: MatchRecord) -> MatchState:
     """The state a replay starts from: the match's start, or the record's gnubg setup."""
     if record.setup is None:
-        return new_state(record.settings, game_class)
-    return state_from_setup(record.settings, record.setup[0], record.setup[1], game_class)
+        return new_state(record.settings)
+    return state_from_setup(record.settings, record.setup[0], record.setup[1])
 
 
-def replay_states(record: MatchRecord, game_class: type[Any] | None = None) -> Iterator[MatchState]:
+def replay_states(record: MatchRecord) -> Iterator[MatchState]:
     """The state before the first action and after each action of ``record``."""
-    state = initial_state(record, game_class)
+    state = initial_state(record)
     yield state
     for action in record.actions:
         state, _ = apply_action(state, action)
         yield state
 
 
-def replay(record: MatchRecord, game_class: type[Any] | None = None) -> MatchState:
+def replay(record: MatchRecord) -> MatchState:
     """The final state of ``record``; raises the error of the first refused action."""
-    state = initial_state(record, game_class)
+    state = initial_state(record)
     for action in record.actions:
         state, _ = apply_action(state, action)
     return state

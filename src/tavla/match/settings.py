@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from tavla.core.definition import GameDefinition
+from tavla.core.errors import TavlaError
 from tavla.core.registry import find_game
 from tavla.match.clock import ClockSettings
 from tavla.match.errors import MatchSettingsError
@@ -16,6 +18,8 @@ NEXT_GAME_START = ("opening_roll", "winner_starts")
 class MatchSettings:
     """How a match is played.
 
+    ``game`` names the game and ``options`` its rule options that differ from the
+    defaults, as ``(name, value)`` pairs (see :attr:`definition`).
     ``length`` 0 is a single game for money (RULES.md 9.1), N a match to N points.
     Games without dice (Abluka) ignore ``length`` and the cube: they play ``sets``
     games with alternating colours (RULES.md 8.3). ``names`` are the players, seat
@@ -32,9 +36,13 @@ class MatchSettings:
     sets: int = 3
     clock: ClockSettings | None = None
     names: tuple[str, str] = field(default=("White", "Black"))
+    options: tuple[tuple[str, bool | int], ...] = ()
 
     def __post_init__(self) -> None:
-        find_game(self.game)  # raises UnknownGameError for a bad name
+        definition = find_game(self.game).read_options(dict(self.options))  # raises TavlaError
+        # One form for the same rules: the canonical name and the changed options only.
+        object.__setattr__(self, "game", definition.name)
+        object.__setattr__(self, "options", tuple(definition.changed_options().items()))
         if self.length < 0:
             raise MatchSettingsError(f"match length {self.length}: expected 0 (money) or more")
         if self.sets < 1:
@@ -54,6 +62,11 @@ class MatchSettings:
     def money(self) -> bool:
         return self.length == 0
 
+    @property
+    def definition(self) -> GameDefinition:
+        """The game played, under its options."""
+        return find_game(self.game).read_options(dict(self.options))
+
     def to_json(self) -> dict[str, Any]:
         return {
             "game": self.game,
@@ -66,6 +79,7 @@ class MatchSettings:
             "sets": self.sets,
             "clock": None if self.clock is None else self.clock.to_json(),
             "names": list(self.names),
+            "options": dict(self.options),
         }
 
     @classmethod
@@ -83,4 +97,16 @@ class MatchSettings:
             sets=int(data["sets"]),
             clock=None if clock is None else ClockSettings.from_json(clock),
             names=(str(names[0]), str(names[1])),
+            options=_read_options(data.get("options", {})),
         )
+
+
+def _read_options(value: object) -> tuple[tuple[str, bool | int], ...]:
+    if not isinstance(value, dict):
+        raise TavlaError(f"settings options {value!r}: expected an object of option names and values")
+    pairs: list[tuple[str, bool | int]] = []
+    for name, option in value.items():
+        if not isinstance(option, bool | int):
+            raise TavlaError(f"settings option {name}={option!r}: expected true, false or a whole number")
+        pairs.append((str(name), option))
+    return tuple(pairs)

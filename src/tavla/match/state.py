@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from tavla.core.registry import find_game
+from tavla.core.definition import GameDefinition
+from tavla.core.protocol import AnyPosition
 from tavla.match.clock import Clock
 from tavla.match.cube import Cube
 from tavla.match.resign import ResignOffer
@@ -42,13 +43,12 @@ class GameResult:
 @dataclass(frozen=True)
 class MatchState:
     settings: MatchSettings
-    game_class: type[Any]
-    has_dice: bool
+    definition: GameDefinition
+    position: AnyPosition
     score: tuple[int, int] = (0, 0)
     game_number: int = 0
     crawford: bool = False
     crawford_done: bool = False
-    position: Any = None
     awaiting_opening: bool = False
     starter: int | None = None
     rolls: tuple[int, int] = (0, 0)
@@ -111,9 +111,13 @@ class MatchState:
         return self.seat_of(self.position.to_act)
 
     @property
+    def has_dice(self) -> bool:
+        return self.definition.facts.has_dice
+
+    @property
     def cube_in_use(self) -> bool:
         """The cube exists in this game: enabled, a dice game, not the Crawford game."""
-        return self.settings.cube and self.has_dice and not self.crawford
+        return self.settings.cube and self.definition.facts.has_cube and not self.crawford
 
     @property
     def post_crawford(self) -> bool:
@@ -127,9 +131,8 @@ class MatchState:
         return 1 if self.settings.length <= 11 else 2
 
 
-def new_state(settings: MatchSettings, game_class: type[Any] | None = None) -> MatchState:
+def new_state(settings: MatchSettings) -> MatchState:
     """The state before the first game: a ``start`` action begins it (and its clock)."""
-    position_class = game_class if game_class is not None else find_game(settings.game)
-    start = position_class.start()
+    definition = settings.definition
     clock = None if settings.clock is None else Clock.new(settings.clock)
-    return MatchState(settings, position_class, bool(start.is_chance), position=start, clock=clock)
+    return MatchState(settings, definition, definition.start(), clock=clock)

@@ -17,12 +17,13 @@ a size, :meth:`DiceGame.best_turns` is a bounded beam search for bots, and
 :meth:`DiceGame.find_turn` (used by ``parse_turn`` where the game defines
 ``could_reach``) and the step builder (:mod:`tavla.rules.dicesteps`) never list them.
 
-Options (RULES.md 5, 6.2) are not in the TPN (RULES.md 1.2). A rule set with
-non-default options is a subclass of the game's position class made by
-:meth:`DiceGame.with_options`, e.g. ``TapaPosition.with_options(mother_pin_wins=True)``,
-cached per options; its ``start()`` and ``from_notation()`` give positions of that
-rule set, which compare unequal to the defaults' positions. A game record must carry
-the options beside the TPN.
+The tabla family (tabla, antitabla, chelebi) is built on the same hooks; it
+overrides the listing with its fast whole-turn generator and reading text on
+huge doubles with its own search, both accelerators behind this interface.
+
+Rule options (RULES.md 5, 6.2) live in the game's definition
+(:mod:`tavla.core.definition`); a game with options has an ``options`` field, so
+positions of other rule sets compare unequal and every position pickles.
 """
 
 from __future__ import annotations
@@ -33,9 +34,10 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from functools import cached_property
 from typing import Any, ClassVar, Generic, Self, TypeVar, cast
 
+from tavla.core.definition import Defined
 from tavla.core.dice import Roll
-from tavla.core.errors import IllegalMoveError, NotationError, TavlaError, WrongPhaseError
-from tavla.core.protocol import Outcome
+from tavla.core.errors import IllegalMoveError, NotationError, WrongPhaseError
+from tavla.core.protocol import Outcome, Turn
 from tavla.rules.chance import TwoDiceChance
 from tavla.rules.dicesteps import DiceSteps, DiceTurn, MaybeStep
 from tavla.rules.movetext import Step, format_step, format_turn, parse_move
@@ -86,14 +88,10 @@ def _spell_out(match: re.Match[str]) -> str:
     return " ".join([match.group(1)] * int(match.group(2)))
 
 
-_VARIANTS: dict[tuple[type[Any], object], type[Any]] = {}
-
-
-class DiceGame(TwoDiceChance, Generic[S]):
-    """Base of the tapa, gulbara and indiyka positions (frozen dataclasses)."""
+class DiceGame(Defined, TwoDiceChance, Generic[S]):
+    """Base of the positions of the six dice games (frozen dataclasses)."""
 
     game: ClassVar[str]
-    options: ClassVar[Any] = None
     side: int
     dice: Roll | None
 
@@ -124,8 +122,14 @@ class DiceGame(TwoDiceChance, Generic[S]):
         """True when a turn is due (dice rolled, or other dice to play first)."""
         return self.dice is not None
 
-    def format_turn(self, steps: Sequence[Step]) -> str:
-        return canonical_turn_text(steps)
+    def turn_text(self, turn: DiceTurn[Self]) -> str:
+        """The canonical text of a turn from this position (one text per turn)."""
+        return canonical_turn_text(turn.steps)
+
+    def build_after(self, pending: object) -> Self:
+        """The position a turn listed with ``pending`` leads to (see :class:`DiceTurn`)."""
+        state, dice_played = cast(tuple[S, int], pending)
+        return self.after_turn(state, dice_played)
 
     def format_step(self, step: Step) -> str:
         return format_step(step)
@@ -137,43 +141,6 @@ class DiceGame(TwoDiceChance, Generic[S]):
         out first: :func:`parse_move` reads one-digit counts only.
         """
         return parse_move(_LARGE_COUNT.sub(_spell_out, text)).paths
-
-    # ------------------------------------------------------------------ options
-    @classmethod
-    def check_options(cls, options: Any) -> None:
-        """Raise TavlaError for option values the rules do not allow."""
-
-    @classmethod
-    def changed_options(cls) -> dict[str, Any]:
-        """The options of this rule set that differ from the game's defaults."""
-        base: Any = getattr(cls, "_variant_of", cls)
-        if cls.options is None:
-            return {}
-        return {
-            field.name: getattr(cls.options, field.name)
-            for field in dataclasses.fields(cls.options)
-            if getattr(cls.options, field.name) != getattr(base.options, field.name)
-        }
-
-    @classmethod
-    def with_options(cls, **changes: Any) -> type[Self]:
-        """The position class of this game played with other options."""
-        base: type[Self] = getattr(cls, "_variant_of", cls)
-        try:
-            options = dataclasses.replace(cls.options, **changes)
-        except TypeError:
-            known = ", ".join(field.name for field in dataclasses.fields(cls.options))
-            raise TavlaError(f"{cls.game} options {sorted(changes)}: unknown; known: {known}") from None
-        cls.check_options(options)
-        if options == base.options:
-            return base
-        variant = _VARIANTS.get((base, options))
-        if variant is None:
-            name = f"{base.__name__}[{options}]"
-            namespace = {"options": options, "_variant_of": base, "__qualname__": name}
-            variant = type(name, (base,), namespace)
-            _VARIANTS[(base, options)] = variant
-        return cast(type[Self], variant)
 
     # -------------------------------------------------------------------- chance
     @property
@@ -189,10 +156,15 @@ class DiceGame(TwoDiceChance, Generic[S]):
             raise WrongPhaseError(f"the dice must be rolled first in {self.notation()}")
 
     @cached_property
-    def _turns(self) -> list[DiceTurn]:
+    def _turns(self) -> list[DiceTurn[Self]]:
         if self.outcome() is not None:
             return []
         self._require_decision()
+        return self._generate_turns()
+
+    def _generate_turns(self) -> list[DiceTurn[Self]]:
+        """Every legal turn (the outcome and the phase are checked): the framework's
+        breadth-first search; a game may override it with a faster generator."""
         sequences, prefer_larger = self.turn_sequences()
         start = self.mover_state()
         found = search_turns(start, sequences, self.step_function(), prefer_first=prefer_larger)
@@ -207,10 +179,10 @@ class DiceGame(TwoDiceChance, Generic[S]):
             for state, steps in found.turns.items()
         ]
 
-    def legal_turns(self) -> Sequence[DiceTurn]:
+    def legal_turns(self) -> Sequence[DiceTurn[Self]]:
         return self._turns
 
-    def parse_turn(self, text: str) -> DiceTurn:
+    def parse_turn(self, text: str) -> DiceTurn[Self]:
         turns = self.legal_turns()
         if not turns:
             raise IllegalMoveError(text, self.notation(), "the game is over")
@@ -226,22 +198,23 @@ class DiceGame(TwoDiceChance, Generic[S]):
             raise IllegalMoveError(text, self.notation(), "a move is possible, '-' is not legal")
         raise IllegalMoveError(text, self.notation())
 
-    def play(self, turn: DiceTurn | str) -> Self:
+    def play(self, turn: Turn | str) -> Self:
         """The position after a legal turn, given as text or as a turn of this position.
 
         A turn made by this position's ``legal_turns`` or step builder is trusted
-        without listing every turn again (long progressive doubles stay cheap).
+        without listing every turn again (long progressive doubles stay cheap); any
+        other turn is checked against the legal turns.
         """
         if isinstance(turn, str):
-            return cast(Self, self.parse_turn(turn).after)
-        origin = getattr(turn, "origin", None)
-        if origin is self or (origin is not None and type(origin) is type(self) and origin == self):
+            return self.parse_turn(turn).after
+        if isinstance(turn, DiceTurn) and (turn.origin is self or turn.origin == self):
             return cast(Self, turn.after)
-        if not any(turn.after == legal.after for legal in self.legal_turns()):
+        after: object = turn.after
+        if not any(after == legal.after for legal in self.legal_turns()):
             raise IllegalMoveError(turn.text, self.notation())
-        return cast(Self, turn.after)
+        return cast(Self, after)
 
-    def legal_turns_within(self, limit: int) -> Sequence[DiceTurn] | None:
+    def legal_turns_within(self, limit: int) -> Sequence[DiceTurn[Self]] | None:
         """The legal turns, or None as soon as one die's distinct positions exceed ``limit``.
 
         Progressive doubles can have millions of turns (gulbara); this bounds the
@@ -262,7 +235,7 @@ class DiceGame(TwoDiceChance, Generic[S]):
                     break
         return self.legal_turns()
 
-    def best_turns(self, width: int, score: Callable[[Self], float]) -> list[DiceTurn]:
+    def best_turns(self, width: int, score: Callable[[Self], float]) -> list[DiceTurn[Self]]:
         """Up to ``width`` legal turns chosen die by die in bounded time and memory.
 
         After each die the partial turns are de-duplicated by position, those that
@@ -274,7 +247,7 @@ class DiceGame(TwoDiceChance, Generic[S]):
         small = self.legal_turns_within(width)
         if small is not None:
             return list(small)
-        planner = self.plan()
+        planner = self._search_plan
         step_function = self.step_function()
         reach = Reach(step_function)
 
@@ -306,13 +279,13 @@ class DiceGame(TwoDiceChance, Generic[S]):
             for state in best
         ]
 
-    def find_turn(self, target: S) -> DiceTurn | None:
+    def find_turn(self, target: S) -> DiceTurn[Self] | None:
         """The legal turn that ends in the mover state ``target``, found without listing turns.
 
         A depth-first search over the dice a legal turn plays, pruned by the
         game's :meth:`could_reach`, remembering dead ends.
         """
-        planner = self.plan()
+        planner = self._search_plan
         need = planner.target
         step_function = self.step_function()
         dead: set[tuple[S, int]] = set()
@@ -341,12 +314,17 @@ class DiceGame(TwoDiceChance, Generic[S]):
         """False when playing ``dice`` from ``state`` cannot end in ``target``."""
         return True
 
+    @cached_property
+    def _search_plan(self) -> StepPlanner[S, MaybeStep]:
+        """A planner that searches use and never play on (it is shared)."""
+        return self.plan()
+
     def plan(self) -> StepPlanner[S, MaybeStep]:
         """A die-by-die planner of the turn due: how many dice it plays, in which orders."""
         sequences, prefer_larger = self.turn_sequences()
         return StepPlanner(self.mover_state(), sequences, self.step_function(), prefer_first=prefer_larger)
 
-    def steps(self) -> DiceSteps[S]:
+    def steps(self) -> DiceSteps[S, Self]:
         if self.outcome() is not None:
             raise WrongPhaseError(f"the game is over in {self.notation()}")
         self._require_decision()

@@ -15,32 +15,47 @@ if TYPE_CHECKING:
     from tavla.rules.dicegame import DiceGame
 
 S = TypeVar("S", bound=Hashable)
+P = TypeVar("P", bound="DiceGame[Any]")
 MaybeStep = Step | None
 """A checker step, or ``None`` for the pass that ends a turn once the game is over."""
 
 
-class DiceTurn:
-    """A legal turn: its steps in playing order, the position it leads to, its origin."""
+class DiceTurn(Generic[P]):
+    """A legal turn: its steps in playing order, the position it leads to, its origin.
 
-    __slots__ = ("_text", "after", "origin", "steps")
+    The resulting position may be built on first use (``pending`` holds what the
+    origin needs to build it): a turn list can hold a hundred thousand turns
+    (chelebi's 1-1) of which a caller inspects a few. The text is the origin's
+    canonical text of the turn, the same however the turn was found or entered.
+    """
 
-    def __init__(self, steps: tuple[Step, ...], after: Any, origin: DiceGame[Any]) -> None:
+    __slots__ = ("_after", "_pending", "_text", "origin", "steps")
+
+    def __init__(self, steps: tuple[Step, ...], after: P | None, origin: P, pending: object = None) -> None:
         self.steps = steps
-        self.after = after
+        self._after = after
         self.origin = origin
+        self._pending = pending
         self._text: str | None = None
+
+    @property
+    def after(self) -> P:
+        after = self._after
+        if after is None:
+            after = self._after = self.origin.build_after(self._pending)
+        return after
 
     @property
     def text(self) -> str:
         if self._text is None:
-            self._text = self.origin.format_turn(self.steps)
+            self._text = self.origin.turn_text(self)
         return self._text
 
     def __repr__(self) -> str:
         return f"<Turn {self.text}>"
 
 
-class DiceSteps(Generic[S]):
+class DiceSteps(Generic[S, P]):
     """The step-level interface (RULES.md 1.3): one die at a time, with undo.
 
     It never lists whole turns (see :class:`StepPlanner`). When two dice make the
@@ -48,7 +63,7 @@ class DiceSteps(Generic[S]):
     larger for later.
     """
 
-    def __init__(self, position: DiceGame[S]) -> None:
+    def __init__(self, position: P) -> None:
         self.position = position
         self._planner = position.plan()
         self._pass_if_over()
@@ -101,7 +116,7 @@ class DiceSteps(Generic[S]):
     def complete(self) -> bool:
         return self._planner.complete
 
-    def commit(self) -> DiceTurn:
+    def commit(self) -> DiceTurn[P]:
         if not self.complete:
             raise IllegalMoveError(
                 " ".join(self.played) or "-", self.position.notation(), "the turn is not complete"

@@ -23,12 +23,19 @@ _RUN = re.compile(r"([1-9][0-9]?)([wb])")
 @dataclass(frozen=True)
 class TpnFields:
     game: str
+    """The first field: the game's name, followed by its options where they differ
+    from the defaults (``tapa(mother_pin_wins=true)``); see :attr:`name`."""
     points: tuple[Stack, ...]
     bar: tuple[int, int]
     off: tuple[int, int]
     side: int
     dice: Roll | None
     extras: dict[str, str]
+
+    @property
+    def name(self) -> str:
+        """The game's name without its options."""
+        return self.game.partition("(")[0]
 
 
 def parse_stack(text: str, index: int) -> Stack:
@@ -80,7 +87,7 @@ def split_tpn(text: str, known_games: tuple[str, ...]) -> TpnFields:
     if text != text.strip() or "  " in text or "\t" in text or "\n" in text:
         raise NotationError("tpn", text, "fields must be separated by single spaces")
     fields = text.split(" ")
-    if not fields or fields[0] not in known_games:
+    if not fields or fields[0].partition("(")[0] not in known_games:
         raise NotationError("game", fields[0] if fields else "", f"expected one of {', '.join(known_games)}")
     if len(fields) < 6:
         raise NotationError(

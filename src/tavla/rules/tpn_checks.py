@@ -12,7 +12,7 @@ from tavla.rules import tpn
 def split_for_game(text: str, game: str) -> tpn.TpnFields:
     """The fields of a TPN line that must name ``game``."""
     fields = tpn.split_tpn(text, tuple(game_names()))
-    if fields.game != game:
+    if fields.name != game:
         raise NotationError("game", fields.game, f"expected {game}")
     return fields
 
@@ -28,14 +28,14 @@ def split_without_bar(text: str, game: str, extras: tuple[str, ...] = ()) -> tpn
 def reject_bar(fields: tpn.TpnFields) -> None:
     if fields.bar != (0, 0):
         raise NotationError(
-            "bar", f"{fields.bar[0]},{fields.bar[1]}", f"{fields.game} has no bar: expected 0,0"
+            "bar", f"{fields.bar[0]},{fields.bar[1]}", f"{fields.name} has no bar: expected 0,0"
         )
 
 
 def reject_extras(fields: tpn.TpnFields, allowed: tuple[str, ...] = ()) -> None:
     for key, value in fields.extras.items():
         if key not in allowed:
-            raise NotationError("extra field", f"{key}={value}", f"{fields.game} has no {key}= field")
+            raise NotationError("extra field", f"{key}={value}", f"{fields.name} has no {key}= field")
 
 
 def single_colour_points(fields: tpn.TpnFields) -> tuple[int, ...]:
@@ -44,7 +44,7 @@ def single_colour_points(fields: tpn.TpnFields) -> tuple[int, ...]:
     for index, stack in enumerate(fields.points):
         if len(stack) > 1:
             raise NotationError(
-                f"point {index + 1}", tpn.format_stack(stack), f"{fields.game} has no pinned checkers"
+                f"point {index + 1}", tpn.format_stack(stack), f"{fields.name} has no pinned checkers"
             )
         count, colour = stack[0] if stack else (0, 0)
         points.append(count if colour == 0 else -count)

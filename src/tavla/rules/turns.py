@@ -20,21 +20,17 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Generic, TypeVar
 
-from tavla.core.protocol import Position, Turn
+from tavla.core.protocol import AnyPosition, Turn
 
 TURN_LIST_LIMIT = 3000
 """Past this many distinct positions after one die, :func:`bounded_turns` gives up:
 a 1-1 in chelebi has over 100,000 turns and can take a minute to list."""
 
 
-def bounded_turns(position: Position, limit: int = TURN_LIST_LIMIT) -> Sequence[Turn] | None:
-    """The legal turns, or None where they are too many to list quickly (games whose
-    positions have ``legal_turns_within``: the long progressive doubles)."""
-    within = getattr(position, "legal_turns_within", None)
-    if within is None:
-        return position.legal_turns()
-    turns: Sequence[Turn] | None = within(limit)
-    return turns
+def bounded_turns(position: AnyPosition, limit: int = TURN_LIST_LIMIT) -> Sequence[Turn] | None:
+    """The legal turns, or None where they are too many to list quickly (the long
+    progressive doubles)."""
+    return position.legal_turns_within(limit)
 
 
 S = TypeVar("S", bound=Hashable)

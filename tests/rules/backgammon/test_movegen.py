@@ -184,7 +184,7 @@ def positions(draw: st.DrawFn, game: str) -> BackgammonPosition:
         theirs[0], theirs[stacks[0]] = 14, 1
     side = draw(st.sampled_from([WHITE, BLACK]))
     view = View(tuple(mine), tuple(theirs[:25]), theirs[25])
-    return from_view(tavla.find_game(game), view, side, theirs[0], side)
+    return from_view(tavla.find_game(game).position_class, view, side, theirs[0], side)
 
 
 ROLLS = [(high, low) for high in range(1, 7) for low in range(1, high + 1)]

@@ -7,6 +7,8 @@ different code (``StepPlanner`` with ``tabla_steps`` against ``turngen``).
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -15,10 +17,11 @@ from tests.rules.backgammon.test_movegen import ROLLS, positions, view_of
 
 import tavla
 from tavla.core.errors import IllegalMoveError
-from tavla.rules.backgammon import BackgammonPosition, BackgammonSteps
+from tavla.rules.backgammon import BackgammonPosition
+from tavla.rules.dicesteps import DiceSteps
 
 
-def committed_positions(builder: BackgammonSteps) -> set[str]:
+def committed_positions(builder: DiceSteps[Any, Any]) -> set[str]:
     """Every position a complete step sequence commits to, exploring with undo.
 
     Partial turns reaching the same intermediate position are explored once."""

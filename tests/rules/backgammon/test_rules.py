@@ -180,4 +180,4 @@ def test_antitabla_reversed_goal_and_scoring(
 def test_aliases_resolve_to_tabla() -> None:
     """Issue: backgammon, tavla and portes name tabla."""
     for alias in ("backgammon", "tavla", "portes", "TABLA"):
-        assert tavla.find_game(alias).game == "tabla"
+        assert tavla.find_game(alias).name == "tabla"

@@ -6,6 +6,8 @@ there are few (``legal_turns_within``); otherwise the turn is played step by ste
 
 from __future__ import annotations
 
+import tavla
+
 import random
 
 from hypothesis import given, settings
@@ -37,7 +39,7 @@ def test_random_games_keep_the_roll_counter_and_completions_right(seed: int, fro
     """RULES.md 6.2-6.3 and 1.2: r= counts rolls (capped at 3), completing is no roll,
     the completer rolls next, and every game ends with 1-3 points."""
     rng = random.Random(seed)
-    rule_set = GulbaraPosition.with_options(progressive_from_roll=from_roll)
+    rule_set = tavla.find_game("gulbara").with_options(progressive_from_roll=from_roll)
     position = rule_set.start().with_side(rng.choice((WHITE, BLACK)))
     for _ in range(3000):
         if position.outcome() is not None:

@@ -37,7 +37,7 @@ def test_start_and_numbering() -> None:
     assert GulbaraPosition.start().notation() == gulbara({12: "15b", 24: "15w"}, "0,0")
     assert [to_opponent_point(n) for n in (12, 24, 1, 13, 18)] == [24, 12, 13, 1, 6]
     for alias in ("gul bara", "gul-bara", "rosespring", "gulbara"):
-        assert tavla.find_game(alias) is GulbaraPosition
+        assert tavla.find_game(alias) is tavla.find_game("gulbara")
 
 
 def test_both_players_move_the_same_way() -> None:
@@ -94,13 +94,13 @@ def test_exemption_of_the_first_three_rolls() -> None:
 
 def test_progressive_from_roll_option() -> None:
     """RULES.md 6.2 (option progressive_from_roll, default 4): 1 applies it from the first roll."""
-    assert GulbaraPosition.options.progressive_from_roll == 4
-    always = GulbaraPosition.with_options(progressive_from_roll=1)
+    assert tavla.find_game("gulbara").options.progressive_from_roll == 4
+    always = tavla.find_game("gulbara").with_options(progressive_from_roll=1)
     first = always.from_notation(gulbara({13: "15b", 24: "1w"}, "14,0", dice="44", extras="r=0,0"))
     assert [turn.text for turn in first.legal_turns()] == ["24/off"]
-    assert GulbaraPosition.with_options(progressive_from_roll=4) is GulbaraPosition
+    assert tavla.find_game("gulbara").with_options(progressive_from_roll=4) is tavla.find_game("gulbara")
     with pytest.raises(TavlaError):
-        GulbaraPosition.with_options(progressive_from_roll=5)
+        tavla.find_game("gulbara").with_options(progressive_from_roll=5)
 
 
 def test_a_started_double_that_cannot_be_finished_passes_to_the_opponent() -> None:
@@ -268,7 +268,7 @@ def test_a_progressive_double_bearing_off_fifteen_reads_counts_of_ten_and_more()
     """RULES.md 6.2, 6.4 and 1.1: 3-3 progressive gives Black 16 dice for his 15 checkers
     on his 1, 2, 3 and 6 (White's 13, 14, 15, 18): all go off, White has nothing in his
     13-24, so Black wins 2; the text counts ten checkers off point 1."""
-    always = GulbaraPosition.with_options(progressive_from_roll=1)
+    always = tavla.find_game("gulbara").with_options(progressive_from_roll=1)
     before = always.from_notation(
         gulbara(
             {1: "3w", 3: "5w", 4: "4w", 5: "1w", 7: "1w", 8: "1w", 13: "10b", 14: "2b", 15: "2b", 18: "1b"},

@@ -33,7 +33,7 @@ def test_start_has_every_checker_waiting() -> None:
     assert start.notation() == indiyka({})
     assert start.waiting(WHITE) == start.waiting(BLACK) == 15
     assert start.is_chance
-    assert tavla.find_game("indijka") is IndiykaPosition
+    assert tavla.find_game("indijka").position_class is IndiykaPosition
 
 
 def test_each_die_enters_one_checker_on_its_point() -> None:

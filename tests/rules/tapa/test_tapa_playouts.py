@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import tavla
+
 import random
 
 from hypothesis import given, settings
@@ -24,7 +28,7 @@ def check_invariants(position: TapaPosition) -> None:
     assert type(position).from_notation(position.notation()) == position
 
 
-def play_one(seed: int, rule_set: type[TapaPosition]) -> TapaPosition:
+def play_one(seed: int, rule_set: tavla.GameDefinition) -> Any:
     rng = random.Random(seed)
     position = rule_set.start().with_side(rng.choice((WHITE, BLACK)))
     for _ in range(2000):
@@ -45,7 +49,7 @@ def play_one(seed: int, rule_set: type[TapaPosition]) -> TapaPosition:
 @given(seed=st.integers(min_value=0, max_value=2**32 - 1), greek=st.booleans())
 def test_random_games_end_with_a_result(seed: int, greek: bool) -> None:
     """RULES.md 5: every game ends: 1-3 points, a void game, or (option) a pinned mother."""
-    rule_set = TapaPosition.with_options(mother_pin_wins=True) if greek else TapaPosition
+    rule_set = tavla.find_game("tapa").with_options(mother_pin_wins=True) if greek else tavla.find_game("tapa")
     end = play_one(seed, rule_set)
     outcome = end.outcome()
     assert outcome is not None

@@ -12,9 +12,10 @@ from fractions import Fraction
 from functools import cached_property
 from typing import ClassVar, Self
 
+from tavla.core.definition import BoardKind, Defined, Direction, GameFacts, NotationKind
 from tavla.core.dice import Roll
 from tavla.core.errors import IllegalMoveError, NotationError, WrongPhaseError
-from tavla.core.protocol import BLACK, WHITE, Outcome
+from tavla.core.protocol import BLACK, WHITE, Outcome, Turn
 from tavla.core.registry import register
 from tavla.rules.abluka.board import (
     BIT,
@@ -48,13 +49,27 @@ class AblukaTurn:
         return f"<Turn {self.text}>"
 
 
-@register()
+FACTS = GameFacts(
+    title="Abluka",
+    board=BoardKind.GRID,
+    notation=NotationKind.ABLUKA,
+    direction=Direction.NONE,
+    has_dice=False,
+    has_bar=False,
+    has_pips=False,
+    has_cube=False,
+    stacks_colours=False,
+    checkers=0,
+    gnubg_compatible=False,
+)
+
+
+@register(FACTS)
 @dataclass(frozen=True)
-class AblukaPosition:
+class AblukaPosition(Defined):
     """An Abluka position: the two king squares, the blocker mask and the side to move."""
 
     game: ClassVar[str] = "abluka"
-    notation_kind: ClassVar[str] = "abluka"
 
     white: int
     black: int
@@ -102,8 +117,15 @@ class AblukaPosition:
     def chance_outcomes(self) -> Sequence[tuple[Roll, Fraction]]:
         return ()
 
+    @property
+    def dice(self) -> Roll | None:
+        return None
+
     def with_roll(self, roll: Roll) -> Self:
         raise WrongPhaseError(f"abluka has no dice: {self.notation()}")
+
+    def with_side(self, side: int) -> Self:
+        return type(self)(self.white, self.black, self.blockers, side)
 
     # ------------------------------------------------------------------ turns
     def after_turn(self, to: int, block: int) -> Self:
@@ -139,6 +161,9 @@ class AblukaPosition:
     def legal_turns(self) -> Sequence[AblukaTurn]:
         return self._turns
 
+    def legal_turns_within(self, limit: int) -> Sequence[AblukaTurn]:
+        return self._turns  # at most 8 x 48 turns
+
     def parse_turn(self, text: str) -> AblukaTurn:
         try:
             to, block = parse_turn_text(text)
@@ -149,9 +174,11 @@ class AblukaPosition:
             raise IllegalMoveError(text, self.notation(), reason)
         return AblukaTurn(to, block, self.after_turn(to, block))
 
-    def play(self, turn: AblukaTurn | str) -> Self:
+    def play(self, turn: Turn | str) -> Self:
         if isinstance(turn, str):
             return self.parse_turn(turn).after  # type: ignore[return-value]
+        if not isinstance(turn, AblukaTurn):
+            raise IllegalMoveError(turn.text, self.notation(), "not an Abluka turn")
         reason = self.turn_error(turn.to, turn.block)
         if reason is not None or turn.after != self.after_turn(turn.to, turn.block):
             raise IllegalMoveError(

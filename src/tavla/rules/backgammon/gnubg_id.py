@@ -164,8 +164,8 @@ def decode_position_id(pid: str, *, side: int = WHITE, game: str = "tabla") -> B
         points.append(on_white - on_black)
     bar = (white[24], black[24])
     off = (CHECKERS - sum(white), CHECKERS - sum(black))
-    position_class: type[BackgammonPosition] = find_game(game)
-    if position_class.game not in TABLA_FAMILY:
+    position_class = find_game(game).position_class
+    if not issubclass(position_class, BackgammonPosition):
         raise NotationError("game", game, f"Position IDs describe {', '.join(TABLA_FAMILY)} only")
     return position_class(tuple(points), bar, off, side, None)
 

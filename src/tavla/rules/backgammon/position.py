@@ -4,28 +4,40 @@ A position is an immutable value in White's numbering: 24 signed point counts
 (White positive), the bar and off counts per player, the side to act and the dice.
 Variants (antitabla, chelebi) subclass it and override the few hooks they change:
 ``dice_sequences`` and ``outcome``.
+
+The family is a game of the dice-game framework (:mod:`tavla.rules.dicegame`): the
+same turn class, step builder, bounded listing and ``best_turns`` as the other dice
+games. Two accelerators stand behind that interface: the whole-turn generator of
+:mod:`tavla.rules.backgammon.turngen` lists turns (a test checks that it lists what
+the framework's search lists), and :mod:`tavla.rules.backgammon.textsearch` reads a
+turn's text on a double too large to list.
+
+A turn's text is that of its first playing order: the dice orders in turn, then the
+step function's order of steps (highest point first), as the framework's search
+finds it; however a turn is found or entered, it gets that one text.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from operator import neg
-from typing import ClassVar, Self
+from typing import ClassVar, Self, cast
 
+from tavla.core.definition import BoardKind, Direction, GameFacts, NotationKind
 from tavla.core.dice import Roll
-from tavla.core.errors import IllegalMoveError, NotationError, WrongPhaseError
+from tavla.core.errors import IllegalMoveError, NotationError
 from tavla.core.protocol import BLACK, WHITE, Outcome
 from tavla.core.registry import register
 from tavla.rules import tpn
 from tavla.rules.backgammon.movegen import Board, State, tabla_steps
 from tavla.rules.backgammon.textsearch import TextSearch
 from tavla.rules.backgammon.turngen import turn_boards, turn_boards_within
-from tavla.rules.chance import TwoDiceChance
-from tavla.rules.movetext import Step, format_step, format_turn, parse_move
+from tavla.rules.dicegame import DiceGame
+from tavla.rules.dicesteps import DiceTurn, MaybeStep
+from tavla.rules.movetext import Step, format_turn, parse_move
 from tavla.rules.tpn_checks import split_for_game
-from tavla.rules.turns import StepFunction, StepPlanner
+from tavla.rules.turns import StepFunction
 
 CHECKERS = 15
 PARSE_LIST_LIMIT = 20_000
@@ -43,54 +55,26 @@ def _start_points() -> tuple[int, ...]:
     return tuple(points)
 
 
-class BackgammonTurn:
-    """A legal turn: the steps in playing order and the position they produce.
-
-    The resulting position is built on first use: a turn list can hold a hundred
-    thousand turns (chelebi's 1-1) of which a caller inspects a few.
-    """
-
-    __slots__ = ("_after", "_board", "_origin", "_text", "steps")
-
-    def __init__(self, steps: tuple[Step, ...], after: BackgammonPosition) -> None:
-        self.steps = steps
-        self._after: BackgammonPosition | None = after
-        self._origin: BackgammonPosition | None = None
-        self._board: Board | None = None
-        self._text: str | None = None
-
-    @classmethod
-    def from_board(cls, steps: tuple[Step, ...], origin: BackgammonPosition, board: Board) -> BackgammonTurn:
-        """The turn from ``origin`` that plays ``steps`` and ends in ``board`` (see movegen)."""
-        turn = cls.__new__(cls)
-        turn.steps = steps
-        turn._after = None
-        turn._origin = origin
-        turn._board = board
-        turn._text = None
-        return turn
-
-    @property
-    def after(self) -> BackgammonPosition:
-        after = self._after
-        if after is None:
-            assert self._origin is not None and self._board is not None
-            after = self._after = self._origin.from_mover_board(self._board)
-        return after
-
-    @property
-    def text(self) -> str:
-        if self._text is None:
-            self._text = format_turn(self.steps)
-        return self._text
-
-    def __repr__(self) -> str:
-        return f"<Turn {self.text}>"
+def tabla_family_facts(title: str) -> GameFacts:
+    """The facts of tabla, antitabla and chelebi: one board and movement, a bar, the cube."""
+    return GameFacts(
+        title=title,
+        board=BoardKind.POINTS,
+        notation=NotationKind.TPN,
+        direction=Direction.OPPOSITE,
+        has_dice=True,
+        has_bar=True,
+        has_pips=True,
+        has_cube=True,
+        stacks_colours=False,
+        checkers=CHECKERS,
+        gnubg_compatible=True,
+    )
 
 
-@register("backgammon", "tavla", "portes")
+@register(tabla_family_facts("Tabla"), "backgammon", "tavla", "portes")
 @dataclass(frozen=True)
-class BackgammonPosition(TwoDiceChance):
+class BackgammonPosition(DiceGame[State]):
     """A tabla position. ``points[i]`` is White's point ``i + 1``; Black negative."""
 
     game: ClassVar[str] = "tabla"
@@ -110,11 +94,6 @@ class BackgammonPosition(TwoDiceChance):
     def __post_init__(self) -> None:
         if len(self.points) != 24:
             raise ValueError("a position has 24 points")
-
-    # --------------------------------------------------------------------- protocol
-    @property
-    def is_chance(self) -> bool:
-        return self.dice is None and self.outcome() is None
 
     def _replace(self, **changes: object) -> Self:
         values = {
@@ -187,8 +166,9 @@ class BackgammonPosition(TwoDiceChance):
         _set_attribute(after, "__dict__", fields)
         return after
 
-    # ---------------------------------------------------------------- variant hooks
-    step_function: ClassVar[StepFunction[State, Step]] = staticmethod(tabla_steps)
+    # ------------------------------------------------------------ framework hooks
+    def step_function(self) -> StepFunction[State, MaybeStep]:
+        return tabla_steps
 
     def dice_sequences(self, roll: Roll) -> list[list[int]]:
         """The orders in which the dice of ``roll`` may be played (RULES.md 1.3)."""
@@ -197,30 +177,34 @@ class BackgammonPosition(TwoDiceChance):
             return [[high] * 4]
         return [[high, low], [low, high]]
 
-    # -------------------------------------------------------------------- turns
-    def _require_dice(self) -> Roll:
-        if self.dice is None:
-            raise WrongPhaseError(f"the dice must be rolled first in {self.notation()}")
-        return self.dice
+    def turn_sequences(self) -> tuple[list[list[int]], bool]:
+        return self.dice_sequences(self._require_dice()), True
 
-    @cached_property
-    def _turns(self) -> list[BackgammonTurn]:
-        if self.outcome() is not None:
-            return []
+    def after_turn(self, state: State, dice_played: int) -> Self:
+        return self.from_mover_state(state)
+
+    def build_after(self, pending: object) -> Self:
+        return self.from_mover_board(cast(Board, pending))
+
+    def _require_dice(self) -> Roll:
+        self._require_decision()
+        return cast(Roll, self.dice)
+
+    # -------------------------------------------------------- the fast generator
+    def _generate_turns(self) -> list[DiceTurn[Self]]:
         start = self.mover_board()
         found = turn_boards(start, self.dice_sequences(self._require_dice()), prefer_first=True)
-        return self._make_turns(start, found)
+        return self._board_turns(start, found)
 
-    def _make_turns(
+    def _board_turns(
         self, start: Board, found: tuple[int, dict[Board, tuple[Step, ...]]]
-    ) -> list[BackgammonTurn]:
+    ) -> list[DiceTurn[Self]]:
         played, boards = found
         if played == 0:
-            return [BackgammonTurn((), self.from_mover_board(start))]
-        make = BackgammonTurn.from_board
-        return [make(steps, self, board) for board, steps in boards.items()]
+            return [DiceTurn((), None, self, start)]
+        return [DiceTurn(steps, None, self, board) for board, steps in boards.items()]
 
-    def legal_turns_within(self, limit: int) -> Sequence[BackgammonTurn] | None:
+    def legal_turns_within(self, limit: int) -> Sequence[DiceTurn[Self]] | None:
         """The legal turns, or None as soon as the distinct positions after a group of
         dice exceed ``limit`` (chelebi's 1-1 has over 100,000 turns; a mid-game 3-3 can
         have millions): bounded work for callers that must not stall."""
@@ -231,14 +215,41 @@ class BackgammonPosition(TwoDiceChance):
         found = turn_boards_within(start, sequences, limit, prefer_first=True)
         if found is None:
             return None
-        turns = self._make_turns(start, found)
+        turns = self._board_turns(start, found)
         self.__dict__["_turns"] = turns  # the cached_property's slot
         return turns
 
-    def legal_turns(self) -> Sequence[BackgammonTurn]:
-        return self._turns
+    # ---------------------------------------------------------------- turn text
+    def turn_text(self, turn: DiceTurn[Self]) -> str:
+        """The text of the turn's first playing order (see the module docstring)."""
+        return format_turn(self.playing_steps(turn))
 
-    def parse_turn(self, text: str) -> BackgammonTurn:
+    def playing_steps(self, turn: DiceTurn[Self]) -> tuple[Step, ...]:
+        """The steps of the turn's first playing order, die by die."""
+        first = self.find_turn(turn.after.mover_state_of(self.side))
+        return first.steps if first is not None else turn.steps
+
+    def could_reach(self, state: State, target: State, dice: Sequence[int]) -> bool:
+        # The mover's checkers only move down: on and above any point they can only
+        # become fewer. The opponent's only leave their points, for the bar.
+        above_now = above_target = pips_now = pips_target = 0
+        for point in range(25, 0, -1):
+            now, then = state[point], target[point]
+            above_now += now
+            above_target += then
+            if above_now < above_target:
+                return False
+            pips_now += point * now
+            pips_target += point * then
+        for index in range(27, 51):
+            if state[index] < target[index]:
+                return False
+        # Every die moves its full number of pips, except one bearing off from below.
+        needed, left = pips_now - pips_target, sum(dice)
+        return needed == left or (needed < left and target[0] > state[0])
+
+    # ------------------------------------------------------------ reading text
+    def parse_turn(self, text: str) -> DiceTurn[Self]:
         if self.outcome() is not None:
             raise IllegalMoveError(text, self.notation(), "the game is over")
         self._require_dice()
@@ -271,36 +282,16 @@ class BackgammonPosition(TwoDiceChance):
 
     def _huge_double_candidates(
         self, paths: Sequence[tuple[int, ...]], target: tuple[int, ...]
-    ) -> list[BackgammonTurn]:
+    ) -> list[DiceTurn[Self]]:
         """The turns a move text can mean on a roll whose turns are too many to list."""
-        dice_played = self.steps().planner.target
-        sequences = [dice[:dice_played] for dice in self.dice_sequences(self._require_dice())]
-        search = TextSearch(self.mover_state(), sequences, type(self).step_function, paths, target)
-        turns = []
-        for steps, state in search.turns():
-            turn = BackgammonTurn(steps, self.from_mover_state(state))
-            turn._origin = self
-            turns.append(turn)
-        return turns
+        planner = self._search_plan
+        sequences = [dice[: planner.target] for dice in planner.remaining_dice()]
+        search = TextSearch(self.mover_state(), sequences, tabla_steps, paths, target)
+        return [DiceTurn(steps, self.from_mover_state(state), self) for steps, state in search.turns()]
 
     def mover_state_of(self, player: int) -> State:
         """The search state with ``player`` as the mover."""
         return self.with_side(player).mover_state() if player != self.side else self.mover_state()
-
-    def play(self, turn: BackgammonTurn | str) -> Self:
-        if isinstance(turn, str):
-            return self.parse_turn(turn).after  # type: ignore[return-value]
-        if turn._origin is self:  # made by this position's turn list or step builder
-            return turn.after  # type: ignore[return-value]
-        legal = self.legal_turns()
-        known = any(turn is other for other in legal) or any(turn.after == other.after for other in legal)
-        if not known:
-            raise IllegalMoveError(turn.text, self.notation())
-        return turn.after  # type: ignore[return-value]
-
-    def steps(self) -> BackgammonSteps:
-        roll = self._require_dice()
-        return BackgammonSteps(self, roll)
 
     # ------------------------------------------------------------------ result
     def _home_count(self, player: int, home_owner: int) -> int:
@@ -325,7 +316,7 @@ class BackgammonPosition(TwoDiceChance):
     # ----------------------------------------------------------------- notation
     def notation(self) -> str:
         stacks = tuple(((n, WHITE),) if n > 0 else ((-n, BLACK),) if n < 0 else () for n in self.points)
-        fields = tpn.TpnFields(self.game, stacks, self.bar, self.off, self.side, self.dice, {})
+        fields = tpn.TpnFields(self.definition.head, stacks, self.bar, self.off, self.side, self.dice, {})
         return tpn.join_tpn(fields)
 
     def __str__(self) -> str:
@@ -333,7 +324,9 @@ class BackgammonPosition(TwoDiceChance):
 
     @classmethod
     def from_notation(cls, text: str) -> Self:
-        return cls.from_fields(split_for_game(text, cls.game))
+        fields = split_for_game(text, cls.game)
+        cls.DEFINITION.read_head(fields.game)  # the tabla family has no options to read
+        return cls.from_fields(fields)
 
     @classmethod
     def from_fields(cls, fields: tpn.TpnFields) -> Self:
@@ -364,62 +357,3 @@ class BackgammonPosition(TwoDiceChance):
         if position.dice is not None and position.outcome() is not None:
             raise NotationError("dice", tpn.format_dice(position.dice), "the game is over: no dice to play")
         return position
-
-
-class BackgammonSteps:
-    """The step-level interface (RULES.md 1.3): one die at a time, with undo."""
-
-    def __init__(self, position: BackgammonPosition, roll: Roll) -> None:
-        self.position = position
-        self._planner: StepPlanner[State, Step] = StepPlanner(
-            position.mover_state(),
-            position.dice_sequences(roll),
-            type(position).step_function,
-            prefer_first=True,
-        )
-
-    @property
-    def planner(self) -> StepPlanner[State, Step]:
-        """The underlying die-by-die planner (search states, not text)."""
-        return self._planner
-
-    @property
-    def dice_left(self) -> list[tuple[int, ...]]:
-        """The dice still to play, one tuple per order that remains possible."""
-        return self._planner.remaining_dice()
-
-    def legal_steps(self) -> list[str]:
-        return [format_step(step) for _, step, _ in self._planner.legal_steps()]
-
-    def step(self, text: str) -> None:
-        wanted = text.strip().replace("*", "").lower()
-        for die, step, after in self._planner.legal_steps():
-            if format_step(step).replace("*", "") == wanted:
-                self._planner.play(die, step, after)
-                return
-        allowed = ", ".join(self.legal_steps()) or "none"
-        raise IllegalMoveError(text, self.position.notation(), f"step not allowed (allowed: {allowed})")
-
-    def undo(self) -> None:
-        if not self._planner.played:
-            raise IllegalMoveError("undo", self.position.notation(), "no step to take back")
-        self._planner.undo()
-
-    @property
-    def played(self) -> list[str]:
-        return [format_step(step) for _, step, _ in self._planner.played]
-
-    @property
-    def complete(self) -> bool:
-        return self._planner.complete
-
-    def commit(self) -> BackgammonTurn:
-        if not self.complete:
-            raise IllegalMoveError(
-                " ".join(self.played) or "-", self.position.notation(), "the turn is not complete"
-            )
-        steps = tuple(step for _, step, _ in self._planner.played)
-        after = self.position.from_mover_state(self._planner.state)
-        turn = BackgammonTurn(steps, after)
-        turn._origin = self.position  # legal by construction: play() need not list turns
-        return turn

@@ -7,10 +7,10 @@ from typing import ClassVar
 from tavla.core.dice import Roll
 from tavla.core.protocol import BLACK, WHITE, Outcome
 from tavla.core.registry import register
-from tavla.rules.backgammon.position import CHECKERS, BackgammonPosition
+from tavla.rules.backgammon.position import CHECKERS, BackgammonPosition, tabla_family_facts
 
 
-@register("anti-tabla", "antibackgammon")
+@register(tabla_family_facts("Antitabla"), "anti-tabla", "antibackgammon")
 class AntitablaPosition(BackgammonPosition):
     """RULES.md 3: the first to bear off all 15 loses; the other scores by tabla's tests."""
 
@@ -27,7 +27,7 @@ class AntitablaPosition(BackgammonPosition):
         return None
 
 
-@register("celebi", "çelebi")
+@register(tabla_family_facts("Chelebi"), "celebi", "çelebi")
 class ChelebiPosition(BackgammonPosition):
     """RULES.md 4: doubles are progressive, n-n then (n+1)'s up to four 6's, in order."""
 

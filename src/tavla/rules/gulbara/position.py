@@ -19,17 +19,18 @@ gives up past a size, and ``best_turns`` is a bounded beam search for bots.
 
 Option (RULES.md 6.2): ``progressive_from_roll``, default 4, from 1 to 4 (the
 TPN's roll counter stops at 3, so a later start could not be told from the TPN);
-``GulbaraPosition.with_options(progressive_from_roll=1)`` is that rule set's class.
+``tavla.find_game("gulbara").with_options(progressive_from_roll=1)`` is that rule set.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import ClassVar, Self
+from dataclasses import dataclass, field
+from typing import ClassVar, Self, cast
 
+from tavla.core.definition import BoardKind, Direction, GameFacts, GameOptions, NotationKind
 from tavla.core.dice import Roll
-from tavla.core.errors import IllegalMoveError, NotationError, TavlaError
+from tavla.core.errors import IllegalMoveError, NotationError
 from tavla.core.protocol import BLACK, WHITE, Outcome
 from tavla.core.registry import register
 from tavla.rules import tpn
@@ -50,8 +51,24 @@ LONGEST_PROGRESSIVE = tuple(value for value in range(1, 7) for _ in range(4))
 
 
 @dataclass(frozen=True)
-class GulbaraOptions:
-    progressive_from_roll: int = 4
+class GulbaraOptions(GameOptions):
+    progressive_from_roll: int = field(default=4, metadata={"min": 1, "max": ROLL_COUNT_CAP + 1})
+    """The roll of each player from which doubles are progressive (RULES.md 6.2)."""
+
+
+FACTS = GameFacts(
+    title="Gul bara",
+    board=BoardKind.POINTS,
+    notation=NotationKind.TPN,
+    direction=Direction.SAME,
+    has_dice=True,
+    has_bar=False,
+    has_pips=True,
+    has_cube=True,
+    stacks_colours=False,
+    checkers=CHECKERS,
+    gnubg_compatible=False,
+)
 
 
 def progressive_dice(value: int) -> list[int]:
@@ -71,13 +88,12 @@ def _white_index(side: int, point: int) -> int:
     return point - 1 if side == WHITE else to_opponent_point(point) - 1
 
 
-@register("gul bara", "gul-bara", "rosespring")
+@register(FACTS, "gul bara", "gul-bara", "rosespring", options=GulbaraOptions())
 @dataclass(frozen=True)
 class GulbaraPosition(DiceGame[State]):
     """A gulbara position; ``points[i]`` is White's point ``i + 1``, Black negative."""
 
     game: ClassVar[str] = "gulbara"
-    options: ClassVar[GulbaraOptions] = GulbaraOptions()
 
     points: tuple[int, ...]
     off: tuple[int, int] = (0, 0)
@@ -85,17 +101,11 @@ class GulbaraPosition(DiceGame[State]):
     dice: Roll | None = None
     complete: tuple[int, ...] = ()
     rolls: tuple[int, int] = (0, 0)
+    options: GulbaraOptions = GulbaraOptions()
 
     @classmethod
     def start(cls) -> Self:
         return cls(points=_start_points())
-
-    @classmethod
-    def check_options(cls, options: GulbaraOptions) -> None:
-        if not 1 <= options.progressive_from_roll <= ROLL_COUNT_CAP + 1:
-            raise TavlaError(
-                f"progressive_from_roll {options.progressive_from_roll}: expected 1 to {ROLL_COUNT_CAP + 1}"
-            )
 
     @property
     def awaiting_decision(self) -> bool:
@@ -134,7 +144,7 @@ class GulbaraPosition(DiceGame[State]):
             off = (self.off[0], state[0])
         if self.complete:
             # RULES.md 6.3: the completion is not a roll; the same player rolls next.
-            return type(self)(points, off, self.side, None, (), self.rolls)
+            return type(self)(points, off, self.side, None, (), self.rolls, self.options)
         rolls = list(self.rolls)
         rolls[self.side] = min(ROLL_COUNT_CAP, rolls[self.side] + 1)
         passed: tuple[int, ...] = ()
@@ -143,10 +153,10 @@ class GulbaraPosition(DiceGame[State]):
             # RULES.md 6.3: a started double that was not finished passes to the opponent.
             if 4 <= dice_played < len(sequence) and state[0] < CHECKERS:
                 passed = tuple(sequence[dice_played:])
-        return type(self)(points, off, 1 - self.side, None, passed, (rolls[0], rolls[1]))
+        return type(self)(points, off, 1 - self.side, None, passed, (rolls[0], rolls[1]), self.options)
 
     # ------------------------------------------------------------ reading turns
-    def parse_turn(self, text: str) -> DiceTurn:
+    def parse_turn(self, text: str) -> DiceTurn[Self]:
         """The legal turn ``text`` denotes, found without listing every turn.
 
         A progressive double can have millions of turns (RULES.md 6.2), so the
@@ -213,13 +223,20 @@ class GulbaraPosition(DiceGame[State]):
         if self.complete:
             extras["c"] = "".join(str(die) for die in self.complete)
         fields = tpn.TpnFields(
-            self.game, single_colour_stacks(self.points), (0, 0), self.off, self.side, self.dice, extras
+            self.definition.head,
+            single_colour_stacks(self.points),
+            (0, 0),
+            self.off,
+            self.side,
+            self.dice,
+            extras,
         )
         return tpn.join_tpn(fields, ("c", "r"))
 
     @classmethod
     def from_notation(cls, text: str) -> Self:
         fields = split_without_bar(text, cls.game, ("c", "r"))
+        options = cast(GulbaraOptions, cls.DEFINITION.read_head(fields.game).options)
         _check_extra_order(text, fields)
         points = single_colour_points(fields)
         for player in (WHITE, BLACK):
@@ -227,10 +244,10 @@ class GulbaraPosition(DiceGame[State]):
             check_total(fields, player, sum(n * sign for n in points if n * sign > 0), CHECKERS, exact=True)
         rolls = _read_rolls(fields.extras.get("r"))
         complete = _read_completion(fields.extras.get("c"), fields.dice)
-        position = cls(points, fields.off, fields.side, fields.dice, complete, rolls)
+        position = cls(points, fields.off, fields.side, fields.dice, complete, rolls, options)
         if complete:
             roller = 1 - position.side
-            if rolls[roller] < min(ROLL_COUNT_CAP, cls.options.progressive_from_roll):
+            if rolls[roller] < min(ROLL_COUNT_CAP, options.progressive_from_roll):
                 raise NotationError(
                     "r", fields.extras["r"], "the opponent's double cannot have been progressive yet"
                 )

@@ -16,17 +16,17 @@ order that plays more dice is the turn.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Self
 
+from tavla.core.definition import BoardKind, Direction, GameFacts, NotationKind
 from tavla.core.dice import Roll
 from tavla.core.errors import NotationError
 from tavla.core.protocol import BLACK, WHITE, Outcome
 from tavla.core.registry import register
 from tavla.rules import tpn
 from tavla.rules.dicegame import DiceGame
-from tavla.rules.dicesteps import MaybeStep
+from tavla.rules.dicesteps import DiceTurn, MaybeStep
 from tavla.rules.indiyka.movegen import CHECKERS, FULL_POINT, POINTS, State, indiyka_steps
 from tavla.rules.movetext import Step, format_step, format_turn
 from tavla.rules.tpn_checks import (
@@ -45,7 +45,22 @@ def _white_index(player: int, point: int) -> int:
     return point - 1 if player == WHITE else 24 - point
 
 
-@register("indijka")
+FACTS = GameFacts(
+    title="Indiyka",
+    board=BoardKind.POINTS,
+    notation=NotationKind.TPN,
+    direction=Direction.OPPOSITE,
+    has_dice=True,
+    has_bar=False,
+    has_pips=False,
+    has_cube=True,
+    stacks_colours=False,
+    checkers=CHECKERS,
+    gnubg_compatible=False,
+)
+
+
+@register(FACTS, "indijka")
 @dataclass(frozen=True)
 class IndiykaPosition(DiceGame[State]):
     """An indiyka position; ``points[i]`` is White's point ``i + 1``, Black negative."""
@@ -94,8 +109,8 @@ class IndiykaPosition(DiceGame[State]):
         return self._replace(points=tuple(points), off=off, side=1 - self.side, dice=None)
 
     # ------------------------------------------------------------ move text
-    def format_turn(self, steps: Sequence[Step]) -> str:
-        return format_turn(steps).replace("bar/", "in/")
+    def turn_text(self, turn: DiceTurn[Self]) -> str:
+        return format_turn(turn.steps).replace("bar/", "in/")
 
     def format_step(self, step: Step) -> str:
         return format_step(step).replace("bar/", "in/")
@@ -115,13 +130,20 @@ class IndiykaPosition(DiceGame[State]):
     # ----------------------------------------------------------------- notation
     def notation(self) -> str:
         fields = tpn.TpnFields(
-            self.game, single_colour_stacks(self.points), (0, 0), self.off, self.side, self.dice, {}
+            self.definition.head,
+            single_colour_stacks(self.points),
+            (0, 0),
+            self.off,
+            self.side,
+            self.dice,
+            {},
         )
         return tpn.join_tpn(fields)
 
     @classmethod
     def from_notation(cls, text: str) -> Self:
         fields = split_without_bar(text, cls.game)
+        cls.DEFINITION.read_head(fields.game)  # indiyka has no options to read
         points = single_colour_points(fields)
         for index, count in enumerate(points):
             owner = WHITE if count > 0 else BLACK

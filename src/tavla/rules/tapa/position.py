@@ -6,7 +6,7 @@ checker, -1 a Black one), the checkers borne off, the side to act and the dice.
 In the TPN a pinned point reads bottom to top, ``1b2w``.
 
 Option (RULES.md 5): ``mother_pin_wins`` (the Greek plakoto rule), default off;
-``TapaPosition.with_options(mother_pin_wins=True)`` is the class of that rule set.
+``tavla.find_game("tapa").with_options(mother_pin_wins=True)`` is that rule set.
 **Decision:** the rule is judged on positions: whenever, after a step of the
 mover, the opponent's mother is pinned and the mover has no checker on his own
 point 24, the mover has won, whether the pin came first or the emptied point 24.
@@ -20,8 +20,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Self
+from typing import ClassVar, Self, cast
 
+from tavla.core.definition import BoardKind, Direction, GameFacts, GameOptions, NotationKind
 from tavla.core.dice import Roll
 from tavla.core.errors import NotationError
 from tavla.core.protocol import BLACK, WHITE, Outcome
@@ -35,8 +36,24 @@ from tavla.rules.turns import StepFunction
 
 
 @dataclass(frozen=True)
-class TapaOptions:
+class TapaOptions(GameOptions):
     mother_pin_wins: bool = False
+    """The Greek plakoto rule (RULES.md 5): pinning the mother wins at once."""
+
+
+FACTS = GameFacts(
+    title="Tapa",
+    board=BoardKind.POINTS,
+    notation=NotationKind.TPN,
+    direction=Direction.OPPOSITE,
+    has_dice=True,
+    has_bar=False,
+    has_pips=True,
+    has_cube=True,
+    stacks_colours=True,
+    checkers=CHECKERS,
+    gnubg_compatible=False,
+)
 
 
 def _start_tops() -> tuple[int, ...]:
@@ -49,19 +66,19 @@ def _start_tops() -> tuple[int, ...]:
 NO_PINS = (0,) * 24
 
 
-@register("plakoto", "mahbousseh")
+@register(FACTS, "plakoto", "mahbousseh", options=TapaOptions())
 @dataclass(frozen=True)
 class TapaPosition(DiceGame[State]):
     """A tapa position; ``tops[i]``/``pins[i]`` describe White's point ``i + 1``."""
 
     game: ClassVar[str] = "tapa"
-    options: ClassVar[TapaOptions] = TapaOptions()
 
     tops: tuple[int, ...]
     pins: tuple[int, ...] = NO_PINS
     off: tuple[int, int] = (0, 0)
     side: int = WHITE
     dice: Roll | None = None
+    options: TapaOptions = TapaOptions()
 
     @classmethod
     def start(cls) -> Self:
@@ -81,13 +98,14 @@ class TapaPosition(DiceGame[State]):
         tops, pins = state[1 : PIN + 1], state[PIN + 1 :]
         # Built directly rather than with dataclasses.replace: this runs once per legal turn.
         if self.side == WHITE:
-            return type(self)(tops, pins, (state[0], self.off[1]), BLACK, None)
+            return type(self)(tops, pins, (state[0], self.off[1]), BLACK, None, self.options)
         return type(self)(
             tuple(-n for n in reversed(tops)),
             tuple(-n for n in reversed(pins)),
             (self.off[0], state[0]),
             WHITE,
             None,
+            self.options,
         )
 
     def step_function(self) -> StepFunction[State, MaybeStep]:
@@ -144,18 +162,21 @@ class TapaPosition(DiceGame[State]):
         return tuple(found)
 
     def notation(self) -> str:
-        fields = tpn.TpnFields(self.game, self.stacks(), (0, 0), self.off, self.side, self.dice, {})
+        fields = tpn.TpnFields(
+            self.definition.head, self.stacks(), (0, 0), self.off, self.side, self.dice, {}
+        )
         return tpn.join_tpn(fields)
 
     @classmethod
     def from_notation(cls, text: str) -> Self:
         fields = split_without_bar(text, cls.game)
+        options = cls.DEFINITION.read_head(fields.game).options
         tops, pins = _read_points(fields.points)
         for player in (WHITE, BLACK):
             sign = 1 if player == WHITE else -1
             on_points = sum(n * sign for n in (*tops, *pins) if n * sign > 0)
             check_total(fields, player, on_points, CHECKERS, exact=True)
-        position = cls(tops, pins, fields.off, fields.side, fields.dice)
+        position = cls(tops, pins, fields.off, fields.side, fields.dice, cast(TapaOptions, options))
         if position.dice is not None and position.outcome() is not None:
             raise NotationError("dice", tpn.format_dice(position.dice), "the game is over: no dice to play")
         return position
