@@ -6,14 +6,13 @@ there are few (``legal_turns_within``); otherwise the turn is played step by ste
 
 from __future__ import annotations
 
-import tavla
-
 import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tests.stepping import turn_by_steps
 
+import tavla
 from tavla.core.dice import ROLLS
 from tavla.core.protocol import BLACK, WHITE
 from tavla.rules.dicesteps import DiceTurn

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-import tavla
-
 import random
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tests.stepping import turn_by_steps
 
+import tavla
 from tavla.core.dice import ROLLS
 from tavla.core.protocol import BLACK, WHITE
 from tavla.rules.tapa import TapaPosition
@@ -49,7 +47,8 @@ def play_one(seed: int, rule_set: tavla.GameDefinition) -> Any:
 @given(seed=st.integers(min_value=0, max_value=2**32 - 1), greek=st.booleans())
 def test_random_games_end_with_a_result(seed: int, greek: bool) -> None:
     """RULES.md 5: every game ends: 1-3 points, a void game, or (option) a pinned mother."""
-    rule_set = tavla.find_game("tapa").with_options(mother_pin_wins=True) if greek else tavla.find_game("tapa")
+    tapa = tavla.find_game("tapa")
+    rule_set = tapa.with_options(mother_pin_wins=True) if greek else tapa
     end = play_one(seed, rule_set)
     outcome = end.outcome()
     assert outcome is not None
