@@ -13,6 +13,7 @@ def turn_by_steps(position: Any, rng: random.Random, undo_rate: float = 0.3) -> 
     while not builder.complete:
         options = builder.legal_steps()
         assert options, f"no step but the turn is incomplete in {position}"
+        assert len(set(options)) == len(options), f"a step offered twice: {options} in {position}"
         choice = rng.choice(options)
         builder.step(choice)
         if rng.random() < undo_rate:

@@ -3,7 +3,9 @@
 Random playouts to the end; at every step: chance probabilities sum to 1, notation
 round-trips exactly, turns are distinct by the position they produce, a turn played
 die by die through the step interface is one of the legal turns, undo restores the
-previous state, and the game record replays to the same position.
+previous state, and the game record replays to the same position. A turn entered
+die by die (in any order, with undos) has the text of the same turn listed, and no
+step is offered twice.
 """
 
 from __future__ import annotations
@@ -57,9 +59,11 @@ def play_out(name: str, seed: int) -> Game:
                 game.play(stepped)
             else:
                 assert turns, f"no legal turn in {before}"
-                afters = {turn.after for turn in turns}
-                assert len(afters) == len(turns), "turns must be distinct by resulting position"
-                assert stepped.after in afters
+                texts = {turn.after: turn.text for turn in turns}
+                assert len(texts) == len(turns), "turns must be distinct by resulting position"
+                assert len(set(texts.values())) == len(turns), "one text per turn"
+                # One text per turn however it was entered (RULES.md 1.1).
+                assert texts[stepped.after] == stepped.text
                 assert before.parse_turn(stepped.text).after == stepped.after
                 for turn in rng.sample(list(turns), min(3, len(turns))):
                     check_notation(turn.after)

@@ -70,8 +70,8 @@ class GameRecord:
 
 
 def game_rules(name: str, options: dict[str, Any]) -> GameDefinition:
-    """Game ``name`` (or an alias) played with ``options`` (values, or their text)."""
-    return find_game(name).read_options(options)
+    """Game ``name`` (or an alias) played with ``options`` (typed values: bool, int)."""
+    return find_game(name).with_options(**options)
 
 
 class Game:

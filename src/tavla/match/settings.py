@@ -39,7 +39,7 @@ class MatchSettings:
     options: tuple[tuple[str, bool | int], ...] = ()
 
     def __post_init__(self) -> None:
-        definition = find_game(self.game).read_options(dict(self.options))  # raises TavlaError
+        definition = find_game(self.game).with_options(**dict(self.options))  # raises TavlaError
         # One form for the same rules: the canonical name and the changed options only.
         object.__setattr__(self, "game", definition.name)
         object.__setattr__(self, "options", tuple(definition.changed_options().items()))
@@ -65,7 +65,7 @@ class MatchSettings:
     @property
     def definition(self) -> GameDefinition:
         """The game played, under its options."""
-        return find_game(self.game).read_options(dict(self.options))
+        return find_game(self.game).with_options(**dict(self.options))
 
     def to_json(self) -> dict[str, Any]:
         return {
