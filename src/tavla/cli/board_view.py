@@ -8,11 +8,12 @@ with their own picture (Abluka's 7x7 board) are listed in :data:`GAME_VIEWS`.
 from __future__ import annotations
 
 import importlib
-from typing import Any
 
 from rich.console import Console, RenderableType
 from rich.text import Text
 
+from tavla.core.definition import BoardKind
+from tavla.core.protocol import AnyPosition
 from tavla.render.board import (
     COLOUR_NAMES,
     BoardView,
@@ -23,8 +24,9 @@ from tavla.render.board import (
     status_line,
 )
 
-GAME_VIEWS: dict[str, str] = {"abluka": "tavla.cli.abluka_view"}
-"""Games drawn by a module of their own: game name to a module with ``render(position)``."""
+GAME_VIEWS: dict[BoardKind, str] = {BoardKind.GRID: "tavla.cli.abluka_view"}
+"""Boards drawn by a module of their own: the kind of board to a module with
+``render(position)``."""
 
 GLYPHS = ("O", "X")
 STYLES = ("bold bright_white", "bold red")
@@ -118,9 +120,9 @@ def dice_board(notation: str) -> Text:
     return render_board(board_view(notation))
 
 
-def position_renderable(position: Any) -> RenderableType:
+def position_renderable(position: AnyPosition) -> RenderableType:
     """A picture of any game's position: its own view if it has one, else the board."""
-    module_name = GAME_VIEWS.get(position.game)
+    module_name = GAME_VIEWS.get(position.definition.facts.board)
     if module_name is not None:
         try:
             module = importlib.import_module(module_name)
@@ -133,5 +135,5 @@ def position_renderable(position: Any) -> RenderableType:
     return dice_board(position.notation())
 
 
-def print_position(position: Any, console: Console | None = None) -> None:
+def print_position(position: AnyPosition, console: Console | None = None) -> None:
     (console or Console(highlight=False)).print(position_renderable(position))

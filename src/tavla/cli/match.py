@@ -199,7 +199,7 @@ class MatchSession:
             self.console.print(position_renderable(state.position))
             self._drawn = state.position
         name = state.settings.names[actor]
-        dice = getattr(state.position, "dice", None)
+        dice = state.position.dice
         rolled = f", {dice[0]}-{dice[1]} to play" if state.phase == "move" and dice else ""
         self.say(status_line(state, match.now()))
         entry = self._turn_entry(state) if state.phase == "move" else None
@@ -335,7 +335,7 @@ def match_command(
     for kind in kinds:
         if kind not in PLAYER_KINDS:
             raise fail(f"player {kind!r}: expected human or random")
-    if out is not None and out.suffix.lower() == ".mat" and find_game(game).name != "tabla":
+    if out is not None and out.suffix.lower() == ".mat" and not find_game(game).facts.gnubg_rules:
         raise fail(f"--out {out}: .mat records are for tabla; use .json")
     options: dict[str, object] = {
         "cube": cube,

@@ -23,19 +23,14 @@ import typer
 import tavla
 from tavla.cli.errors import USAGE_ERROR, fail
 from tavla.core.errors import TavlaError
+from tavla.core.protocol import AnyPosition
 
 FROM_STDIN = "-"
 
 
-_USES_DICE: dict[str, bool] = {}
-
-
-def _uses_dice(position: Any) -> bool:
-    """A game whose start is a roll: its positions need dice before anybody moves."""
-    game: str = position.game
-    if game not in _USES_DICE:
-        _USES_DICE[game] = bool(type(position).start().is_chance)
-    return _USES_DICE[game]
+def _uses_dice(position: AnyPosition) -> bool:
+    """A game whose positions need dice before anybody moves."""
+    return position.definition.facts.has_dice
 
 
 def answer(text: str) -> str:

@@ -36,7 +36,7 @@ def play(
     ] = None,
 ) -> None:
     """Play in the terminal: dice games against a random player, Abluka against the engine."""
-    if find_game(game).name == "abluka":
+    if not find_game(game).facts.has_dice:  # Abluka: against its engine
         play_abluka(level, color or "b", movetime_ms, seed=seed)
         return
     color = color or "w"

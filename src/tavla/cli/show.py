@@ -25,7 +25,7 @@ def show(
     """Draw the board, numbered from the side to act."""
     parsed = tavla.from_notation(position)
     if svg is not None:
-        if parsed.game in GAME_VIEWS:
+        if parsed.definition.facts.board in GAME_VIEWS:
             raise fail(f"--svg {svg}: no SVG picture of {parsed.game} yet")
         try:
             svg.write_text(board_svg(board_view(parsed.notation())), encoding="utf-8")

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import pairwise
-from typing import Any
 
 from tavla.core.errors import IllegalMoveError, TavlaError
 from tavla.core.protocol import AnyPosition, StepBuilder, Turn
@@ -30,9 +29,9 @@ You may also play one die at a time: 13/7, then 7/5, then 'done' to commit."""
 Say = Callable[[str], None]
 
 
-def dice_text(position: Any) -> str:
+def dice_text(position: AnyPosition) -> str:
     """The roll to play as ``6-5``, or nothing where there are no dice."""
-    dice = getattr(position, "dice", None)
+    dice = position.dice
     return f"{dice[0]}-{dice[1]}" if dice else ""
 
 

@@ -75,8 +75,11 @@ class GameFacts:
     checkers: int
     """Checkers per player (0 for Abluka)."""
     gnubg_compatible: bool
-    """Positions can be written as gnubg's Position/Match IDs and ``.mat`` files
-    (tabla's board and movement: tabla, antitabla, chelebi)."""
+    """Positions can be written as gnubg's Position/Match IDs (tabla's board and
+    movement: tabla, antitabla, chelebi)."""
+    gnubg_rules: bool = False
+    """gnubg plays these very rules, so whole matches go to and from its ``.mat``
+    files (tabla only)."""
 
 
 @dataclass(frozen=True)

@@ -194,7 +194,7 @@ class _Reading:
 
     info: MatchInfo
     settings: MatchSettings
-    position: Any  # the position with the dice owner to act, no dice yet
+    position: BackgammonPosition  # the dice owner to act, no dice yet
     score: tuple[int, int]  # by seat
 
     def seat(self, player: int) -> int:

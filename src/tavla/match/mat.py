@@ -105,7 +105,7 @@ def export_mat(record: MatchRecord) -> str:
     settings = record.settings
     if record.setup is not None:
         raise NotationError("mat", "setup", "a .mat match starts at its first game, not from a position")
-    if settings.game != "tabla" or settings.money:
+    if not settings.definition.facts.gnubg_rules or settings.money:
         raise NotationError("mat", settings.game, "only tabla matches to N points export to .mat")
     if settings.next_game_start != "opening_roll":
         # .mat readers take each game's first roll for an opening roll.

@@ -10,18 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tavla.core.definition import Direction
 from tavla.core.dice import Roll
 from tavla.core.protocol import BLACK, WHITE
+from tavla.core.registry import find_game
 from tavla.rules import tpn
 
 CHECKERS = 15
 """Checkers per player in every dice game (RULES.md 1.1)."""
-
-SAME_DIRECTION_GAMES = frozenset({"gulbara"})
-"""Games where both players move the same way round the board (RULES.md 6.1)."""
-
-NO_PIP_GAMES = frozenset({"indiyka"})
-"""Games where a pip count means nothing: indiyka's checkers never travel (RULES.md 7)."""
 
 COLOUR_NAMES = ("White", "Black")
 
@@ -89,8 +85,10 @@ def board_view(notation: str) -> BoardView:
     Only the TPN's shape is checked here; reading it as a position of its game
     (checker counts, legal stacks) is the game's job and comes first.
     """
-    fields = tpn.split_tpn(notation, (notation.split(" ", 1)[0],))
-    same_direction = fields.game in SAME_DIRECTION_GAMES
+    head = notation.split(" ", 1)[0]
+    fields = tpn.split_tpn(notation, (head.partition("(")[0],))
+    facts = find_game(fields.name).facts
+    same_direction = facts.direction is Direction.SAME
     viewer = fields.side
     points = tuple(fields.points[white_point(point, viewer, same_direction) - 1] for point in range(1, 25))
     on_board = [0, 0]
@@ -108,7 +106,7 @@ def board_view(notation: str) -> BoardView:
         bar=fields.bar,
         off=fields.off,
         not_entered=(not_entered[0], not_entered[1]),
-        pips=None if fields.game in NO_PIP_GAMES else _pips(fields, same_direction),
+        pips=_pips(fields, same_direction) if facts.has_pips else None,
         side=fields.side,
         dice=fields.dice,
         extras=dict(fields.extras),

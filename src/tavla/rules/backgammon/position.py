@@ -55,7 +55,7 @@ def _start_points() -> tuple[int, ...]:
     return tuple(points)
 
 
-def tabla_family_facts(title: str) -> GameFacts:
+def tabla_family_facts(title: str, gnubg_rules: bool = False) -> GameFacts:
     """The facts of tabla, antitabla and chelebi: one board and movement, a bar, the cube."""
     return GameFacts(
         title=title,
@@ -69,10 +69,11 @@ def tabla_family_facts(title: str) -> GameFacts:
         stacks_colours=False,
         checkers=CHECKERS,
         gnubg_compatible=True,
+        gnubg_rules=gnubg_rules,
     )
 
 
-@register(tabla_family_facts("Tabla"), "backgammon", "tavla", "portes")
+@register(tabla_family_facts("Tabla", gnubg_rules=True), "backgammon", "tavla", "portes")
 @dataclass(frozen=True)
 class BackgammonPosition(DiceGame[State]):
     """A tabla position. ``points[i]`` is White's point ``i + 1``; Black negative."""
