@@ -364,3 +364,51 @@ def test_flag_loses_the_match_when_asked(tmp_path: Path) -> None:
     assert clock is not None and clock.flag_loses == "match"
     refused = run("match", "--clock", "12s+2m", "--flag-loses", "set", "--white", "random")
     assert refused.exit_code == 2 and "expected game or match" in refused.output
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("missing/m.json", "there is no directory"),
+        ("m.txt", "expected a file ending in .json or .mat"),
+        ("folder.json", "this is a directory"),
+    ],
+)
+def test_a_bad_destination_is_refused_before_play(tmp_path: Path, name: str, expected: str) -> None:
+    (tmp_path / "folder.json").mkdir()
+    out = tmp_path / name
+    result = run("match", "--length", "1", "--white", "random", "--black", "random", "--seed", "1",
+                 "--out", str(out))  # fmt: skip
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"tavla: --out {out}: {expected}")  # nothing was played
+    assert not out.is_file()
+
+
+@pytest.mark.parametrize("suffix", [".json", ".mat"])
+def test_a_finished_match_survives_a_failed_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suffix: str
+) -> None:
+    """The destination disappears during play: the record goes to the current directory."""
+    folder = tmp_path / "gone"
+    folder.mkdir()
+    here = tmp_path / "here"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    original = match_cli.MatchSession.run
+
+    def run_then_remove(self: match_cli.MatchSession) -> bool:
+        finished = original(self)
+        folder.rmdir()
+        return finished
+
+    monkeypatch.setattr(match_cli.MatchSession, "run", run_then_remove)
+    result = run("match", "--length", "3", "--white", "random", "--black", "random", "--seed", "4",
+                 "--out", str(folder / f"m{suffix}"))  # fmt: skip
+    assert result.exit_code == 1
+    saved = list(here.iterdir())
+    assert len(saved) == 1 and saved[0].suffix == suffix
+    assert f"the record is in {saved[0]}" in result.output
+    text = saved[0].read_text(encoding="utf-8")
+    final = replay(import_mat(text) if suffix == ".mat" else MatchRecord.from_json(text))
+    assert final.over and "wins the match" in result.output

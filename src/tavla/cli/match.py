@@ -14,8 +14,11 @@ runs on. Anything refused is explained and changes nothing.
 
 from __future__ import annotations
 
+import os
 import random
 import sys
+import tempfile
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
@@ -287,10 +290,61 @@ def _settings(
     )
 
 
-def save_record(match: Match, out: Path) -> None:
+RECORD_SUFFIXES = (".json", ".mat")
+
+
+def check_destination(out: Path, game: str) -> None:
+    """Refuse, before any play, a record file that could not be written."""
+    suffix = out.suffix.lower()
+    if suffix not in RECORD_SUFFIXES:
+        raise fail(f"--out {out}: expected a file ending in .json or .mat")
+    if suffix == ".mat" and find_game(game).game != "tabla":
+        raise fail(f"--out {out}: .mat records are for tabla; use .json")
+    folder = out.parent
+    if not folder.is_dir():
+        raise fail(f"--out {out}: there is no directory {folder}")
+    if out.is_dir():
+        raise fail(f"--out {out}: this is a directory")
+    if not os.access(folder, os.W_OK | os.X_OK) or (out.exists() and not os.access(out, os.W_OK)):
+        raise fail(f"--out {out}: not writable")
+
+
+def _record_text(match: Match, suffix: str) -> str:
     record = MatchRecord.of(match)
-    text = export_mat(record) if out.suffix.lower() == ".mat" else record.to_json() + "\n"
-    out.write_text(text)
+    return export_mat(record) if suffix.lower() == ".mat" else record.to_json() + "\n"
+
+
+def _fallback(text: str, out: Path) -> Path | None:
+    """Write ``text`` to a new file in the current directory, else in the temporary
+    directory; the file written, or None when neither could take it."""
+    for folder in (Path.cwd(), Path(tempfile.gettempdir())):
+        try:
+            handle, name = tempfile.mkstemp(prefix=f"{out.stem}-", suffix=out.suffix, dir=folder)
+            with os.fdopen(handle, "w", encoding="utf-8") as file:
+                file.write(text)
+        except OSError:
+            continue
+        return Path(name)
+    return None
+
+
+def save_record(match: Match, out: Path, say: Callable[[str], None]) -> bool:
+    """Write the record of ``match`` to ``out``; if that fails, to a fallback file so
+    that a finished match is never lost. True when ``out`` was written."""
+    text = _record_text(match, out.suffix)
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as error:
+        reason = error.strerror or str(error)
+        saved = _fallback(text, out)
+        if saved is None:
+            print(f"tavla: could not write {out} ({reason}) nor a fallback; the record:", file=sys.stderr)
+            print(text, file=sys.stderr)
+        else:
+            print(f"tavla: could not write {out} ({reason}); the record is in {saved}", file=sys.stderr)
+        return False
+    say(f"Record written to {out}.")
+    return True
 
 
 @reports_errors
@@ -335,8 +389,8 @@ def match_command(
     for kind in kinds:
         if kind not in PLAYER_KINDS:
             raise fail(f"player {kind!r}: expected human or random")
-    if out is not None and out.suffix.lower() == ".mat" and find_game(game).game != "tabla":
-        raise fail(f"--out {out}: .mat records are for tabla; use .json")
+    if out is not None:
+        check_destination(out, game)
     options: dict[str, object] = {
         "cube": cube,
         "beavers": beavers,
@@ -364,10 +418,8 @@ def match_command(
         session.say(f"Continuing from gnubg's {match.setup[0]}:{match.setup[1]}.")
         session.say(status_line(match.state, 0))
     finished = session.run()
-    if out is not None:
-        save_record(match, out)
-        session.say(f"Record written to {out}.")
-    if not finished:
+    saved = out is None or save_record(match, out, session.say)
+    if not finished or not saved:
         raise typer.Exit(1)
 
 
