@@ -129,3 +129,12 @@ def test_abluka_lost_position_lists_nothing(invoke: Invoke) -> None:
     result = invoke("moves", "3W3/7/7/7/7/xxx4/xBx4 b")
     assert result.exit_code == 0
     assert result.stdout == ""
+
+
+def test_batch_mode_reports_a_line_that_is_not_utf8(invoke: Invoke) -> None:
+    good = START.replace(" w -", " w 31")
+    data = b"\xff\xfe{}\n" + good.encode() + b"\n"
+    result = invoke("moves", "-", input=data)
+    assert result.exit_code == 2
+    assert result.stdout == "\n" + invoke("moves", good).stdout + "\n"  # answers stay in step
+    assert result.stderr.splitlines() == ["tavla: line 1: not UTF-8 text"]

@@ -151,6 +151,22 @@ def test_replay_refuses_bad_files(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "match record" in result.output
 
 
+@pytest.mark.parametrize("name", ["bad.json", "bad.mat"])
+def test_replay_refuses_a_file_that_is_not_utf8_in_one_line(tmp_path: Path, name: str) -> None:
+    bad = tmp_path / name
+    bad.write_bytes(b"\xff\xfe{}")
+    result = run("replay", str(bad))
+    assert result.exit_code == 2
+    assert result.output.splitlines() == [f"tavla: {bad}: not UTF-8 text (byte 1 cannot be read)"]
+
+
+def test_replay_reads_a_record_with_a_byte_order_mark(tmp_path: Path) -> None:
+    out = tmp_path / "m.json"
+    run("match", "--length", "1", "--white", "random", "--black", "random", "--seed", "3", "--out", str(out))
+    out.write_bytes(b"\xef\xbb\xbf" + out.read_bytes())
+    assert run("replay", str(out), "--final").exit_code == 0
+
+
 def _white_steps(seed: int) -> tuple[int, str, str, str]:
     """A seed whose opening White wins, two steps that make a whole turn for it, and
     the turn's text (computed from the position's own step builder)."""
