@@ -103,6 +103,12 @@ def test_batch_mode_all_good_exits_zero(invoke: Invoke) -> None:
         (START.replace(" w -", " x 31"), "side 'x'"),
         (tpn({24: "15b"}, off="15,0", side="b"), "the game is over"),
         (tpn({24: "15b"}, off="15,0", side="b", dice="31"), "dice '31'"),
+        # text naming no game: TPN's form unless it has Abluka's shape
+        ("garbage", "position 'garbage': expected TPN, '<game> <points> <bar> <off> <side> <dice>'"),
+        ("hello world", "with a game among tabla, antitabla, chelebi, gulbara, indiyka, tapa"),
+        ("", "position '': expected TPN"),
+        ("3W3/7/7/7/7/7/3B3", "expected '<ranks> <side>', e.g. 3W3/7/7/7/7/7/3B3 b"),
+        ("3W3/7/7 b", "ranks '3W3/7/7': 3 ranks"),
     ],
 )
 def test_bad_input_is_one_line_and_status_2(invoke: Invoke, text: str, expected: str) -> None:
