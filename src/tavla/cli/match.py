@@ -28,7 +28,7 @@ from rich.console import Console
 
 from tavla.cli.board_view import position_renderable
 from tavla.cli.errors import fail, reports_errors
-from tavla.cli.turn_entry import TurnEntry
+from tavla.cli.turn_entry import TurnEntry, dice_text
 from tavla.core.dice import CryptoDice, DiceSource, SeededDice
 from tavla.core.errors import TavlaError
 from tavla.core.registry import find_game
@@ -42,6 +42,7 @@ from tavla.match.players import RandomPlayer, play
 from tavla.match.record import MatchRecord
 from tavla.match.settings import MatchSettings
 from tavla.match.state import WARNINGS_TO_LOSE, MatchState
+from tavla.render.board import roll_text
 from tavla.rules.backgammon.gnubg_id import split_gnubg_id
 
 PLAYER_KINDS = ("human", "random")
@@ -101,7 +102,7 @@ def describe(action: MatchAction, before: MatchState, after: MatchState) -> str:
         starter = names[after.starter or 0]
         return f"Opening roll: {names[0]} {action.value[0]}, {names[1]} {action.value[1]}; {starter} starts."
     if kind == "roll":
-        return f"{who} rolls {action.value[0]}-{action.value[1]}."
+        return f"{who} rolls {roll_text(action.value)}."
     if kind == "move":
         return f"{who} plays {action.value}."
     if kind == "double":
@@ -202,8 +203,8 @@ class MatchSession:
             self.console.print(position_renderable(state.position))
             self._drawn = state.position
         name = state.settings.names[actor]
-        dice = getattr(state.position, "dice", None)
-        rolled = f", {dice[0]}-{dice[1]} to play" if state.phase == "move" and dice else ""
+        dice = dice_text(state.position)
+        rolled = f", {dice} to play" if state.phase == "move" and dice else ""
         self.say(status_line(state, match.now()))
         entry = self._turn_entry(state) if state.phase == "move" else None
         progress = entry.progress if entry is not None else ""

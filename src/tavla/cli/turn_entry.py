@@ -15,6 +15,7 @@ from typing import Any
 
 from tavla.core.errors import IllegalMoveError, TavlaError
 from tavla.core.protocol import Position, StepBuilder, Turn
+from tavla.render.board import roll_text
 from tavla.rules.turns import bounded_turns
 
 SHOWN_TURNS = 60
@@ -31,9 +32,9 @@ Say = Callable[[str], None]
 
 
 def dice_text(position: Any) -> str:
-    """The roll to play as ``6-5``, or nothing where there are no dice."""
+    """The roll to play as ``6-5`` (the higher die first), or nothing where there are no dice."""
     dice = getattr(position, "dice", None)
-    return f"{dice[0]}-{dice[1]}" if dice else ""
+    return roll_text(dice) if dice else ""
 
 
 def expand_steps(text: str) -> list[str]:
