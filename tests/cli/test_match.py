@@ -428,3 +428,13 @@ def test_a_finished_match_survives_a_failed_write(
     text = saved[0].read_text(encoding="utf-8")
     final = replay(import_mat(text) if suffix == ".mat" else MatchRecord.from_json(text))
     assert final.over and "wins the match" in result.output
+
+
+def test_replay_reads_a_gnubg_match_with_a_roll_then_a_resignation() -> None:
+    path = DATA / "endings" / "resign_after_roll.mat"
+    gnubg = json.loads(path.with_name("resign_after_roll.gnubg.json").read_text())
+    result = run("replay", str(path))
+    assert result.exit_code == 0, result.output
+    assert "offers to resign a backgammon" in result.output
+    names, score = gnubg["names"], gnubg["final_score"]
+    assert f"{names[0]} {score[0]} - {names[1]} {score[1]}" in result.output
