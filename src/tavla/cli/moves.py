@@ -77,7 +77,10 @@ def answer_stream(lines: Any, out: Any, err: Any) -> int:
 
 def moves(
     position: Annotated[
-        str, typer.Argument(help="A position (TPN, or Abluka's notation); '-' reads one per line from stdin.")
+        str,
+        typer.Argument(
+            help="A position (TPN or Abluka's notation, docs/notation.md); '-': one per line from stdin."
+        ),
     ],
 ) -> None:
     """Print every legal turn: the move text, a TAB, the resulting position.

@@ -37,7 +37,9 @@ def ids_line(state: MatchState) -> str:
 
 @reports_errors
 def replay_command(
-    file: Annotated[Path, typer.Argument(help="A match record: FILE.json, or FILE.mat (tabla).")],
+    file: Annotated[
+        Path, typer.Argument(help="A match record: FILE.json, or FILE.mat (tabla); see docs/records.md.")
+    ],
     final: Annotated[bool, typer.Option("--final", help="Print only the final score and position.")] = False,
     board: Annotated[bool, typer.Option("--board", help="Draw the board after every turn.")] = False,
     ids: Annotated[
