@@ -33,23 +33,43 @@ def new_game(name: str, *, opening: bool = True, **options: Any) -> Game:
     return Game.new(name, opening=opening, **options)
 
 
+ABLUKA_MARKS = frozenset("WBx1234567/")
+"""The characters of an Abluka board field (RULES.md 8.2)."""
+
+
+def _abluka_shaped(fields: list[str]) -> bool:
+    """Text that looks like Abluka's notation, ``<ranks> <side>``, rather than TPN."""
+    board = fields[0] if fields else ""
+    return len(fields) <= 2 and bool(board) and set(board) <= ABLUKA_MARKS and any(c in board for c in "/WB")
+
+
 def from_notation(text: str) -> AnyPosition:
     """Parse a position of any game: TPN for the dice games, FEN-like for Abluka.
 
-    A TPN's first field names the game and any rule options that differ from the
-    defaults: ``tapa(mother_pin_wins=true) ...``.
+    Text that names no game is read as Abluka's notation when it has that shape; anything
+    else is refused with TPN's form, the likelier intent. A TPN's first field names the
+    game and any rule options that differ from the defaults: ``tapa(mother_pin_wins=true) ...``.
     """
     stripped = text.strip()
-    head = stripped.split(" ", 1)[0] if stripped else ""
+    fields = stripped.split()
+    head = fields[0] if fields else ""
+    game = head.partition("(")[0]  # the game name, before any rule options
     names = game_names()
-    if head.partition("(")[0] in names:
-        return find_game(head.partition("(")[0]).from_notation(stripped)
-    if stripped.count(" ") >= 5:  # the shape of TPN (RULES.md 1.2): the game name is wrong
+    if game in names:
+        return find_game(game).from_notation(stripped)
+    tpn_games = [d.name for d in all_games() if d.facts.notation is NotationKind.TPN]
+    if _abluka_shaped(fields):
+        for definition in all_games():
+            if definition.facts.notation is not NotationKind.TPN:
+                return definition.from_notation(stripped)
+    if len(fields) >= 6:  # the shape of TPN (RULES.md 1.2): the game name is wrong
         raise NotationError("game", head, f"expected one of {', '.join(names)}")
-    for definition in all_games():
-        if definition.facts.notation is not NotationKind.TPN:
-            return definition.from_notation(stripped)
-    raise NotationError("game", head, f"expected one of {', '.join(names)}")
+    raise NotationError(
+        "position",
+        stripped,
+        f"expected TPN, '<game> <points> <bar> <off> <side> <dice>' with a game among "
+        f"{', '.join(tpn_games)} (or Abluka's '<ranks> <side>')",
+    )
 
 
 __all__ = [

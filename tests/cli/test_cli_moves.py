@@ -103,6 +103,12 @@ def test_batch_mode_all_good_exits_zero(invoke: Invoke) -> None:
         (START.replace(" w -", " x 31"), "side 'x'"),
         (tpn({24: "15b"}, off="15,0", side="b"), "the game is over"),
         (tpn({24: "15b"}, off="15,0", side="b", dice="31"), "dice '31'"),
+        # text naming no game: TPN's form unless it has Abluka's shape
+        ("garbage", "position 'garbage': expected TPN, '<game> <points> <bar> <off> <side> <dice>'"),
+        ("hello world", "with a game among tabla, antitabla, chelebi, gulbara, indiyka, tapa"),
+        ("", "position '': expected TPN"),
+        ("3W3/7/7/7/7/7/3B3", "expected '<ranks> <side>', e.g. 3W3/7/7/7/7/7/3B3 b"),
+        ("3W3/7/7 b", "ranks '3W3/7/7': 3 ranks"),
     ],
 )
 def test_bad_input_is_one_line_and_status_2(invoke: Invoke, text: str, expected: str) -> None:
@@ -129,3 +135,12 @@ def test_abluka_lost_position_lists_nothing(invoke: Invoke) -> None:
     result = invoke("moves", "3W3/7/7/7/7/xxx4/xBx4 b")
     assert result.exit_code == 0
     assert result.stdout == ""
+
+
+def test_batch_mode_reports_a_line_that_is_not_utf8(invoke: Invoke) -> None:
+    good = START.replace(" w -", " w 31")
+    data = b"\xff\xfe{}\n" + good.encode() + b"\n"
+    result = invoke("moves", "-", input=data)
+    assert result.exit_code == 2
+    assert result.stdout == "\n" + invoke("moves", good).stdout + "\n"  # answers stay in step
+    assert result.stderr.splitlines() == ["tavla: line 1: not UTF-8 text"]

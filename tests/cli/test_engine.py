@@ -112,3 +112,14 @@ def test_tavla_engine_process_speaks_only_json() -> None:
     assert replies[0]["games"] and replies[1]["id"] == 2
     AblukaPosition.from_notation(START).parse_turn(replies[1]["move"])
     assert "error" in replies[2] and "error" in replies[3]
+
+
+def test_a_request_that_is_not_utf8_gets_an_error_reply(server: EngineServer) -> None:
+    for line in (b"\xff\xfe{}\n", "\udcff\udcfe{}\n"):  # read as bytes, or as escaped text
+        reply = server.handle_line(line)
+        assert reply == {"id": None, "error": "not UTF-8 text: requests are UTF-8 JSON"}
+    source = io.BytesIO(b'\xff{"cmd": "hello", "id": 1}\n{"cmd": "hello", "id": 2}\n')
+    sink = io.StringIO()
+    server.serve(source, sink)
+    replies = [json.loads(line) for line in sink.getvalue().splitlines()]
+    assert [reply["id"] for reply in replies] == [None, 2]

@@ -151,6 +151,22 @@ def test_replay_refuses_bad_files(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "match record" in result.output
 
 
+@pytest.mark.parametrize("name", ["bad.json", "bad.mat"])
+def test_replay_refuses_a_file_that_is_not_utf8_in_one_line(tmp_path: Path, name: str) -> None:
+    bad = tmp_path / name
+    bad.write_bytes(b"\xff\xfe{}")
+    result = run("replay", str(bad))
+    assert result.exit_code == 2
+    assert result.output.splitlines() == [f"tavla: {bad}: not UTF-8 text (byte 1 cannot be read)"]
+
+
+def test_replay_reads_a_record_with_a_byte_order_mark(tmp_path: Path) -> None:
+    out = tmp_path / "m.json"
+    run("match", "--length", "1", "--white", "random", "--black", "random", "--seed", "3", "--out", str(out))
+    out.write_bytes(b"\xef\xbb\xbf" + out.read_bytes())
+    assert run("replay", str(out), "--final").exit_code == 0
+
+
 def _white_steps(seed: int) -> tuple[int, str, str, str]:
     """A seed whose opening White wins, two steps that make a whole turn for it, and
     the turn's text (computed from the position's own step builder)."""
@@ -364,3 +380,61 @@ def test_flag_loses_the_match_when_asked(tmp_path: Path) -> None:
     assert clock is not None and clock.flag_loses == "match"
     refused = run("match", "--clock", "12s+2m", "--flag-loses", "set", "--white", "random")
     assert refused.exit_code == 2 and "expected game or match" in refused.output
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("missing/m.json", "there is no directory"),
+        ("m.txt", "expected a file ending in .json or .mat"),
+        ("folder.json", "this is a directory"),
+    ],
+)
+def test_a_bad_destination_is_refused_before_play(tmp_path: Path, name: str, expected: str) -> None:
+    (tmp_path / "folder.json").mkdir()
+    out = tmp_path / name
+    result = run("match", "--length", "1", "--white", "random", "--black", "random", "--seed", "1",
+                 "--out", str(out))  # fmt: skip
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"tavla: --out {out}: {expected}")  # nothing was played
+    assert not out.is_file()
+
+
+@pytest.mark.parametrize("suffix", [".json", ".mat"])
+def test_a_finished_match_survives_a_failed_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suffix: str
+) -> None:
+    """The destination disappears during play: the record goes to the current directory."""
+    folder = tmp_path / "gone"
+    folder.mkdir()
+    here = tmp_path / "here"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    original = match_cli.MatchSession.run
+
+    def run_then_remove(self: match_cli.MatchSession) -> bool:
+        finished = original(self)
+        folder.rmdir()
+        return finished
+
+    monkeypatch.setattr(match_cli.MatchSession, "run", run_then_remove)
+    result = run("match", "--length", "3", "--white", "random", "--black", "random", "--seed", "4",
+                 "--out", str(folder / f"m{suffix}"))  # fmt: skip
+    assert result.exit_code == 1
+    saved = list(here.iterdir())
+    assert len(saved) == 1 and saved[0].suffix == suffix
+    assert f"the record is in {saved[0]}" in result.output
+    text = saved[0].read_text(encoding="utf-8")
+    final = replay(import_mat(text) if suffix == ".mat" else MatchRecord.from_json(text))
+    assert final.over and "wins the match" in result.output
+
+
+def test_replay_reads_a_gnubg_match_with_a_roll_then_a_resignation() -> None:
+    path = DATA / "endings" / "resign_after_roll.mat"
+    gnubg = json.loads(path.with_name("resign_after_roll.gnubg.json").read_text())
+    result = run("replay", str(path))
+    assert result.exit_code == 0, result.output
+    assert "offers to resign a backgammon" in result.output
+    names, score = gnubg["names"], gnubg["final_score"]
+    assert f"{names[0]} {score[0]} - {names[1]} {score[1]}" in result.output

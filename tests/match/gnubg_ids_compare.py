@@ -7,9 +7,12 @@ it shows the board before it. The moments line up with our states thus:
 - a ``move`` record: after the roll, before the move (our state before the move);
 - a ``double`` record: before the roll, the doubler to act (our state before the double);
 - a ``take`` or ``drop`` record: the double offered (our state before the answer);
-- a ``resign`` record: before the resignation (our state before it), compared only when
-  the resignation came before the roll: a .mat does not keep a roll that was not played;
-- after the last record: the end of the game (our state after the game's last action).
+- a ``resign`` record: before the resignation (our state before it);
+- a ``set`` record: a roll followed by an accepted resignation, which a .mat keeps as a
+  roll with no move (our state before the roll);
+- after the last record: the end of the game (our state after the game's last action),
+  not compared after a roll and a resignation: gnubg's final Match ID keeps the dice
+  that were never played, ours shows the game over without them.
 
 Resignations that were declined leave no trace in a .mat, and our moments before a roll
 that was not followed by a double have no gnubg record: those are not compared.
@@ -48,6 +51,7 @@ def our_moments(record: MatchRecord) -> list[list[Moment]]:
     states = list(replay_states(record))
     games: list[list[Moment]] = []
     resign_before: MatchState | None = None
+    roll_before: MatchState | None = None  # before the roll not yet followed by a move
     for index, action in enumerate(record.actions):
         before, after = states[index], states[index + 1]
         if action.kind == "start":
@@ -55,15 +59,21 @@ def our_moments(record: MatchRecord) -> list[list[Moment]]:
             continue
         if action.kind == "resign":
             resign_before = before
+        if action.kind == "roll" and action.seat is not None:
+            roll_before = before
+        elif action.kind in ("move", "start"):
+            roll_before = None
         kind = GNUBG_RECORD.get(action.kind)
         if kind == "resign":
             assert resign_before is not None
-            rolled = resign_before.position.dice is not None
-            games[-1].append(Moment(len(games) - 1, kind, None if rolled else resign_before))
+            if roll_before is not None:
+                games[-1].append(Moment(len(games) - 1, "set", roll_before))
+            games[-1].append(Moment(len(games) - 1, kind, resign_before))
         elif kind is not None:
             games[-1].append(Moment(len(games) - 1, kind, before))
         if after.result is not None and before.result is None:
-            games[-1].append(Moment(len(games) - 1, "end", after))
+            unplayed_roll = kind == "resign" and roll_before is not None
+            games[-1].append(Moment(len(games) - 1, "end", None if unplayed_roll else after))
     return games
 
 

@@ -9,6 +9,7 @@ holds matches of ours exported as .mat with gnubg's reading of those files. The
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -108,3 +109,44 @@ def test_import_reports_an_illegal_move_with_its_game() -> None:
         import_mat("\n".join(lines))
     with pytest.raises(NotationError):
         import_mat("this is not a match\n")
+
+
+ENDINGS = sorted((DATA / "endings").glob("*.mat"))
+"""Matches gnubg recorded whose games end every way a game can (``test_mat_endings_gnubg.py``)."""
+
+
+@pytest.mark.parametrize("path", ENDINGS, ids=lambda p: p.stem)
+def test_every_ending_gnubg_writes_imports_to_gnubg_score(path: Path) -> None:
+    """Bear-off, dropped doubles, resignations before and after the roll, at every level."""
+    assert {p.stem for p in ENDINGS} == {"bearoff", "drop", "resign_after_roll", "resign_before_roll"}
+    record = import_mat(path.read_text())
+    assert differences(record, _reading(path)) == []
+    assert list(replay(record).score) == _reading(path)["final_score"]
+
+
+ROLL_THEN_RESIGN = """ 5 point match
+
+ Game 1
+ gnubg : 0                      root : 0
+  1) 62: 13/7 24/22              51:
+      Wins 1 point
+"""
+
+
+def test_a_roll_with_no_move_then_wins_is_a_roll_then_a_resignation() -> None:
+    record = import_mat(ROLL_THEN_RESIGN)
+    kinds = [(a.kind, a.seat, a.value) for a in record.actions]
+    assert kinds[-4:] == [("move", 0, "24/22 13/7"), ("roll", 1, "51"), ("resign", 1, "single"),
+                          ("accept", 0, "")]  # fmt: skip
+    assert replay(record).score == (1, 0)
+    # written back in gnubg's form: the roll with no move, then the winner's line
+    assert "62: 13/7 24/22              51:\n      Wins 1 point" in export_mat(record)
+    assert import_mat(export_mat(record)).actions == record.actions
+
+
+def test_a_roll_with_no_move_and_none_possible_is_still_a_pass() -> None:
+    text = (DATA / "endings" / "bearoff.mat").read_text()
+    empty_rolls = len(re.findall(r"\b[1-6][1-6]:(?= {2,}|\s*$)", text, re.MULTILINE))
+    record = import_mat(text)
+    passes = [a for a in record.actions if a.kind == "move" and a.value == "-"]
+    assert empty_rolls > 0 and len(passes) == empty_rolls

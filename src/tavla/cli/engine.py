@@ -8,7 +8,7 @@ from tavla.engine.server import main as serve
 
 
 def engine() -> None:
-    """Answer engine requests, one JSON object per line (see ENGINE_PROTOCOL.md)."""
+    """Answer engine requests, one JSON object per line (see docs/engine-protocol.md)."""
     serve()
 
 

@@ -6,6 +6,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import wraps
+from pathlib import Path
 from typing import ParamSpec, TypeVar
 
 import typer
@@ -42,3 +43,28 @@ def reports_errors(command: Callable[P, R]) -> Callable[P, R]:
             return command(*args, **kwargs)
 
     return wrapper
+
+
+def read_text_file(path: Path) -> str:
+    """The text of ``path`` read as UTF-8 (a leading byte order mark is dropped);
+    an unreadable file or one that is not UTF-8 fails with one line."""
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise fail(f"{path}: {error.strerror or error}") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise fail(f"{path}: not UTF-8 text (byte {error.start + 1} cannot be read)") from None
+
+
+def utf8_line(line: str | bytes) -> str:
+    """One line of input as text; raises TavlaError when it is not UTF-8 (read as bytes,
+    or as text with the undecodable bytes escaped)."""
+    try:
+        if isinstance(line, bytes):
+            return line.decode("utf-8")
+        line.encode("utf-8")
+    except UnicodeError:
+        raise TavlaError("not UTF-8 text") from None
+    return line

@@ -7,6 +7,8 @@ module to ``COMMAND_MODULES``.
 from __future__ import annotations
 
 import importlib
+import io
+import sys
 
 import typer
 
@@ -17,6 +19,16 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
+@app.callback()
+def _tolerant_streams() -> None:
+    """A typed line that is not UTF-8 reaches a command as text it refuses (and may echo),
+    not as a traceback."""
+    for stream, errors in ((sys.stdin, "surrogateescape"), (sys.stdout, "backslashreplace")):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors=errors)
+
 
 COMMAND_MODULES = [
     "tavla.cli.moves",

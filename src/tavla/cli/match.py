@@ -14,8 +14,11 @@ runs on. Anything refused is explained and changes nothing.
 
 from __future__ import annotations
 
+import os
 import random
 import sys
+import tempfile
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
@@ -25,7 +28,7 @@ from rich.console import Console
 
 from tavla.cli.board_view import position_renderable
 from tavla.cli.errors import fail, reports_errors
-from tavla.cli.turn_entry import TurnEntry
+from tavla.cli.turn_entry import TurnEntry, dice_text
 from tavla.core.dice import CryptoDice, DiceSource, SeededDice
 from tavla.core.errors import TavlaError
 from tavla.core.registry import find_game
@@ -39,6 +42,7 @@ from tavla.match.players import RandomPlayer, play
 from tavla.match.record import MatchRecord
 from tavla.match.settings import MatchSettings
 from tavla.match.state import WARNINGS_TO_LOSE, MatchState
+from tavla.render.board import roll_text
 from tavla.rules.backgammon.gnubg_id import split_gnubg_id
 
 PLAYER_KINDS = ("human", "random")
@@ -98,7 +102,7 @@ def describe(action: MatchAction, before: MatchState, after: MatchState) -> str:
         starter = names[after.starter or 0]
         return f"Opening roll: {names[0]} {action.value[0]}, {names[1]} {action.value[1]}; {starter} starts."
     if kind == "roll":
-        return f"{who} rolls {action.value[0]}-{action.value[1]}."
+        return f"{who} rolls {roll_text(action.value)}."
     if kind == "move":
         return f"{who} plays {action.value}."
     if kind == "double":
@@ -199,8 +203,8 @@ class MatchSession:
             self.console.print(position_renderable(state.position))
             self._drawn = state.position
         name = state.settings.names[actor]
-        dice = state.position.dice
-        rolled = f", {dice[0]}-{dice[1]} to play" if state.phase == "move" and dice else ""
+        dice = dice_text(state.position)
+        rolled = f", {dice} to play" if state.phase == "move" and dice else ""
         self.say(status_line(state, match.now()))
         entry = self._turn_entry(state) if state.phase == "move" else None
         progress = entry.progress if entry is not None else ""
@@ -287,10 +291,61 @@ def _settings(
     )
 
 
-def save_record(match: Match, out: Path) -> None:
+RECORD_SUFFIXES = (".json", ".mat")
+
+
+def check_destination(out: Path, game: str) -> None:
+    """Refuse, before any play, a record file that could not be written."""
+    suffix = out.suffix.lower()
+    if suffix not in RECORD_SUFFIXES:
+        raise fail(f"--out {out}: expected a file ending in .json or .mat")
+    if suffix == ".mat" and not find_game(game).facts.gnubg_rules:
+        raise fail(f"--out {out}: .mat records are for tabla; use .json")
+    folder = out.parent
+    if not folder.is_dir():
+        raise fail(f"--out {out}: there is no directory {folder}")
+    if out.is_dir():
+        raise fail(f"--out {out}: this is a directory")
+    if not os.access(folder, os.W_OK | os.X_OK) or (out.exists() and not os.access(out, os.W_OK)):
+        raise fail(f"--out {out}: not writable")
+
+
+def _record_text(match: Match, suffix: str) -> str:
     record = MatchRecord.of(match)
-    text = export_mat(record) if out.suffix.lower() == ".mat" else record.to_json() + "\n"
-    out.write_text(text)
+    return export_mat(record) if suffix.lower() == ".mat" else record.to_json() + "\n"
+
+
+def _fallback(text: str, out: Path) -> Path | None:
+    """Write ``text`` to a new file in the current directory, else in the temporary
+    directory; the file written, or None when neither could take it."""
+    for folder in (Path.cwd(), Path(tempfile.gettempdir())):
+        try:
+            handle, name = tempfile.mkstemp(prefix=f"{out.stem}-", suffix=out.suffix, dir=folder)
+            with os.fdopen(handle, "w", encoding="utf-8") as file:
+                file.write(text)
+        except OSError:
+            continue
+        return Path(name)
+    return None
+
+
+def save_record(match: Match, out: Path, say: Callable[[str], None]) -> bool:
+    """Write the record of ``match`` to ``out``; if that fails, to a fallback file so
+    that a finished match is never lost. True when ``out`` was written."""
+    text = _record_text(match, out.suffix)
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as error:
+        reason = error.strerror or str(error)
+        saved = _fallback(text, out)
+        if saved is None:
+            print(f"tavla: could not write {out} ({reason}) nor a fallback; the record:", file=sys.stderr)
+            print(text, file=sys.stderr)
+        else:
+            print(f"tavla: could not write {out} ({reason}); the record is in {saved}", file=sys.stderr)
+        return False
+    say(f"Record written to {out}.")
+    return True
 
 
 @reports_errors
@@ -335,8 +390,8 @@ def match_command(
     for kind in kinds:
         if kind not in PLAYER_KINDS:
             raise fail(f"player {kind!r}: expected human or random")
-    if out is not None and out.suffix.lower() == ".mat" and not find_game(game).facts.gnubg_rules:
-        raise fail(f"--out {out}: .mat records are for tabla; use .json")
+    if out is not None:
+        check_destination(out, game)
     options: dict[str, object] = {
         "cube": cube,
         "beavers": beavers,
@@ -364,10 +419,8 @@ def match_command(
         session.say(f"Continuing from gnubg's {match.setup[0]}:{match.setup[1]}.")
         session.say(status_line(match.state, 0))
     finished = session.run()
-    if out is not None:
-        save_record(match, out)
-        session.say(f"Record written to {out}.")
-    if not finished:
+    saved = out is None or save_record(match, out, session.say)
+    if not finished or not saved:
         raise typer.Exit(1)
 
 

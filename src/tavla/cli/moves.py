@@ -7,10 +7,10 @@ and nothing when the side to move has lost.
 
 ``tavla moves -`` answers one position per line of standard input, each answer
 followed by an empty line and flushed at once, so that a program can drive it line
-by line. Blank input lines are skipped. A bad line prints ``tavla: line N: ...`` on
-standard error and an empty answer (just the empty line) on standard output, so the
-k-th answer always belongs to the k-th position; the run goes on and ends with exit
-status 2.
+by line. Blank input lines are skipped. A bad line (one that is not UTF-8 included)
+prints ``tavla: line N: ...`` on standard error and an empty answer (just the empty
+line) on standard output, so the k-th answer always belongs to the k-th position; the
+run goes on and ends with exit status 2.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Annotated, Any
 import typer
 
 import tavla
-from tavla.cli.errors import USAGE_ERROR, fail
+from tavla.cli.errors import USAGE_ERROR, fail, utf8_line
 from tavla.core.errors import TavlaError
 from tavla.core.protocol import AnyPosition
 
@@ -57,10 +57,10 @@ def answer_stream(lines: Any, out: Any, err: Any) -> int:
         if not line:
             return status
         number += 1
-        text = line.strip()
-        if not text:
-            continue
         try:
+            text = utf8_line(line).strip()
+            if not text:
+                continue
             out.write(answer(text) + "\n")
         except TavlaError as error:
             out.write("\n")
@@ -72,7 +72,10 @@ def answer_stream(lines: Any, out: Any, err: Any) -> int:
 
 def moves(
     position: Annotated[
-        str, typer.Argument(help="A position (TPN, or Abluka's notation); '-' reads one per line from stdin.")
+        str,
+        typer.Argument(
+            help="A position (TPN or Abluka's notation, docs/notation.md); '-': one per line from stdin."
+        ),
     ],
 ) -> None:
     """Print every legal turn: the move text, a TAB, the resulting position.
@@ -82,7 +85,7 @@ def moves(
     the other lines are still answered, and the exit status is then 2.
     """
     if position == FROM_STDIN:
-        status = answer_stream(sys.stdin, sys.stdout, sys.stderr)
+        status = answer_stream(getattr(sys.stdin, "buffer", sys.stdin), sys.stdout, sys.stderr)
         if status:
             raise typer.Exit(status)
         return

@@ -2,7 +2,8 @@
 
 The player types a turn as ``d2/e5`` (king to d2, blocker on e5), or the king's
 square and then the blocker's on their own line. ``moves`` lists the legal turns,
-``undo`` takes back the last pair of turns, ``quit`` ends the game.
+``undo`` takes back the last pair of turns, ``quit`` ends the game; an empty line
+shows the prompt again.
 """
 
 from __future__ import annotations
@@ -83,6 +84,8 @@ def _human_turn(position: AblukaPosition, read: ReadLine, out: Console, echo: bo
             return None
         if echo:
             out.print(text)
+        if not text:  # an empty line asks again, as in the dice games
+            continue
         if text in ("quit", "q", "exit"):
             return None
         if text in ("undo", "u"):

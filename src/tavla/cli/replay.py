@@ -14,7 +14,7 @@ import typer
 from rich.console import Console
 
 from tavla.cli.board_view import position_renderable
-from tavla.cli.errors import fail, reports_errors
+from tavla.cli.errors import fail, read_text_file, reports_errors
 from tavla.cli.match import describe, describe_match_end, describe_result, status_line
 from tavla.cli.replay_steps import ReplayStepper
 from tavla.match.gnubg_ids import match_ids
@@ -24,10 +24,7 @@ from tavla.match.state import MatchState
 
 
 def load_record(path: Path) -> MatchRecord:
-    try:
-        text = path.read_text()
-    except OSError as error:
-        raise fail(f"{path}: {error.strerror or error}") from None
+    text = read_text_file(path)
     if path.suffix.lower() == ".mat":
         return import_mat(text)
     return MatchRecord.from_json(text)
@@ -40,7 +37,9 @@ def ids_line(state: MatchState) -> str:
 
 @reports_errors
 def replay_command(
-    file: Annotated[Path, typer.Argument(help="A match record: FILE.json, or FILE.mat (tabla).")],
+    file: Annotated[
+        Path, typer.Argument(help="A match record: FILE.json, or FILE.mat (tabla); see docs/records.md.")
+    ],
     final: Annotated[bool, typer.Option("--final", help="Print only the final score and position.")] = False,
     board: Annotated[bool, typer.Option("--board", help="Draw the board after every turn.")] = False,
     ids: Annotated[

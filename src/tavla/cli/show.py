@@ -17,7 +17,9 @@ from tavla.render.svg import board_svg
 
 @reports_errors
 def show(
-    position: Annotated[str, typer.Argument(help="A position: TPN, or Abluka's notation.")],
+    position: Annotated[
+        str, typer.Argument(help="A position: TPN, or Abluka's notation (docs/notation.md).")
+    ],
     svg: Annotated[
         Path | None, typer.Option("--svg", help="Also write the board as an SVG image to this file.")
     ] = None,

@@ -14,6 +14,7 @@ from itertools import pairwise
 
 from tavla.core.errors import IllegalMoveError, TavlaError
 from tavla.core.protocol import AnyPosition, StepBuilder, Turn
+from tavla.render.board import roll_text
 from tavla.rules.turns import bounded_turns
 
 SHOWN_TURNS = 60
@@ -30,9 +31,9 @@ Say = Callable[[str], None]
 
 
 def dice_text(position: AnyPosition) -> str:
-    """The roll to play as ``6-5``, or nothing where there are no dice."""
+    """The roll to play as ``6-5`` (the higher die first), or nothing where there are no dice."""
     dice = position.dice
-    return f"{dice[0]}-{dice[1]}" if dice else ""
+    return roll_text(dice) if dice else ""
 
 
 def expand_steps(text: str) -> list[str]:

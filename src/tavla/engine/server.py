@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
+from collections.abc import Iterable
 from typing import Any, TextIO
 
 import tavla
@@ -34,8 +35,16 @@ class EngineServer:
     def hello(self) -> dict[str, Any]:
         return {"name": NAME, "version": tavla.__version__, "games": engine_games(), "levels": list(LEVELS)}
 
-    def handle_line(self, line: str) -> dict[str, Any] | None:
-        """The reply to one request line (None for a blank line); raises Quit on ``quit``."""
+    def handle_line(self, line: str | bytes) -> dict[str, Any] | None:
+        """The reply to one request line (None for a blank line); raises Quit on ``quit``.
+
+        A line may come as bytes, or as text whose undecodable bytes were escaped; one
+        that is not UTF-8 gets an error reply."""
+        try:
+            line = line.decode("utf-8") if isinstance(line, bytes) else line
+            line.encode("utf-8")
+        except UnicodeError:
+            return {"id": None, "error": "not UTF-8 text: requests are UTF-8 JSON"}
         if not line.strip():
             return None
         try:
@@ -93,7 +102,7 @@ class EngineServer:
             raise EngineError(f"movetime_ms {movetime!r}: expected a positive integer")
         return engine.move(position, level, movetime)
 
-    def serve(self, source: TextIO, sink: TextIO) -> None:
+    def serve(self, source: Iterable[str] | Iterable[bytes], sink: TextIO) -> None:
         """Read requests from ``source`` until ``quit`` or end of input; reply on ``sink``."""
         for line in source:
             try:
@@ -108,4 +117,4 @@ class EngineServer:
 def main() -> None:
     """Serve standard input and output (``tavla engine``, ``python -m tavla.engine``)."""
     with contextlib.suppress(KeyboardInterrupt):
-        EngineServer().serve(sys.stdin, sys.stdout)
+        EngineServer().serve(getattr(sys.stdin, "buffer", sys.stdin), sys.stdout)

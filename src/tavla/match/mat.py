@@ -18,7 +18,9 @@ actions alternate, so a cell follows the previous one in the next free slot of i
 player's column. A roll cell is ``<dice>: <steps>``, each step ``from/to`` in the
 mover's numbering with 25 for the bar, 0 for off and ``*`` for a hit. ``Wins N
 points`` closes a game in the winner's column; a game that ends with it although
-the board is not finished and nobody dropped was resigned.
+the board is not finished and nobody dropped was resigned. A player who rolls and
+then resigns gets his roll written with no move (``51:``); where a move was possible
+that reads as the roll followed by the resignation, where none was, as a pass.
 """
 
 from __future__ import annotations
@@ -72,13 +74,16 @@ def _game_cells(states: list[MatchState], actions: list[MatchAction]) -> list[Ce
     """The cells of one game; ``states[i]`` is the state before ``actions[i]``."""
     cells: list[Cell] = []
     dice = ""
+    roller: int | None = None  # who rolled ``dice`` and has not moved yet
     for before, action, after in zip(states, actions, states[1:], strict=False):
         kind = action.kind
         if kind == "roll":
             roll = (int(action.value[0]), int(action.value[1]))
             dice = f"{max(roll)}{min(roll)}"
+            roller = after.actor
         elif kind == "move":
             assert action.seat is not None
+            roller = None
             position = before.position
             if not isinstance(position, BackgammonPosition):
                 raise NotationError("game", position.game, ".mat files hold the tabla family only")
@@ -95,6 +100,8 @@ def _game_cells(states: list[MatchState], actions: list[MatchAction]) -> list[Ce
             raise NotationError("mat", "raccoon", "the .mat format has no raccoons")
         # A game stopped by a forfeit without points (three warnings) has no .mat line.
         ended = after.result is not None and before.result is None
+        if ended and roller is not None and kind == "accept":
+            cells.append((roller, f"{dice}:"))  # rolled, then resigned: gnubg's form
         if ended and after.result is not None and after.result.winner is not None and after.result.points:
             cells.append((after.result.winner, _wins(after.result.points)))
     return cells
@@ -192,7 +199,10 @@ class _Importer:
                 self.act("roll", None, high + low if seat == 0 else low + high)
             else:
                 self.act("roll", seat, dice)
-            self.act("move", seat, _move_text(steps))
+            if steps.strip() or not self._can_move():
+                self.act("move", seat, _move_text(steps))
+            # else: a roll with no move although one is possible, as gnubg writes a roll
+            # followed by a resignation; the opponent's ``Wins`` cell comes next.
         elif text.startswith("Doubles"):
             self.act("double", seat)
         elif text.startswith(("Takes", "Drops", "Beavers", "Raccoons")):
@@ -201,6 +211,10 @@ class _Importer:
             self.wins(seat, text)
         else:
             raise NotationError("mat", text, "expected a roll, Doubles, Takes, Drops or Wins")
+
+    def _can_move(self) -> bool:
+        """Whether the player on roll has a move other than passing."""
+        return any(turn.text != "-" for turn in self.state.position.legal_turns())
 
     def wins(self, seat: int, text: str) -> None:
         found = re.match(r"Wins\s+(\d+)\s+points?", text)

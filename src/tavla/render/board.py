@@ -8,6 +8,7 @@ the same way round the board, is numbered by its own rule (RULES.md 1.1).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tavla.core.definition import Direction
@@ -113,6 +114,14 @@ def board_view(notation: str) -> BoardView:
     )
 
 
+def roll_text(dice: Sequence[int | str]) -> str:
+    """A roll as displays show it, the higher die first: ``6-5``, ``4-4``.
+
+    Records and notations keep their own order; every picture and message uses this."""
+    high, low = sorted((int(dice[0]), int(dice[1])), reverse=True)
+    return f"{high}-{low}"
+
+
 def status_line(view: BoardView) -> str:
     """Who acts and how: ``White to play 3-1``, ``Black to roll`` ..."""
     name = COLOUR_NAMES[view.side]
@@ -121,7 +130,7 @@ def status_line(view: BoardView) -> str:
         return f"{name} to complete the opponent's double: {' '.join(completing)}"
     if view.dice is None:
         return f"{name} to roll"
-    return f"{name} to play {view.dice[0]}-{view.dice[1]}"
+    return f"{name} to play {roll_text(view.dice)}"
 
 
 def extra_lines(view: BoardView) -> list[str]:

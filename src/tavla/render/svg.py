@@ -187,7 +187,7 @@ def _dice(view: BoardView) -> list[str]:
     size = 34
     parts: list[str] = []
     colour = view.side
-    for index, value in enumerate(view.dice):
+    for index, value in enumerate(sorted(view.dice, reverse=True)):  # the higher die first
         x = RIGHT_LEFT + HALF_WIDTH / 2 - size - 6 + index * (size + 12)
         y = MIDDLE - size / 2
         parts.append(

@@ -1,0 +1,92 @@
+"""The user documentation under docs/: present, linked, and true to the code."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import tavla
+from tavla.cli.main import COMMAND_MODULES, app
+from tavla.engine.server import EngineServer
+from tavla.match.settings import MatchSettings
+
+ROOT = Path(__file__).parent.parent
+DOCS = ROOT / "docs"
+PAGES = ("rules.md", "notation.md", "engine-protocol.md", "records.md")
+
+
+def text(name: str) -> str:
+    return (DOCS / name).read_text(encoding="utf-8")
+
+
+def test_readme_links_every_page_and_every_link_resolves() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for page in PAGES:
+        assert f"(docs/{page})" in readme
+    for source, body in [(ROOT / "README.md", readme), *((DOCS / p, text(p)) for p in PAGES)]:
+        for target in re.findall(r"\]\(([^)#]+\.md)\)", body):
+            assert (source.parent / target).is_file(), (source.name, target)
+    assert "RULES.md" not in readme and "ENGINE_PROTOCOL.md" not in readme
+    assert "### Match records" not in readme and '"format": "tavla-match"' in text("records.md")
+
+
+def test_cli_help_points_at_the_docs_not_at_internal_files() -> None:
+    runner = CliRunner()
+    engine_help = runner.invoke(app, ["engine", "--help"], terminal_width=200).output
+    assert "docs/engine-protocol.md" in engine_help
+    for module in COMMAND_MODULES:
+        command = module.rsplit(".", 1)[1]
+        output = runner.invoke(app, [command, "--help"], terminal_width=200).output
+        assert "RULES.md" not in output and "ENGINE_PROTOCOL.md" not in output, command
+
+
+RULE_OPTIONS = [("tapa", "mother_pin_wins"), ("gulbara", "progressive_from_roll")]
+
+
+@pytest.mark.parametrize(("game", "option"), RULE_OPTIONS)
+def test_rules_list_each_rule_option_with_its_default(game: str, option: str) -> None:
+    options = tavla.find_game(game).options
+    default = getattr(options, option)
+    shown = str(default).lower()
+    assert [f.name for f in dataclasses.fields(options)] == [option]
+    assert f"| `{option}` |" in text("rules.md")
+    row = next(line for line in text("rules.md").splitlines() if line.startswith(f"| `{option}` |"))
+    assert row.rstrip(" |").endswith(f"`{shown}`")
+    assert f"Option `{option}`" in text("rules.md")
+
+
+def test_rules_list_every_match_setting() -> None:
+    rules = text("rules.md")
+    for field in dataclasses.fields(MatchSettings):
+        if field.name not in ("game", "names", "clock"):
+            assert f"`{field.name}`" in rules, field.name
+    assert "`flag_loses`" in rules
+
+
+def test_notation_examples_read_back() -> None:
+    notation = text("notation.md")
+    blocks = re.findall(r"```\n(.*?)```", notation, re.DOTALL)
+    lines = [line for block in blocks for line in block.splitlines()]
+    complete = [line for line in lines if line.split(" ")[0] in tavla.game_names() and "..." not in line]
+    assert complete
+    for line in complete:
+        assert tavla.from_notation(line).notation() == line
+    assert tavla.from_notation("3W3/7/7/7/7/7/3B3 b").notation() in notation
+
+
+def test_engine_protocol_example_matches_the_engine() -> None:
+    page = text("engine-protocol.md")
+    requests = [json.loads(line[2:]) for line in page.splitlines() if line.startswith("> {")]
+    replies = [json.loads(line[2:]) for line in page.splitlines() if line.startswith("< {")]
+    server = EngineServer()
+    answered = [server.handle(request) for request in requests if request["cmd"] != "quit"]
+    assert len(answered) == len(replies)
+    for ours, documented in zip(answered, replies, strict=True):
+        assert set(ours) == set(documented)
+        if "move" not in ours:
+            assert ours == documented
