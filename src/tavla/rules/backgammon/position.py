@@ -167,6 +167,11 @@ class BackgammonPosition(DiceGame[State]):
         _set_attribute(after, "__dict__", fields)
         return after
 
+    # A listed turn's pending value is its Board: building the position is
+    # from_mover_board itself, with no call in between (a turn list may build
+    # thousands of positions).
+    build_after = from_mover_board  # type: ignore[assignment]
+
     # ------------------------------------------------------------ framework hooks
     def step_function(self) -> StepFunction[State, MaybeStep]:
         return tabla_steps
@@ -184,8 +189,6 @@ class BackgammonPosition(DiceGame[State]):
     def after_turn(self, state: State, dice_played: int) -> Self:
         return self.from_mover_state(state)
 
-    def build_after(self, pending: object) -> Self:
-        return self.from_mover_board(cast(Board, pending))
 
     def _require_dice(self) -> Roll:
         self._require_decision()
