@@ -156,28 +156,30 @@ class DiceGame(Defined, TwoDiceChance, Generic[S]):
             raise WrongPhaseError(f"the dice must be rolled first in {self.notation()}")
 
     @cached_property
-    def _turns(self) -> list[DiceTurn[Self]]:
+    def _turns(self) -> tuple[DiceTurn[Self], ...]:
         if self.outcome() is not None:
-            return []
+            return ()
         self._require_decision()
         return self._generate_turns()
 
-    def _generate_turns(self) -> list[DiceTurn[Self]]:
+    def _generate_turns(self) -> tuple[DiceTurn[Self], ...]:
         """Every legal turn (the outcome and the phase are checked): the framework's
         breadth-first search; a game may override it with a faster generator."""
         sequences, prefer_larger = self.turn_sequences()
         start = self.mover_state()
         found = search_turns(start, sequences, self.step_function(), prefer_first=prefer_larger)
         if found.dice_played == 0:
-            return [DiceTurn((), self.after_turn(start, 0), self)]
-        return [
-            DiceTurn(
-                tuple(step for step in steps if step is not None),
-                self.after_turn(state, found.dice_played),
-                self,
-            )
-            for state, steps in found.turns.items()
-        ]
+            return (DiceTurn((), self.after_turn(start, 0), self),)
+        return tuple(
+            [
+                DiceTurn(
+                    tuple(step for step in steps if step is not None),
+                    self.after_turn(state, found.dice_played),
+                    self,
+                )
+                for state, steps in found.turns.items()
+            ]
+        )
 
     def legal_turns(self) -> Sequence[DiceTurn[Self]]:
         return self._turns

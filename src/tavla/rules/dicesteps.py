@@ -29,26 +29,37 @@ class DiceTurn(Generic[P]):
     canonical text of the turn, the same however the turn was found or entered.
     """
 
-    __slots__ = ("_after", "_pending", "_text", "origin", "steps")
+    __slots__ = ("_after", "_origin", "_pending", "_steps", "_text")
 
     def __init__(self, steps: tuple[Step, ...], after: P | None, origin: P, pending: object = None) -> None:
-        self.steps = steps
+        self._steps = steps
         self._after = after
-        self.origin = origin
+        self._origin = origin
         self._pending = pending
         self._text: str | None = None
+
+    # Read-only views: a turn handed out by a position cannot be changed by its holder.
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        """The steps in playing order, as found (the text is the canonical form)."""
+        return self._steps
+
+    @property
+    def origin(self) -> P:
+        """The position the turn is played from."""
+        return self._origin
 
     @property
     def after(self) -> P:
         after = self._after
         if after is None:
-            after = self._after = self.origin.build_after(self._pending)
+            after = self._after = self._origin.build_after(self._pending)
         return after
 
     @property
     def text(self) -> str:
         if self._text is None:
-            self._text = self.origin.turn_text(self)
+            self._text = self._origin.turn_text(self)
         return self._text
 
     def __repr__(self) -> str:

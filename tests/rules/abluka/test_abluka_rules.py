@@ -111,7 +111,7 @@ def test_side_without_a_step_loses() -> None:
     outcome = trapped.outcome()
     assert outcome is not None
     assert (outcome.winner, outcome.points, outcome.reason) == (WHITE, 1, "no move")
-    assert trapped.legal_turns() == []
+    assert trapped.legal_turns() == ()
     assert trapped.steps().legal_steps() == []
     with pytest.raises(IllegalMoveError, match="game is over"):
         trapped.parse_turn("a2/a3")

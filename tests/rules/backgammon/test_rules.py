@@ -156,7 +156,7 @@ def test_tabla_results(
     """RULES.md 2: 1, 2 or 3 points by the loser's checkers."""
     position = tavla.from_notation(tpn(white, black, bar=bar, side="b"))
     assert position.outcome() == expected
-    assert position.legal_turns() == []
+    assert position.legal_turns() == ()
     assert not position.is_chance
 
 

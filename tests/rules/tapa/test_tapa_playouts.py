@@ -58,4 +58,4 @@ def test_random_games_end_with_a_result(seed: int, greek: bool) -> None:
         assert greek and outcome.points == 2 and end.mother_pinned(1 - outcome.winner)
     else:
         assert end.off[outcome.winner] == 15 and outcome.points in (1, 2, 3)
-    assert not end.is_chance and end.legal_turns() == []
+    assert not end.is_chance and end.legal_turns() == ()

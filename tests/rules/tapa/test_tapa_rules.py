@@ -112,7 +112,7 @@ def test_both_mothers_pinned_is_a_void_game() -> None:
     assert turn.text == "4/1*"
     assert turn.after.outcome() == Outcome(None, 0, "void")
     assert not turn.after.is_chance
-    assert turn.after.legal_turns() == []
+    assert turn.after.legal_turns() == ()
 
 
 def test_mother_pin_wins_option() -> None:

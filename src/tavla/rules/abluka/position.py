@@ -34,12 +34,27 @@ START_BLACK = 3  # d1
 class AblukaTurn:
     """A legal turn: where the king goes, where the blocker goes, and the result."""
 
-    __slots__ = ("after", "block", "to")
+    __slots__ = ("_after", "_block", "_to")
 
     def __init__(self, to: int, block: int, after: AblukaPosition) -> None:
-        self.to = to
-        self.block = block
-        self.after = after
+        self._to = to
+        self._block = block
+        self._after = after
+
+    # Read-only views: a turn handed out by a position cannot be changed by its holder.
+    @property
+    def to(self) -> int:
+        """The king's new square."""
+        return self._to
+
+    @property
+    def block(self) -> int:
+        """The blocker's square."""
+        return self._block
+
+    @property
+    def after(self) -> AblukaPosition:
+        return self._after
 
     @property
     def text(self) -> str:
@@ -150,13 +165,13 @@ class AblukaPosition(Defined):
         return None
 
     @cached_property
-    def _turns(self) -> list[AblukaTurn]:
+    def _turns(self) -> tuple[AblukaTurn, ...]:
         turns: list[AblukaTurn] = []
         empty = self.empty
         for to in squares_of(NEIGHBOURS[self.mover] & empty):
             for block in squares_of((empty & ~BIT[to]) | BIT[self.mover]):
                 turns.append(AblukaTurn(to, block, self.after_turn(to, block)))
-        return turns
+        return tuple(turns)
 
     def legal_turns(self) -> Sequence[AblukaTurn]:
         return self._turns

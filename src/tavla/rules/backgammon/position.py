@@ -189,24 +189,23 @@ class BackgammonPosition(DiceGame[State]):
     def after_turn(self, state: State, dice_played: int) -> Self:
         return self.from_mover_state(state)
 
-
     def _require_dice(self) -> Roll:
         self._require_decision()
         return cast(Roll, self.dice)
 
     # -------------------------------------------------------- the fast generator
-    def _generate_turns(self) -> list[DiceTurn[Self]]:
+    def _generate_turns(self) -> tuple[DiceTurn[Self], ...]:
         start = self.mover_board()
         found = turn_boards(start, self.dice_sequences(self._require_dice()), prefer_first=True)
         return self._board_turns(start, found)
 
     def _board_turns(
         self, start: Board, found: tuple[int, dict[Board, tuple[Step, ...]]]
-    ) -> list[DiceTurn[Self]]:
+    ) -> tuple[DiceTurn[Self], ...]:
         played, boards = found
         if played == 0:
-            return [DiceTurn((), None, self, start)]
-        return [DiceTurn(steps, None, self, board) for board, steps in boards.items()]
+            return (DiceTurn((), None, self, start),)
+        return tuple([DiceTurn(steps, None, self, board) for board, steps in boards.items()])
 
     def legal_turns_within(self, limit: int) -> Sequence[DiceTurn[Self]] | None:
         """The legal turns, or None as soon as the distinct positions after a group of
