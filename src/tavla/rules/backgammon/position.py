@@ -72,10 +72,11 @@ class BackgammonTurn:
 
     @property
     def after(self) -> BackgammonPosition:
-        after = self._after
+        after, origin, board = self._after, self._origin, self._board
         if after is None:
-            assert self._origin is not None and self._board is not None
-            after = self._after = self._origin.from_mover_board(self._board)
+            if origin is None or board is None:  # both constructors set one or the other
+                raise RuntimeError("a turn made without its position")
+            after = self._after = origin.from_mover_board(board)
         return after
 
     @property
@@ -109,7 +110,7 @@ class BackgammonPosition(TwoDiceChance):
 
     def __post_init__(self) -> None:
         if len(self.points) != 24:
-            raise ValueError("a position has 24 points")
+            raise NotationError("points", str(len(self.points)), "a position has 24 points")
 
     # --------------------------------------------------------------------- protocol
     @property
