@@ -22,6 +22,7 @@ import typer
 
 import tavla
 from tavla.cli.errors import clear_errors
+from tavla.core.digits import parse_natural
 from tavla.core.errors import NotationError
 from tavla.core.protocol import BLACK, SIDE_LETTERS, WHITE
 from tavla.rules.backgammon import BackgammonPosition
@@ -38,9 +39,7 @@ from tavla.rules.backgammon.gnubg_id import (
 
 
 def _count(text: str, field: str) -> int:
-    if not text.isdigit():
-        raise NotationError(field, text, "expected a whole number")
-    return int(text)
+    return parse_natural(text, field, "expected a whole number")
 
 
 def _side(text: str, field: str) -> int:

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 from tavla.core.dice import Roll
+from tavla.core.digits import is_digits
 from tavla.core.errors import NotationError
 from tavla.core.protocol import SIDE_LETTERS
 
@@ -58,7 +59,7 @@ def format_stack(stack: Stack) -> str:
 
 def _pair(text: str, field: str) -> tuple[int, int]:
     parts = text.split(",")
-    if len(parts) != 2 or not all(part.isdigit() and len(part) <= 2 for part in parts):
+    if len(parts) != 2 or not all(is_digits(part) and len(part) <= 2 for part in parts):
         raise NotationError(field, text, "expected two counts such as 0,0 (White,Black)")
     return int(parts[0]), int(parts[1])
 
