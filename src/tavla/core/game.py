@@ -14,7 +14,9 @@ from fractions import Fraction
 from typing import Any
 
 from tavla.core.dice import DiceSource, Roll, roll
+from tavla.core.digits import parse_roll_text
 from tavla.core.errors import NotationError, TavlaError, WrongPhaseError
+from tavla.core.jsonread import load_json, member, shown, want_bool, want_list, want_object, want_str
 from tavla.core.protocol import BLACK, WHITE, Outcome, Position, Turn
 from tavla.core.registry import find_game
 
@@ -22,6 +24,9 @@ from tavla.core.registry import find_game
 OPENING_ROLLS: tuple[tuple[Roll, Fraction], ...] = tuple(
     ((white, black), Fraction(1, 30)) for white in range(1, 7) for black in range(1, 7) if white != black
 )
+
+
+ACTION_KINDS = ("opening", "roll", "turn")
 
 
 @dataclass(frozen=True)
@@ -59,13 +64,25 @@ class GameRecord:
 
     @classmethod
     def from_json(cls, text: str) -> GameRecord:
-        try:
-            data: dict[str, Any] = json.loads(text)
-            actions = [Action(str(kind), str(value)) for kind, value in data["actions"]]
-            options = dict(data.get("options", {}))
-            return cls(str(data["game"]), str(data["start"]), bool(data["opening"]), actions, options)
-        except (ValueError, KeyError, TypeError) as error:
-            raise NotationError("record", text[:60], f"not a game record ({error})") from None
+        """Read a record; NotationError (a TavlaError) naming the first wrong field."""
+        data = want_object(load_json(text, "game record"), "game record")
+        actions: list[Action] = []
+        for index, item in enumerate(want_list(member(data, "actions", "game record"), "actions")):
+            field = f"actions[{index}]"
+            pair = want_list(item, field)
+            if len(pair) != 2:
+                raise NotationError(field, shown(pair), "expected [kind, value]")
+            kind, value = want_str(pair[0], field), want_str(pair[1], field)
+            if kind not in ACTION_KINDS:
+                raise NotationError(field, kind, f"expected one of {', '.join(ACTION_KINDS)}")
+            actions.append(Action(kind, value))
+        return cls(
+            want_str(member(data, "game", "game record"), "game"),
+            want_str(member(data, "start", "game record"), "start"),
+            want_bool(member(data, "opening", "game record"), "opening"),
+            actions,
+            dict(want_object(data.get("options", {}), "options")),
+        )
 
 
 def rules_class(name: str, options: dict[str, Any]) -> Any:
@@ -136,13 +153,15 @@ class Game:
             raise WrongPhaseError(f"no roll is due in {self.position.notation()}")
         if dice is None:
             if source is None:
-                raise ValueError("give the dice or a dice source")
+                raise TavlaError("roll: give the dice or a dice source")
             dice = roll(source)
             while self.awaiting_opening and dice[0] == dice[1]:
                 dice = roll(source)
+        if len(dice) != 2 or not all(type(die) is int and 1 <= die <= 6 for die in dice):
+            raise NotationError("dice", repr(dice), "expected two dice 1-6")
         if self.awaiting_opening:
             white, black = dice
-            if white == black or not (1 <= white <= 6 and 1 <= black <= 6):
+            if white == black:
                 raise WrongPhaseError(f"opening roll {dice!r}: two different dice 1-6 are needed")
             starter = WHITE if white > black else BLACK
             position = self.position.with_side(starter).with_roll((max(dice), min(dice)))  # type: ignore[attr-defined]
@@ -182,9 +201,7 @@ class Game:
         game = cls(position_class.from_notation(record.start), opening=record.opening)
         for action in record.actions:
             if action.kind in ("opening", "roll"):
-                if len(action.value) != 2 or not action.value.isdigit():
-                    raise NotationError(action.kind, action.value, "expected two dice such as 31")
-                game.roll((int(action.value[0]), int(action.value[1])))
+                game.roll(parse_roll_text(action.value, action.kind))
             elif action.kind == "turn":
                 game.play(action.value)
             else:
