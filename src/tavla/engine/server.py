@@ -8,12 +8,14 @@ server keeps running; ``quit`` (or the end of input) stops it.
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import sys
 from typing import Any, TextIO
 
 import tavla
 from tavla.core.errors import TavlaError
+from tavla.core.jsonread import load_json
 from tavla.engine import builtin  # noqa: F401  (registers the engines)
 from tavla.engine.registry import LEVELS, EngineError, engine_for, engine_games
 
@@ -39,9 +41,11 @@ class EngineServer:
         if not line.strip():
             return None
         try:
-            request = json.loads(line)
-        except ValueError as error:
-            return {"id": None, "error": _one_line(f"not JSON: {error}")}
+            # Not json.loads: a line of a thousand '[' raised RecursionError, and 1e400
+            # became inf, which would be echoed back as the non-JSON 'Infinity'.
+            request = load_json(line, "request")
+        except TavlaError as error:
+            return {"id": None, "error": _one_line(str(error))}
         if not isinstance(request, dict):
             return {"id": None, "error": "a request is a JSON object with a 'cmd'"}
         return self.handle(request)
@@ -93,19 +97,37 @@ class EngineServer:
             raise EngineError(f"movetime_ms {movetime!r}: expected a positive integer")
         return engine.move(position, level, movetime)
 
+    def reply_line(self, line: str) -> str | None:
+        """The reply to one request line as one line of JSON; raises Quit on ``quit``.
+
+        Whatever the line holds, the answer is a JSON object: the protocol promises
+        the client an answer per request and a server that keeps running.
+        """
+        try:
+            reply = self.handle_line(line)
+            return None if reply is None else json.dumps(reply, allow_nan=False)
+        except Quit:
+            raise
+        except Exception as error:  # a bug must not end the session: report it and go on
+            message = _one_line(f"internal error: {type(error).__name__}: {error}")
+            return json.dumps({"id": None, "error": message})
+
     def serve(self, source: TextIO, sink: TextIO) -> None:
         """Read requests from ``source`` until ``quit`` or end of input; reply on ``sink``."""
         for line in source:
             try:
-                reply = self.handle_line(line)
+                reply = self.reply_line(line)
             except Quit:
                 return
             if reply is not None:
-                sink.write(json.dumps(reply) + "\n")
+                sink.write(reply + "\n")
                 sink.flush()
 
 
 def main() -> None:
     """Serve standard input and output (``tavla engine``, ``python -m tavla.engine``)."""
+    # Bytes that are not UTF-8 become U+FFFD: that request is refused, the server goes on.
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        sys.stdin.reconfigure(errors="replace")
     with contextlib.suppress(KeyboardInterrupt):
         EngineServer().serve(sys.stdin, sys.stdout)
