@@ -18,6 +18,10 @@ from tavla.core.protocol import SIDE_LETTERS
 Stack = tuple[tuple[int, int], ...]
 """A point's checkers from bottom to top as runs of (count, player)."""
 
+CHECKERS = 15
+"""Each player's checkers in every dice game (RULES.md 1.1)."""
+BOTH_FINISHED = "both players cannot have finished: the first to bear off all 15 ends the game"
+
 _RUN = re.compile(r"([1-9][0-9]?)([wb])")
 
 
@@ -104,11 +108,14 @@ def split_tpn(text: str, known_games: tuple[str, ...]) -> TpnFields:
         if key in extras:
             raise NotationError("extra field", item, "given twice")
         extras[key] = value
+    off = _pair(off_text, "off")
+    if min(off) >= CHECKERS:  # in every dice game the game ends when one player is done
+        raise NotationError("off", off_text, BOTH_FINISHED)
     return TpnFields(
         game=game,
         points=points,
         bar=_pair(bar_text, "bar"),
-        off=_pair(off_text, "off"),
+        off=off,
         side=SIDE_LETTERS.index(side_text),
         dice=parse_dice(dice_text),
         extras=extras,
