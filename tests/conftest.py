@@ -26,7 +26,7 @@ settings.register_profile("explore", deadline=None, max_examples=500)
 settings.register_profile(
     "fuzz",
     deadline=None,
-    max_examples=20_000,
+    max_examples=10_000,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 # Loaded here by default; the Hypothesis pytest plugin applies
