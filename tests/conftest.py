@@ -1,12 +1,37 @@
-"""Shared test helpers."""
+"""Shared test helpers and the run-wide Hypothesis profiles."""
 
 from __future__ import annotations
 
 import shutil
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 GNUBG = "/usr/games/gnubg"
+
+# Property tests must reproduce: the same commit gives the same examples on every
+# machine, so a failure seen in CI is seen again locally.  Deadlines are off
+# because the machines running the suite are shared and timing is noisy (the
+# per-test pytest timeout guards against real hangs).  A developer hunting bugs
+# picks a wider search with `--hypothesis-profile explore` (or `fuzz`).
+settings.register_profile(
+    "ci",
+    derandomize=True,
+    deadline=None,
+    max_examples=100,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile("explore", deadline=None, max_examples=500)
+settings.register_profile(
+    "fuzz",
+    deadline=None,
+    max_examples=10_000,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+# Loaded here by default; the Hypothesis pytest plugin applies
+# `--hypothesis-profile NAME` after conftest import, so the option still wins.
+settings.load_profile("ci")
 
 
 def gnubg_available() -> bool:

@@ -40,7 +40,9 @@ ABLUKA_MARKS = frozenset("WBx1234567/")
 def _abluka_shaped(fields: list[str]) -> bool:
     """Text that looks like Abluka's notation, ``<ranks> <side>``, rather than TPN."""
     board = fields[0] if fields else ""
-    return len(fields) <= 2 and bool(board) and set(board) <= ABLUKA_MARKS and any(c in board for c in "/WB")
+    # Any digit counts towards the shape, so that Abluka's reader names a non-ASCII one.
+    marks = all(c in ABLUKA_MARKS or c.isdigit() for c in board)
+    return len(fields) <= 2 and bool(board) and marks and any(c in board for c in "/WB")
 
 
 def from_notation(text: str) -> AnyPosition:

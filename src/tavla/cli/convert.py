@@ -21,7 +21,8 @@ from typing import Annotated
 import typer
 
 import tavla
-from tavla.cli.errors import clear_errors
+from tavla.cli.errors import POSITION_ARGUMENT, clear_errors, reject_option_like
+from tavla.core.digits import parse_natural
 from tavla.core.errors import NotationError
 from tavla.core.protocol import BLACK, SIDE_LETTERS, WHITE
 from tavla.rules.backgammon import BackgammonPosition
@@ -38,9 +39,7 @@ from tavla.rules.backgammon.gnubg_id import (
 
 
 def _count(text: str, field: str) -> int:
-    if not text.isdigit():
-        raise NotationError(field, text, "expected a whole number")
-    return int(text)
+    return parse_natural(text, field, "expected a whole number")
 
 
 def _side(text: str, field: str) -> int:
@@ -138,6 +137,8 @@ def convert(
     crawford: Annotated[bool, typer.Option("--crawford", help="This game is the Crawford game.")] = False,
 ) -> None:
     """Convert a TPN to gnubg's Position ID and Match ID, or IDs to a TPN."""
+    if text is not None:
+        reject_option_like(text)
     options = MatchOptions(length, score, cube, owner, crawford)
     with clear_errors():
         sys.stdout.write(_run(text, position_id, match_id, side, game, options))
@@ -172,4 +173,4 @@ def _run(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("convert")(convert)
+    app.command("convert", context_settings=POSITION_ARGUMENT)(convert)

@@ -18,6 +18,17 @@ R = TypeVar("R")
 
 USAGE_ERROR = 2
 
+POSITION_ARGUMENT = {"ignore_unknown_options": True}
+"""Context settings of a command whose argument is a position: Click reads a word
+beginning with '-' as an option and answers an unknown one with a usage box; this
+hands it to the command, whose reader names what is wrong in one line."""
+
+
+def reject_option_like(text: str) -> None:
+    """One line for a word that can only be a mistyped option (``--lmit``)."""
+    if text.startswith("--") and " " not in text:
+        raise fail(f"no such option: {text}")
+
 
 def fail(message: str) -> typer.Exit:
     """Print ``message`` as one line on standard error; return the Exit to raise."""

@@ -34,7 +34,7 @@ from tavla.core.errors import TavlaError
 from tavla.core.registry import find_game
 from tavla.match.actions import MatchAction
 from tavla.match.clock import ClockSettings, parse_clock_spec, parse_duration_ms
-from tavla.match.errors import TimeForfeitError
+from tavla.match.errors import MatchError, TimeForfeitError
 from tavla.match.gnubg_ids import settings_from_ids
 from tavla.match.mat import export_mat
 from tavla.match.match import Match
@@ -196,7 +196,8 @@ class MatchSession:
         match = self.match
         state = match.state
         actor = state.actor
-        assert actor is not None
+        if actor is None:  # run() handles the phases without an actor before calling this
+            raise MatchError(f"nobody is to act at {state.phase!r}")
         if match.check_time() is not None:
             return True
         if self.draw and state.phase in ("roll", "move") and self._drawn is not state.position:

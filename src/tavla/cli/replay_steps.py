@@ -13,6 +13,7 @@ from rich.console import Console
 
 from tavla.cli.board_view import position_renderable
 from tavla.cli.match import describe, describe_match_end, describe_result, status_line
+from tavla.core.digits import is_digits
 from tavla.match.actions import MatchAction
 from tavla.match.state import MatchState
 
@@ -76,7 +77,7 @@ class ReplayStepper:
                 target = self.index - 1
             elif word in ("e", "end"):
                 target = last
-            elif word in ("g", "go") and rest.strip().isdigit():
+            elif word in ("g", "go") and is_digits(rest.strip()):
                 target = int(rest.strip())
             else:
                 self.say(f"'{line}': {HELP}.")

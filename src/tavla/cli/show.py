@@ -10,7 +10,7 @@ from rich.console import Console
 
 import tavla
 from tavla.cli.board_view import GAME_VIEWS, position_renderable
-from tavla.cli.errors import fail, reports_errors
+from tavla.cli.errors import POSITION_ARGUMENT, fail, reject_option_like, reports_errors
 from tavla.render.board import board_view
 from tavla.render.svg import board_svg
 
@@ -25,6 +25,7 @@ def show(
     ] = None,
 ) -> None:
     """Draw the board, numbered from the side to act."""
+    reject_option_like(position)
     parsed = tavla.from_notation(position)
     if svg is not None:
         if parsed.definition.facts.board in GAME_VIEWS:
@@ -37,4 +38,4 @@ def show(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("show")(show)
+    app.command("show", context_settings=POSITION_ARGUMENT)(show)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import pairwise
 
+from tavla.core.digits import is_digits
 from tavla.core.errors import IllegalMoveError, TavlaError
 from tavla.core.protocol import AnyPosition, StepBuilder, Turn
 from tavla.render.board import roll_text
@@ -43,7 +44,7 @@ def expand_steps(text: str) -> list[str]:
         count = 1
         if token.endswith(")") and "(" in token:
             token, _, tail = token.partition("(")
-            count = int(tail[:-1]) if tail[:-1].isdigit() else 0
+            count = int(tail[:-1]) if is_digits(tail[:-1]) else 0
             if not 1 <= count <= 4:
                 raise IllegalMoveError(text, "", f"'({tail}' is not a repeat count such as (2)")
         pieces = token.split("/")

@@ -12,6 +12,8 @@ from collections.abc import Iterable, Iterator
 from fractions import Fraction
 from typing import Protocol
 
+from tavla.core.errors import NotationError
+
 Roll = tuple[int, int]
 
 #: The 21 distinct rolls, higher die first, with their probabilities (1/36 or 2/36).
@@ -62,5 +64,5 @@ class ScriptedDice:
         except StopIteration:
             raise RuntimeError("scripted dice exhausted") from None
         if not 1 <= value <= 6:
-            raise ValueError(f"scripted die {value} is not 1..6")
+            raise NotationError("die", repr(value), "a scripted die is 1..6")
         return value

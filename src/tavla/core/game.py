@@ -15,14 +15,14 @@ from typing import Any
 
 from tavla.core.definition import GameDefinition
 from tavla.core.dice import DiceSource, Roll, roll
-from tavla.core.errors import NotationError, WrongPhaseError
-from tavla.core.protocol import BLACK, WHITE, AnyPosition, Outcome, Turn
+from tavla.core.digits import parse_roll_text
+from tavla.core.errors import NotationError, TavlaError, WrongPhaseError
+from tavla.core.jsonread import load_json, member, shown, want_bool, want_list, want_object, want_str
+from tavla.core.opening import OPENING_ROLLS, after_opening, roll_opening
+from tavla.core.protocol import AnyPosition, Outcome, Turn
 from tavla.core.registry import find_game
 
-#: The opening roll (RULES.md 1.4): White's die and Black's die, never equal.
-OPENING_ROLLS: tuple[tuple[Roll, Fraction], ...] = tuple(
-    ((white, black), Fraction(1, 30)) for white in range(1, 7) for black in range(1, 7) if white != black
-)
+ACTION_KINDS = ("opening", "roll", "turn")
 
 
 @dataclass(frozen=True)
@@ -60,13 +60,25 @@ class GameRecord:
 
     @classmethod
     def from_json(cls, text: str) -> GameRecord:
-        try:
-            data: dict[str, Any] = json.loads(text)
-            actions = [Action(str(kind), str(value)) for kind, value in data["actions"]]
-            options = dict(data.get("options", {}))
-            return cls(str(data["game"]), str(data["start"]), bool(data["opening"]), actions, options)
-        except (ValueError, KeyError, TypeError) as error:
-            raise NotationError("record", text[:60], f"not a game record ({error})") from None
+        """Read a record; NotationError (a TavlaError) naming the first wrong field."""
+        data = want_object(load_json(text, "game record"), "game record")
+        actions: list[Action] = []
+        for index, item in enumerate(want_list(member(data, "actions", "game record"), "actions")):
+            field = f"actions[{index}]"
+            pair = want_list(item, field)
+            if len(pair) != 2:
+                raise NotationError(field, shown(pair), "expected [kind, value]")
+            kind, value = want_str(pair[0], field), want_str(pair[1], field)
+            if kind not in ACTION_KINDS:
+                raise NotationError(field, kind, f"expected one of {', '.join(ACTION_KINDS)}")
+            actions.append(Action(kind, value))
+        return cls(
+            want_str(member(data, "game", "game record"), "game"),
+            want_str(member(data, "start", "game record"), "start"),
+            want_bool(member(data, "opening", "game record"), "opening"),
+            actions,
+            dict(want_object(data.get("options", {}), "options")),
+        )
 
 
 def game_rules(name: str, options: dict[str, Any]) -> GameDefinition:
@@ -131,17 +143,12 @@ class Game:
             raise WrongPhaseError(f"no roll is due in {self.position.notation()}")
         if dice is None:
             if source is None:
-                raise ValueError("give the dice or a dice source")
-            dice = roll(source)
-            while self.awaiting_opening and dice[0] == dice[1]:
-                dice = roll(source)
+                raise TavlaError("roll: give the dice or a dice source")
+            dice = roll_opening(source) if self.awaiting_opening else roll(source)
+        if len(dice) != 2 or not all(type(die) is int and 1 <= die <= 6 for die in dice):
+            raise NotationError("dice", repr(dice), "expected two dice 1-6")
         if self.awaiting_opening:
-            white, black = dice
-            if white == black or not (1 <= white <= 6 and 1 <= black <= 6):
-                raise WrongPhaseError(f"opening roll {dice!r}: two different dice 1-6 are needed")
-            starter = WHITE if white > black else BLACK
-            position = self.position.with_side(starter).with_roll((max(dice), min(dice)))
-            self._push(Action("opening", f"{white}{black}"), position)
+            self._push(Action("opening", f"{dice[0]}{dice[1]}"), after_opening(self.position, dice))
             self.awaiting_opening = False
             return dice
         self._push(Action("roll", f"{dice[0]}{dice[1]}"), self.position.with_roll(dice))
@@ -180,9 +187,7 @@ class Game:
         game = cls(start, opening=record.opening)
         for action in record.actions:
             if action.kind in ("opening", "roll"):
-                if len(action.value) != 2 or not action.value.isdigit():
-                    raise NotationError(action.kind, action.value, "expected two dice such as 31")
-                game.roll((int(action.value[0]), int(action.value[1])))
+                game.roll(parse_roll_text(action.value, action.kind))
             elif action.kind == "turn":
                 game.play(action.value)
             else:

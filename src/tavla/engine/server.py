@@ -15,6 +15,7 @@ from typing import Any, TextIO
 
 import tavla
 from tavla.core.errors import TavlaError
+from tavla.core.jsonread import load_json
 from tavla.engine import builtin  # noqa: F401  (registers the engines)
 from tavla.engine.registry import LEVELS, EngineError, engine_for, engine_games
 
@@ -48,9 +49,11 @@ class EngineServer:
         if not line.strip():
             return None
         try:
-            request = json.loads(line)
-        except ValueError as error:
-            return {"id": None, "error": _one_line(f"not JSON: {error}")}
+            # Not json.loads: a line of a thousand '[' raised RecursionError, and 1e400
+            # became inf, which would be echoed back as the non-JSON 'Infinity'.
+            request = load_json(line, "request")
+        except TavlaError as error:
+            return {"id": None, "error": _one_line(str(error))}
         if not isinstance(request, dict):
             return {"id": None, "error": "a request is a JSON object with a 'cmd'"}
         return self.handle(request)
@@ -102,19 +105,35 @@ class EngineServer:
             raise EngineError(f"movetime_ms {movetime!r}: expected a positive integer")
         return engine.move(position, level, movetime)
 
+    def reply_line(self, line: str | bytes) -> str | None:
+        """The reply to one request line as one line of JSON; raises Quit on ``quit``.
+
+        Whatever the line holds, the answer is a JSON object: the protocol promises
+        the client an answer per request and a server that keeps running.
+        """
+        try:
+            reply = self.handle_line(line)
+            return None if reply is None else json.dumps(reply, allow_nan=False)
+        except Quit:
+            raise
+        except Exception as error:  # a bug must not end the session: report it and go on
+            message = _one_line(f"internal error: {type(error).__name__}: {error}")
+            return json.dumps({"id": None, "error": message})
+
     def serve(self, source: Iterable[str] | Iterable[bytes], sink: TextIO) -> None:
         """Read requests from ``source`` until ``quit`` or end of input; reply on ``sink``."""
         for line in source:
             try:
-                reply = self.handle_line(line)
+                reply = self.reply_line(line)
             except Quit:
                 return
             if reply is not None:
-                sink.write(json.dumps(reply) + "\n")
+                sink.write(reply + "\n")
                 sink.flush()
 
 
 def main() -> None:
     """Serve standard input and output (``tavla engine``, ``python -m tavla.engine``)."""
+    # Lines are read as bytes: one that is not UTF-8 gets an error reply (handle_line).
     with contextlib.suppress(KeyboardInterrupt):
         EngineServer().serve(getattr(sys.stdin, "buffer", sys.stdin), sys.stdout)

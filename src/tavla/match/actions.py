@@ -11,8 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from tavla.core.errors import WrongPhaseError
+from tavla.core.digits import parse_roll_text
+from tavla.core.errors import NotationError, WrongPhaseError
+from tavla.core.jsonread import member, want_int, want_object, want_str
 from tavla.core.protocol import Turn
+from tavla.match.clock import MAX_CLOCK_MS
 from tavla.match.cube import Cube
 from tavla.match.errors import CubeError, MatchError, ResignError, WrongPlayerError
 from tavla.match.resign import LEVEL_NAMES, ResignOffer, parse_level
@@ -49,17 +52,19 @@ class MatchAction:
         return data
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> MatchAction:
-        seat = data.get("s")
+    def from_json(cls, data: object, field: str = "action") -> MatchAction:
+        """Read one recorded action; NotationError naming the field of any wrong part."""
+        item = want_object(data, field)
+        kind = want_str(member(item, "k", field), f"{field}.k")
+        if kind not in KINDS:
+            raise NotationError(f"{field}.k", kind, f"expected one of {', '.join(KINDS)}")
+        seat = item.get("s")
         return cls(
-            str(data["k"]), None if seat is None else int(seat), str(data.get("v", "")), int(data["t"])
+            kind,
+            None if seat is None else want_int(seat, f"{field}.s", 0, 1),
+            want_str(item.get("v", ""), f"{field}.v"),
+            want_int(member(item, "t", field), f"{field}.t", 0, MAX_CLOCK_MS),
         )
-
-
-def _parse_dice(text: str) -> tuple[int, int]:
-    if len(text) != 2 or not text.isdigit() or not all(1 <= int(c) <= 6 for c in text):
-        raise WrongPhaseError(f"dice {text!r}: expected two dice 1-6 such as 52")
-    return (int(text[0]), int(text[1]))
 
 
 _ERRORS: dict[str, type[MatchError]] = {
@@ -68,14 +73,16 @@ _ERRORS: dict[str, type[MatchError]] = {
 }
 
 
-def _require(state: MatchState, action: MatchAction, phases: tuple[str, ...]) -> None:
-    """The action must fit the phase and come from the seat that acts now."""
+def _require(state: MatchState, action: MatchAction, phases: tuple[str, ...]) -> int:
+    """The action must fit the phase and come from the seat that acts now; returns that seat."""
     phase = state.phase
     if phase not in phases:
         error = _ERRORS.get(action.kind, MatchError)
         raise error(f"{action.kind}: not possible now (the match is at {phase!r})")
-    if action.seat != state.actor:
-        raise WrongPlayerError(f"{action.kind} by player {action.seat}: player {state.actor} is to act")
+    seat = action.seat
+    if seat is None or seat != state.actor:
+        raise WrongPlayerError(f"{action.kind} by player {seat}: player {state.actor} is to act")
+    return seat
 
 
 # ------------------------------------------------------------------ game end
@@ -142,7 +149,7 @@ def flag_state(state: MatchState, now_ms: int) -> tuple[MatchState, int] | None:
 
 # ------------------------------------------------------------------- actions
 def _roll(state: MatchState, action: MatchAction) -> MatchState:
-    dice = _parse_dice(action.value)
+    dice = parse_roll_text(action.value)
     if state.phase == "opening":
         if action.seat is not None:
             raise WrongPlayerError("the opening roll belongs to nobody: give no player")
@@ -153,10 +160,9 @@ def _roll(state: MatchState, action: MatchAction) -> MatchState:
         position = state.position.with_side(colour).with_roll((max(dice), min(dice)))
         rolls = (1, 0) if starter == 0 else (0, 1)
         return replace(state, position=position, awaiting_opening=False, starter=starter, rolls=rolls)
-    _require(state, action, ("roll", "raccoon"))
-    assert action.seat is not None
+    seat = _require(state, action, ("roll", "raccoon"))
     counts = list(state.rolls)
-    counts[action.seat] += 1
+    counts[seat] += 1
     return replace(
         state, position=state.position.with_roll(dice), cube=state.cube.settle(), rolls=(counts[0], counts[1])
     )
@@ -207,17 +213,15 @@ def double_error(state: MatchState, seat: int | None) -> str | None:
 def _double(state: MatchState, action: MatchAction) -> MatchState:
     if state.phase == "roll" and action.seat != state.actor:
         raise WrongPlayerError(f"double by player {action.seat}: player {state.actor} is to act")
-    reason = double_error(state, action.seat)
-    if reason is not None:
-        raise CubeError(f"player {action.seat} cannot double: {reason}")
-    assert action.seat is not None
-    return replace(state, cube=state.cube.double(action.seat))
+    seat = action.seat
+    reason = double_error(state, seat)
+    if reason is not None or seat is None:  # double_error refuses a missing seat
+        raise CubeError(f"player {seat} cannot double: {reason}")
+    return replace(state, cube=state.cube.double(seat))
 
 
 def _answer(state: MatchState, action: MatchAction) -> MatchState:
-    _require(state, action, ("double",))
-    seat = action.seat
-    assert seat is not None
+    seat = _require(state, action, ("double",))
     cube: Cube = state.cube
     if action.kind == "take":
         return replace(state, cube=cube.take(seat))
@@ -230,9 +234,8 @@ def _answer(state: MatchState, action: MatchAction) -> MatchState:
 
 
 def _raccoon(state: MatchState, action: MatchAction) -> MatchState:
-    _require(state, action, ("raccoon",))
-    assert action.seat is not None
-    return replace(state, cube=state.cube.raccoon(action.seat))
+    seat = _require(state, action, ("raccoon",))
+    return replace(state, cube=state.cube.raccoon(seat))
 
 
 def _resign(state: MatchState, action: MatchAction) -> MatchState:
@@ -248,7 +251,8 @@ def _resign(state: MatchState, action: MatchAction) -> MatchState:
         return replace(state, resign=ResignOffer(action.seat, points))
     _require(state, action, ("resign",))
     offer = state.resign
-    assert offer is not None
+    if offer is None:  # the "resign" phase is the one with an offer standing
+        raise ResignError(f"{action.kind}: no resignation is offered")
     if action.kind == "decline":
         return replace(state, resign=None)
     raw = offer.points if state.has_dice else 1

@@ -14,11 +14,14 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from tavla.core.errors import NotationError
+from tavla.core.jsonread import member, want_bool, want_int, want_object, want_str
 from tavla.match.errors import ClockError
 
 SECOND_MS = 1000
 MINUTE_MS = 60 * SECOND_MS
 FLAG_LOSES = ("game", "match")
+MAX_CLOCK_MS = 2**53 - 1
+"""The largest time a record may hold: exact in every JSON reader (a double's integers)."""
 
 
 @dataclass(frozen=True)
@@ -62,13 +65,22 @@ class ClockSettings:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> ClockSettings:
+    def from_json(cls, data: object, field: str = "clock") -> ClockSettings:
+        """Read settings written by :meth:`to_json`; NotationError naming a wrong field."""
+        item = want_object(data, field)
+
+        def milliseconds(key: str) -> int:
+            return want_int(member(item, key, field), f"{field}.{key}", 0, MAX_CLOCK_MS)
+
         return cls(
-            int(data["move_ms"]), int(data["reserve_ms"]), bool(data["per_game"]), str(data["flag_loses"])
+            milliseconds("move_ms"),
+            milliseconds("reserve_ms"),
+            want_bool(member(item, "per_game", field), f"{field}.per_game"),
+            want_str(member(item, "flag_loses", field), f"{field}.flag_loses"),
         )
 
 
-_DURATION = re.compile(r"^(\d+)(ms|s|m|h)?$")
+_DURATION = re.compile(r"^([0-9]+)(ms|s|m|h)?$")
 _UNIT_MS = {"ms": 1, "s": SECOND_MS, "m": MINUTE_MS, "h": 60 * MINUTE_MS, None: SECOND_MS}
 
 

@@ -130,13 +130,12 @@ def _playing_ids(state: MatchState) -> tuple[str, str]:
     on_roll = GNUBG_PLAYER[position.side]
     turn, doubled, resign = on_roll, False, 0
     phase = state.phase
-    if phase == "double":
-        offer = state.cube.offer
-        assert offer is not None
+    offer, resigned = state.cube.offer, state.resign
+    # Each phase is named after what is pending: the offer is there when its phase is.
+    if phase == "double" and offer is not None:
         turn, doubled = _player(state, 1 - offer.by), True
-    elif phase == "resign":
-        assert state.resign is not None
-        turn, resign = _player(state, 1 - state.resign.by), state.resign.points
+    elif phase == "resign" and resigned is not None:
+        turn, resign = _player(state, 1 - resigned.by), resigned.points
     info = _info(
         state,
         GAME_PLAYING,
@@ -383,10 +382,12 @@ def _result(reading: _Reading) -> GameResult:
 
 def _finished_state(reading: _Reading, definition: GameDefinition) -> MatchState:
     result = _result(reading)
-    assert result.winner is not None
+    winner = result.winner
+    if winner is None:
+        raise _fail("game state", reading.info.game_state, "a finished game has a winner")
     before = list(reading.score)
-    before[result.winner] -= result.points
-    if before[result.winner] < 0:
+    before[winner] -= result.points
+    if before[winner] < 0:
         raise _fail(
             "score",
             f"{reading.score[0]}-{reading.score[1]}",

@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from tavla.core.digits import is_digits, parse_roll_text
 from tavla.core.errors import NotationError
 from tavla.match.actions import MatchAction, apply_action
 from tavla.match.record import MatchRecord
@@ -70,6 +71,13 @@ def _layout(cells: list[Cell]) -> list[str]:
     return lines
 
 
+def _seat(action: MatchAction) -> int:
+    """The player who made ``action``; every cube action and move names one."""
+    if action.seat is None:
+        raise NotationError("mat", action.kind, "the action names no player")
+    return action.seat
+
+
 def _game_cells(states: list[MatchState], actions: list[MatchAction]) -> list[Cell]:
     """The cells of one game; ``states[i]`` is the state before ``actions[i]``."""
     cells: list[Cell] = []
@@ -78,24 +86,22 @@ def _game_cells(states: list[MatchState], actions: list[MatchAction]) -> list[Ce
     for before, action, after in zip(states, actions, states[1:], strict=False):
         kind = action.kind
         if kind == "roll":
-            roll = (int(action.value[0]), int(action.value[1]))
+            roll = parse_roll_text(action.value)
             dice = f"{max(roll)}{min(roll)}"
             roller = after.actor
         elif kind == "move":
-            assert action.seat is not None
+            seat = _seat(action)
             roller = None
             position = before.position
             if not isinstance(position, BackgammonPosition):
                 raise NotationError("game", position.game, ".mat files hold the tabla family only")
             turn = position.parse_turn(action.value)
             steps = " ".join(_step_text(step) for step in position.playing_steps(turn))
-            cells.append((action.seat, f"{dice}: {steps}".rstrip() if steps else f"{dice}:"))
+            cells.append((seat, f"{dice}: {steps}".rstrip() if steps else f"{dice}:"))
         elif kind == "double":
-            assert action.seat is not None
-            cells.append((action.seat, f" Doubles => {before.cube.value * 2}"))
+            cells.append((_seat(action), f" Doubles => {before.cube.value * 2}"))
         elif kind in ("take", "drop", "beaver"):
-            assert action.seat is not None
-            cells.append((action.seat, f" {kind.capitalize()}s"))
+            cells.append((_seat(action), f" {kind.capitalize()}s"))
         elif kind == "raccoon":
             raise NotationError("mat", "raccoon", "the .mat format has no raccoons")
         # A game stopped by a forfeit without points (three warnings) has no .mat line.
@@ -140,11 +146,11 @@ def export_mat(record: MatchRecord) -> str:
 
 
 # -------------------------------------------------------------------- import
-_NUMBERED = re.compile(r"^\s*\d+\)")
-_CELL_START = re.compile(r"(\d\d:|Doubles|Takes|Drops|Beavers|Raccoons|Wins)")
-_MATCH_LENGTH = re.compile(r"^\s*(\d+)\s+point\s+match", re.IGNORECASE)
-_GAME = re.compile(r"^\s*Game\s+(\d+)", re.IGNORECASE)
-_HEADER = re.compile(r"^\s*(\S+)\s*:\s*(\d+)\s+(\S+)\s*:\s*(\d+)\s*$")
+_NUMBERED = re.compile(r"^\s*[0-9]+\)")
+_CELL_START = re.compile(r"([0-9][0-9]:|Doubles|Takes|Drops|Beavers|Raccoons|Wins)")
+_MATCH_LENGTH = re.compile(r"^\s*([0-9]+)\s+point\s+match", re.IGNORECASE)
+_GAME = re.compile(r"^\s*Game\s+([0-9]+)", re.IGNORECASE)
+_HEADER = re.compile(r"^\s*(\S+)\s*:\s*([0-9]+)\s+(\S+)\s*:\s*([0-9]+)\s*$")
 _RIGHT_COLUMN = 30  # cells that start this far right belong to the second player
 
 
@@ -192,7 +198,7 @@ class _Importer:
         self.actions.append(recorded)
 
     def cell(self, seat: int, text: str) -> None:
-        if text[:2].isdigit() and text[2:3] == ":":
+        if is_digits(text[:2]) and text[2:3] == ":":
             dice, steps = text[:2], text[3:]
             if self.state.phase == "opening":
                 high, low = max(dice), min(dice)
@@ -217,7 +223,7 @@ class _Importer:
         return any(turn.text != "-" for turn in self.state.position.legal_turns())
 
     def wins(self, seat: int, text: str) -> None:
-        found = re.match(r"Wins\s+(\d+)\s+points?", text)
+        found = re.match(r"Wins\s+([0-9]+)\s+points?", text)
         if found is None:
             raise NotationError("mat", text, "expected 'Wins N points'")
         points = int(found.group(1))
@@ -228,7 +234,8 @@ class _Importer:
             self.act("resign", 1 - seat, LEVEL_NAMES[points // value])
             self.act("accept", seat)
         result = self.state.result
-        assert result is not None
+        if result is None:  # resigned above when the board was not finished
+            raise NotationError("mat", text, "the game has not ended")
         if (result.winner, result.points) != (seat, points):
             raise NotationError(
                 "mat", text, f"the game ended with player {result.winner} winning {result.points} points"

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from tavla.core.protocol import AnyPosition, Turn
 from tavla.match.actions import double_error
-from tavla.match.errors import TimeForfeitError
+from tavla.match.errors import MatchError, TimeForfeitError
 from tavla.match.match import Match
 from tavla.match.state import MatchState
 from tavla.rules.turns import bounded_turns
@@ -101,7 +101,8 @@ def play_random_match(
                 match.start_next_game()
             else:
                 actor = state.actor
-                assert actor is not None
+                if actor is None:  # every phase but the three above has an actor
+                    raise MatchError(f"nobody is to act at {state.phase!r}")
                 play(match, players[actor].choose(state))
         except TimeForfeitError:
             continue

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tavla.core.errors import NotationError, TavlaError
+from tavla.core.jsonread import load_json, member, shown, want_list, want_object, want_str
 from tavla.match.actions import MatchAction, apply_action
 from tavla.match.gnubg_ids import match_ids, state_from_setup
 from tavla.match.match import Match
@@ -75,18 +76,24 @@ class MatchRecord:
 
     @classmethod
     def from_json(cls, text: str) -> MatchRecord:
-        try:
-            data: dict[str, Any] = json.loads(text)
-            if data.get("format") != FORMAT:
-                raise ValueError(f"format is {data.get('format')!r}, expected {FORMAT!r}")
-            if data.get("version") not in (VERSION, SETUP_VERSION):
-                raise ValueError(f"version {data.get('version')!r} is not {VERSION} or {SETUP_VERSION}")
-            settings = MatchSettings.from_json(data["settings"])
-            actions = [MatchAction.from_json(item) for item in data["actions"]]
-            setup = _ids_from_json(data.get("setup"), "setup")
-            final = _ids_from_json(data.get("final"), "final")
-        except (ValueError, KeyError, TypeError, IndexError) as error:
-            raise NotationError("match record", text[:60], f"not a match record ({error})") from None
+        """Read a record; NotationError (a TavlaError) naming the first wrong field.
+
+        The structure and the type of every value are checked before use; then the
+        settings' own rules, and the replay against ``final`` where it is given.
+        """
+        data = want_object(load_json(text, "match record"), "match record")
+        if data.get("format") != FORMAT:
+            raise NotationError("match record.format", shown(data.get("format")), f"expected {FORMAT!r}")
+        version = data.get("version")
+        if type(version) is not int or version not in (VERSION, SETUP_VERSION):
+            raise NotationError(
+                "match record.version", shown(version), f"expected {VERSION} or {SETUP_VERSION}"
+            )
+        settings = MatchSettings.from_json(member(data, "settings", "match record"))
+        items = want_list(member(data, "actions", "match record"), "actions")
+        actions = [MatchAction.from_json(item, f"actions[{index}]") for index, item in enumerate(items)]
+        setup = _ids_from_json(data.get("setup"), "setup")
+        final = _ids_from_json(data.get("final"), "final")
         record = cls(settings, actions, setup)
         if final is not None:
             record.check_final(final)
@@ -112,11 +119,9 @@ def _ids_json(ids: tuple[str, str]) -> dict[str, str]:
 def _ids_from_json(data: object, name: str) -> tuple[str, str] | None:
     if data is None:
         return None
-    if not isinstance(data, dict):
-        raise ValueError(f"{name} is not an object with position_id and match_id")
-    position_id, match_id = data["position_id"], data["match_id"]
-    if not isinstance(position_id, str) or not isinstance(match_id, str):
-        raise ValueError(f"{name}: the IDs are not text")
+    ids = want_object(data, name)
+    position_id = want_str(member(ids, "position_id", name), f"{name}.position_id")
+    match_id = want_str(member(ids, "match_id", name), f"{name}.match_id")
     return position_id, match_id
 
 

@@ -6,12 +6,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tavla.core.definition import GameDefinition
-from tavla.core.errors import TavlaError
+from tavla.core.errors import NotationError
+from tavla.core.jsonread import member, shown, want_bool, want_int, want_list, want_object, want_str
 from tavla.core.registry import find_game
 from tavla.match.clock import ClockSettings
 from tavla.match.errors import MatchSettingsError
 
 NEXT_GAME_START = ("opening_roll", "winner_starts")
+MAX_LENGTH = 10_000
+"""The longest match a record may ask for: far beyond any played, short of absurd."""
+MAX_SETS = 999
 
 
 @dataclass(frozen=True)
@@ -83,30 +87,38 @@ class MatchSettings:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> MatchSettings:
-        clock = data.get("clock")
-        names = data.get("names", ["White", "Black"])
+    def from_json(cls, data: object, field: str = "settings") -> MatchSettings:
+        """Read settings written by :meth:`to_json`; NotationError naming a wrong field."""
+        item = want_object(data, field)
+
+        def flag(key: str) -> bool:
+            return want_bool(member(item, key, field), f"{field}.{key}")
+
+        clock = item.get("clock")
+        names = want_list(item.get("names", ["White", "Black"]), f"{field}.names")
+        if len(names) != 2:
+            raise NotationError(f"{field}.names", shown(names), "expected the two players' names")
         return cls(
-            game=str(data["game"]),
-            length=int(data["length"]),
-            cube=bool(data["cube"]),
-            beavers=bool(data["beavers"]),
-            raccoons=bool(data["raccoons"]),
-            jacoby=bool(data["jacoby"]),
-            next_game_start=str(data["next_game_start"]),
-            sets=int(data["sets"]),
-            clock=None if clock is None else ClockSettings.from_json(clock),
-            names=(str(names[0]), str(names[1])),
-            options=_read_options(data.get("options", {})),
+            game=want_str(member(item, "game", field), f"{field}.game"),
+            length=want_int(member(item, "length", field), f"{field}.length", 0, MAX_LENGTH),
+            cube=flag("cube"),
+            beavers=flag("beavers"),
+            raccoons=flag("raccoons"),
+            jacoby=flag("jacoby"),
+            next_game_start=want_str(member(item, "next_game_start", field), f"{field}.next_game_start"),
+            sets=want_int(member(item, "sets", field), f"{field}.sets", 1, MAX_SETS),
+            clock=None if clock is None else ClockSettings.from_json(clock, f"{field}.clock"),
+            names=(want_str(names[0], f"{field}.names"), want_str(names[1], f"{field}.names")),
+            options=_read_options(item.get("options", {}), f"{field}.options"),
         )
 
 
-def _read_options(value: object) -> tuple[tuple[str, bool | int], ...]:
-    if not isinstance(value, dict):
-        raise TavlaError(f"settings options {value!r}: expected an object of option names and values")
+def _read_options(value: object, field: str) -> tuple[tuple[str, bool | int], ...]:
+    """Rule options as written by :meth:`MatchSettings.to_json`: names to true, false or
+    whole numbers (the game checks the names and ranges)."""
     pairs: list[tuple[str, bool | int]] = []
-    for name, option in value.items():
-        if not isinstance(option, bool | int):
-            raise TavlaError(f"settings option {name}={option!r}: expected true, false or a whole number")
+    for name, option in want_object(value, field).items():
+        if type(option) is not bool and type(option) is not int:
+            raise NotationError(f"{field}.{name}", shown(option), "expected true, false or a whole number")
         pairs.append((str(name), option))
     return tuple(pairs)

@@ -100,9 +100,9 @@ class MatchState:
         phase = self.phase
         if phase in ("over", "between", "opening"):
             return None
-        if phase == "resign":
-            assert self.resign is not None
-            return 1 - self.resign.by
+        resign = self.resign
+        if phase == "resign" and resign is not None:  # the phase is named after the offer
+            return 1 - resign.by
         offer = self.cube.offer
         if phase == "double" and offer is not None:
             return 1 - offer.by

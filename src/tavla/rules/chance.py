@@ -12,7 +12,7 @@ from fractions import Fraction
 from typing import Self
 
 from tavla.core.dice import ROLLS, Roll
-from tavla.core.errors import WrongPhaseError
+from tavla.core.errors import NotationError, WrongPhaseError
 
 
 class TwoDiceChance:
@@ -43,11 +43,19 @@ class TwoDiceChance:
         return ROLLS if self.is_chance else ()
 
     def with_roll(self, roll: Roll) -> Self:
+        # The dice are checked first: a bad value is a mistake in the input whatever the
+        # phase, and naming it is more useful than saying no roll is due.
+        if len(roll) != 2 or not all(type(die) is int and 1 <= die <= 6 for die in roll):
+            raise NotationError("dice", repr(roll), "expected two dice 1-6")
         if not self.is_chance:
             raise WrongPhaseError(f"no roll is due in {self.notation()}")
-        if len(roll) != 2 or not all(1 <= die <= 6 for die in roll):
-            raise WrongPhaseError(f"roll {roll!r} is not two dice 1-6")
         return self._replace(dice=(roll[0], roll[1]))
+
+    def rolled_dice(self) -> Roll:
+        """The dice to play; WrongPhaseError while the side to act must still roll."""
+        if self.dice is None:
+            raise WrongPhaseError(f"the dice must be rolled first in {self.notation()}")
+        return self.dice
 
     def with_side(self, side: int) -> Self:
         return self._replace(side=side)

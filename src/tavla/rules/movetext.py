@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from tavla.core.digits import is_digits
 from tavla.core.errors import NotationError
 
 Step = tuple[int, int, bool]
@@ -90,7 +91,7 @@ def _parse_point(text: str, token: str, first: bool) -> int:
         return BAR
     if lowered == "off" and not first:
         return OFF
-    if text.isdigit() and 1 <= int(text) <= 24:
+    if is_digits(text) and 1 <= int(text) <= 24:
         return int(text)
     raise NotationError("move", token, f"point {text!r} is not 1-24, 'bar' (from) or 'off' (to)")
 

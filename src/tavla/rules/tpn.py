@@ -11,11 +11,16 @@ import re
 from dataclasses import dataclass
 
 from tavla.core.dice import Roll
+from tavla.core.digits import is_digits
 from tavla.core.errors import NotationError
 from tavla.core.protocol import SIDE_LETTERS
 
 Stack = tuple[tuple[int, int], ...]
 """A point's checkers from bottom to top as runs of (count, player)."""
+
+CHECKERS = 15
+"""Each player's checkers in every dice game (RULES.md 1.1)."""
+BOTH_FINISHED = "both players cannot have finished: the first to bear off all 15 ends the game"
 
 _RUN = re.compile(r"([1-9][0-9]?)([wb])")
 
@@ -65,7 +70,7 @@ def format_stack(stack: Stack) -> str:
 
 def _pair(text: str, field: str) -> tuple[int, int]:
     parts = text.split(",")
-    if len(parts) != 2 or not all(part.isdigit() and len(part) <= 2 for part in parts):
+    if len(parts) != 2 or not all(is_digits(part) and len(part) <= 2 for part in parts):
         raise NotationError(field, text, "expected two counts such as 0,0 (White,Black)")
     return int(parts[0]), int(parts[1])
 
@@ -110,11 +115,14 @@ def split_tpn(text: str, known_games: tuple[str, ...]) -> TpnFields:
         if key in extras:
             raise NotationError("extra field", item, "given twice")
         extras[key] = value
+    off = _pair(off_text, "off")
+    if min(off) >= CHECKERS:  # in every dice game the game ends when one player is done
+        raise NotationError("off", off_text, BOTH_FINISHED)
     return TpnFields(
         game=game,
         points=points,
         bar=_pair(bar_text, "bar"),
-        off=_pair(off_text, "off"),
+        off=off,
         side=SIDE_LETTERS.index(side_text),
         dice=parse_dice(dice_text),
         extras=extras,

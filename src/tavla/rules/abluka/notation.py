@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tavla.core.digits import is_digits
 from tavla.core.errors import NotationError
 from tavla.core.protocol import BLACK, WHITE
 from tavla.rules.abluka.board import BIT, SIZE, parse_square
@@ -57,7 +58,7 @@ def _parse_rank(text: str, rank: int, found: dict[str, list[int]]) -> None:
     file = 0
     previous_digit = False
     for char in text:
-        if char.isdigit():
+        if is_digits(char):
             run = int(char)
             if run < 1 or run > SIZE or previous_digit:
                 raise NotationError(field, text, "empty runs are one digit 1-7, never two in a row")

@@ -93,9 +93,13 @@ class AblukaPosition(Defined):
 
     def __post_init__(self) -> None:
         if not (0 <= self.white < 49 and 0 <= self.black < 49) or self.white == self.black:
-            raise ValueError("the kings stand on two different squares a1..g7")
+            raise NotationError(
+                "kings", f"{self.white},{self.black}", "the kings stand on two different squares a1..g7"
+            )
         if self.blockers & ~FULL or self.blockers & (BIT[self.white] | BIT[self.black]):
-            raise ValueError("blockers lie on the board and never under a king")
+            raise NotationError(
+                "blockers", hex(self.blockers), "blockers lie on the board and never under a king"
+            )
 
     @classmethod
     def start(cls) -> Self:

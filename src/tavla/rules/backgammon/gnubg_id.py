@@ -40,6 +40,7 @@ from dataclasses import dataclass, replace
 from tavla.core.errors import NotationError
 from tavla.core.protocol import BLACK, WHITE
 from tavla.core.registry import find_game
+from tavla.rules import tpn
 from tavla.rules.backgammon.position import CHECKERS, BackgammonPosition
 
 POSITION_ID_LENGTH = 14
@@ -164,6 +165,8 @@ def decode_position_id(pid: str, *, side: int = WHITE, game: str = "tabla") -> B
         points.append(on_white - on_black)
     bar = (white[24], black[24])
     off = (CHECKERS - sum(white), CHECKERS - sum(black))
+    if off == (CHECKERS, CHECKERS):  # an empty board: AAAAAAAAAAAAAA
+        raise NotationError("position id", pid, tpn.BOTH_FINISHED)
     position_class = find_game(game).position_class
     if not issubclass(position_class, BackgammonPosition):
         raise NotationError("game", game, f"Position IDs describe {', '.join(TABLA_FAMILY)} only")

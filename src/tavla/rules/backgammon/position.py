@@ -94,7 +94,7 @@ class BackgammonPosition(DiceGame[State]):
 
     def __post_init__(self) -> None:
         if len(self.points) != 24:
-            raise ValueError("a position has 24 points")
+            raise NotationError("points", str(len(self.points)), "a position has 24 points")
 
     def _replace(self, **changes: object) -> Self:
         values = {

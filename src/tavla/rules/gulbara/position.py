@@ -30,6 +30,7 @@ from typing import ClassVar, Self, cast
 
 from tavla.core.definition import BoardKind, Direction, GameFacts, GameOptions, NotationKind
 from tavla.core.dice import Roll
+from tavla.core.digits import is_digits
 from tavla.core.errors import IllegalMoveError, NotationError
 from tavla.core.protocol import BLACK, WHITE, Outcome
 from tavla.core.registry import register
@@ -128,8 +129,8 @@ class GulbaraPosition(DiceGame[State]):
     def turn_sequences(self) -> tuple[list[list[int]], bool]:
         if self.complete:
             return [list(self.complete)], False
-        assert self.dice is not None
-        high, low = max(self.dice), min(self.dice)
+        dice = self.rolled_dice()
+        high, low = max(dice), min(dice)
         if high != low:
             return [[high, low], [low, high]], True
         if self.progressive():
@@ -278,7 +279,7 @@ def _read_completion(value: str | None, dice: Roll | None) -> tuple[int, ...]:
         raise NotationError(
             "c", value, "the side to act completes the opponent's dice before rolling: dice must be '-'"
         )
-    if not value.isdigit() or not 1 <= len(value) <= len(LONGEST_PROGRESSIVE) - 4:
+    if not is_digits(value) or not 1 <= len(value) <= len(LONGEST_PROGRESSIVE) - 4:
         raise NotationError("c", value, "expected 1 to 20 dice such as c=556666")
     complete = tuple(int(ch) for ch in value)
     if complete != LONGEST_PROGRESSIVE[-len(complete) :]:

@@ -94,8 +94,8 @@ class IndiykaPosition(DiceGame[State]):
         return indiyka_steps
 
     def turn_sequences(self) -> tuple[list[list[int]], bool]:
-        assert self.dice is not None
-        high, low = max(self.dice), min(self.dice)
+        dice = self.rolled_dice()
+        high, low = max(dice), min(dice)
         if high == low:
             return [[high] * 4], False
         return [[high, low], [low, high]], True

@@ -112,8 +112,8 @@ class TapaPosition(DiceGame[State]):
         return STEP_FUNCTIONS[self.options.mother_pin_wins]
 
     def turn_sequences(self) -> tuple[list[list[int]], bool]:
-        assert self.dice is not None
-        high, low = max(self.dice), min(self.dice)
+        dice = self.rolled_dice()
+        high, low = max(dice), min(dice)
         if high == low:
             return [[high] * 4], False
         return [[high, low], [low, high]], True
