@@ -54,7 +54,8 @@ class StepsJson(JsonModel):
     complete: bool
     """True when the steps played form a legal turn: the turn may be committed."""
     dice_left: list[Annotated[int, Field(ge=1, le=6)]]
-    """The dice not yet played, highest first (empty once complete, and in Abluka)."""
+    """The dice not yet played: in playing order where it is fixed (a progressive double
+    plays its numbers upwards), else highest first; empty once complete, and in Abluka."""
 
 
 @runtime_checkable
@@ -117,7 +118,9 @@ def _dice_left(builder: StepBuilder[Turn]) -> list[int]:
     if builder.complete or not isinstance(builder, DiceLeft):
         return []
     orders = builder.dice_left
-    # Every order still possible holds the same dice: they differ only in sequence.
+    if len(orders) == 1:
+        return list(orders[0])  # the order is fixed (doubles, progressive doubles, a die played)
+    # Orders still open hold the same dice, differing only in sequence.
     return sorted(orders[0], reverse=True) if orders else []
 
 
