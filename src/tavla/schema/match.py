@@ -81,7 +81,8 @@ class ResignJson(JsonModel):
 
 class SeatTimeJson(JsonModel):
     allowance_ms: int
-    """What is left of the move's allowance (the whole of it when not running)."""
+    """What is left of the allowance of the move in progress: 0 for the seat that waits
+    while the other's time runs, the whole allowance while the clock is stopped."""
     reserve_ms: int
     remaining_ms: int
     """Allowance and reserve together: the time before the flag falls."""
