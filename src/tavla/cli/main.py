@@ -38,6 +38,7 @@ COMMAND_MODULES = [
     "tavla.cli.engine",
     "tavla.cli.match",
     "tavla.cli.replay",
+    "tavla.cli.schema",
 ]
 
 for _name in COMMAND_MODULES:

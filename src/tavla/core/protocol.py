@@ -22,6 +22,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, ClassVar, Protocol, Self, TypeVar
 
 from tavla.core.dice import Roll
+from tavla.core.words import Word
 
 if TYPE_CHECKING:
     from tavla.core.definition import GameDefinition
@@ -31,18 +32,31 @@ BLACK = 1
 SIDE_LETTERS = ("w", "b")
 
 
+class OutcomeReason(Word):
+    """Why a game ended on the board. The values are the words records and JSON carry."""
+
+    SINGLE = "single"
+    GAMMON = "gammon"
+    BACKGAMMON = "backgammon"
+    VOID = "void"
+    """Tapa: both mothers pinned; nobody scores."""
+    MOTHER_PINNED = "mother pinned"
+    """Tapa under ``mother_pin_wins``: the opponent's mother is pinned."""
+    NO_MOVE = "no move"
+    """Abluka: the side to move has no king step and has lost."""
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """The end of a game.
 
     ``winner`` is 0 (White) or 1 (Black), or ``None`` for a void game that nobody
-    scores. ``points`` is 1, 2 or 3 before the cube; ``reason`` names the result
-    (``single``, ``gammon``, ``backgammon``, ``void``, ``no move`` ...).
+    scores. ``points`` is 1, 2 or 3 before the cube; ``reason`` names the result.
     """
 
     winner: int | None
     points: int
-    reason: str
+    reason: OutcomeReason
 
 
 class Turn(Protocol):

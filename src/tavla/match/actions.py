@@ -15,16 +15,34 @@ from tavla.core.digits import parse_roll_text
 from tavla.core.errors import NotationError, WrongPhaseError
 from tavla.core.jsonread import member, want_int, want_object, want_str
 from tavla.core.protocol import Turn
+from tavla.core.words import Word
 from tavla.match.clock import MAX_CLOCK_MS
 from tavla.match.cube import Cube
 from tavla.match.errors import CubeError, MatchError, ResignError, WrongPlayerError
 from tavla.match.resign import LEVEL_NAMES, ResignOffer, parse_level
-from tavla.match.state import BREAK_MS, WARNINGS_TO_LOSE, GameResult, MatchState
+from tavla.match.state import BREAK_MS, WARNINGS_TO_LOSE, EndReason, GameResult, MatchState
 
-KINDS = (
-    "roll", "move", "double", "take", "drop", "beaver", "raccoon",
-    "resign", "accept", "decline", "flag", "break", "start", "warn",
-)  # fmt: skip
+
+class ActionKind(Word):
+    """What a :class:`MatchAction` does; the values are the ``k`` of match records."""
+
+    ROLL = "roll"
+    MOVE = "move"
+    DOUBLE = "double"
+    TAKE = "take"
+    DROP = "drop"
+    BEAVER = "beaver"
+    RACCOON = "raccoon"
+    RESIGN = "resign"
+    ACCEPT = "accept"
+    DECLINE = "decline"
+    FLAG = "flag"
+    BREAK = "break"
+    START = "start"
+    WARN = "warn"
+
+
+KINDS: tuple[str, ...] = tuple(ActionKind)
 WARNING_NOTE_LIMIT = 200
 
 
@@ -106,7 +124,7 @@ def finish_game(
     over, winner = False, None
     forfeit = None
     if match_loser is not None:
-        over, winner, forfeit = True, 1 - match_loser, result.reason
+        over, winner, forfeit = True, 1 - match_loser, EndReason(result.reason)
     elif not state.has_dice:
         sets = state.settings.sets
         leader = 0 if score[0] > score[1] else 1
@@ -142,7 +160,7 @@ def flag_state(state: MatchState, now_ms: int) -> tuple[MatchState, int] | None:
     if seat is None:
         return None
     top = 3 * state.cube.value if state.has_dice else 1  # RULES.md 10: the top score
-    result = GameResult(1 - seat, top, "flag", state.cube.value)
+    result = GameResult(1 - seat, top, EndReason.FLAG, state.cube.value)
     loses_match = state.settings.clock is not None and state.settings.clock.flag_loses == "match"
     return finish_game(state, result, now_ms, match_loser=seat if loses_match else None), seat
 
@@ -230,7 +248,7 @@ def _answer(state: MatchState, action: MatchAction) -> MatchState:
             raise CubeError("beavers are not played in this match (an option of money play)")
         return replace(state, cube=cube.beaver(seat, raccoons=state.settings.raccoons))
     points = cube.drop_points(seat)
-    return finish_game(state, GameResult(1 - seat, points, "drop", cube.value), action.t_ms)
+    return finish_game(state, GameResult(1 - seat, points, EndReason.DROP, cube.value), action.t_ms)
 
 
 def _raccoon(state: MatchState, action: MatchAction) -> MatchState:
@@ -256,7 +274,7 @@ def _resign(state: MatchState, action: MatchAction) -> MatchState:
     if action.kind == "decline":
         return replace(state, resign=None)
     raw = offer.points if state.has_dice else 1
-    result = GameResult(1 - offer.by, _score_points(state, raw), "resign", state.cube.value)
+    result = GameResult(1 - offer.by, _score_points(state, raw), EndReason.RESIGN, state.cube.value)
     return finish_game(state, result, action.t_ms)
 
 
@@ -290,8 +308,8 @@ def _warn(state: MatchState, action: MatchAction) -> MatchState:
         return warned
     if state.phase == "between":
         clock = None if state.clock is None else state.clock.stop(action.t_ms)
-        return replace(warned, over=True, winner=1 - seat, forfeit="warnings", clock=clock)
-    result = GameResult(1 - seat, 0, "warnings", state.cube.value)
+        return replace(warned, over=True, winner=1 - seat, forfeit=EndReason.WARNINGS, clock=clock)
+    result = GameResult(1 - seat, 0, EndReason.WARNINGS, state.cube.value)
     return finish_game(warned, result, action.t_ms, match_loser=seat)
 
 

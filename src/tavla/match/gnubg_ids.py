@@ -59,7 +59,7 @@ from tavla.match.clock import Clock, ClockSettings
 from tavla.match.cube import CUBE_CAP, Cube, CubeOffer
 from tavla.match.resign import ResignOffer
 from tavla.match.settings import MatchSettings
-from tavla.match.state import GameResult, MatchState
+from tavla.match.state import EndReason, GameResult, MatchState, Phase
 from tavla.rules.backgammon.gnubg_id import (
     GAME_DROPPED,
     GAME_NONE,
@@ -174,7 +174,7 @@ def match_ids(state: MatchState) -> tuple[str, str]:
     if phase in ("between", "over"):
         if state.result is not None:
             return _finished_ids(state, state.result)
-        phase = "opening"  # before the first game: as before its opening roll
+        phase = Phase.OPENING  # before the first game: as before its opening roll
     if phase == "opening":
         position = _board(state)
         on_roll = GNUBG_PLAYER[position.side]
@@ -370,14 +370,14 @@ def _result(reading: _Reading) -> GameResult:
             )
         if info.crawford:
             raise _fail("crawford", "on", "nobody may double in the Crawford game (RULES.md 9.3)")
-        return GameResult(reading.on_roll, value, "drop", value)
+        return GameResult(reading.on_roll, value, EndReason.DROP, value)
     if not info.resign:
         raise _fail("resignation", 0, "a resigned game names the points offered (1-3)")
     winner = 1 - reading.on_roll  # gnubg's resignations are the player on roll's
     length = settings.length
     if length and max(reading.score) >= length:
         winner = 0 if reading.score[0] >= length else 1
-    return GameResult(winner, info.resign * value, "resign", value)
+    return GameResult(winner, info.resign * value, EndReason.RESIGN, value)
 
 
 def _finished_state(reading: _Reading, definition: GameDefinition) -> MatchState:

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tavla.core.definition import GameDefinition
-from tavla.core.protocol import AnyPosition
+from tavla.core.protocol import AnyPosition, OutcomeReason
+from tavla.core.words import Word
 from tavla.match.clock import Clock
 from tavla.match.cube import Cube
 from tavla.match.resign import ResignOffer
@@ -21,6 +22,41 @@ from tavla.match.settings import MatchSettings
 
 BREAK_MS = 5 * 60 * 1000  # RULES.md 11.4
 WARNINGS_TO_LOSE = 3  # RULES.md 8.3, 11.4: the third warning loses the match
+
+
+class Phase(Word):
+    """The moment of a match: what is awaited next (see :attr:`MatchState.phase`)."""
+
+    OVER = "over"
+    BETWEEN = "between"
+    """Before the first game, between games, or after a game before ``start``."""
+    OPENING = "opening"
+    """The opening roll decides who starts."""
+    RESIGN = "resign"
+    """A resignation waits for the opponent's answer."""
+    DOUBLE = "double"
+    """A double waits for take, drop or beaver."""
+    RACCOON = "raccoon"
+    """After a beaver, the doubler may raccoon before he rolls."""
+    ROLL = "roll"
+    """The actor rolls (or doubles first)."""
+    MOVE = "move"
+    """The actor plays his turn."""
+
+
+class EndReason(Word):
+    """Why a game ended other than on the board; with :class:`OutcomeReason` these are
+    every :attr:`GameResult.reason`."""
+
+    DROP = "drop"
+    RESIGN = "resign"
+    FLAG = "flag"
+    """The acting player's time ran out (RULES.md 10)."""
+    WARNINGS = "warnings"
+    """The third warning of the arbiter lost the match (RULES.md 8.3, 11.4)."""
+
+
+ResultReason = OutcomeReason | EndReason
 
 
 @dataclass(frozen=True)
@@ -33,7 +69,7 @@ class GameResult:
 
     winner: int | None
     points: int
-    reason: str
+    reason: ResultReason
     cube: int = 1
 
     def to_json(self) -> dict[str, Any]:
@@ -62,7 +98,7 @@ class MatchState:
     breaks_used: tuple[int, int] = (0, 0)
     break_ends_ms: int = 0
     warnings: tuple[int, int] = (0, 0)
-    forfeit: str | None = None
+    forfeit: EndReason | None = None
     """Why the match was lost before its end (``flag``, ``warnings``), or None."""
 
     # ------------------------------------------------------------------ seats
@@ -78,21 +114,20 @@ class MatchState:
 
     # ----------------------------------------------------------------- moment
     @property
-    def phase(self) -> str:
-        """``over``, ``between`` (games), ``opening`` (roll), ``resign`` (answer),
-        ``double`` (answer), ``raccoon`` (window), ``roll`` (cube or dice) or ``move``."""
+    def phase(self) -> Phase:
+        """What the match awaits now (see :class:`Phase`)."""
         if self.over:
-            return "over"
+            return Phase.OVER
         if self.result is not None or self.game_number == 0:
-            return "between"
+            return Phase.BETWEEN
         if self.awaiting_opening:
-            return "opening"
+            return Phase.OPENING
         if self.resign is not None:
-            return "resign"
+            return Phase.RESIGN
         offer = self.cube.offer
         if offer is not None:
-            return "double" if offer.kind == "double" else "raccoon"
-        return "roll" if self.position.is_chance else "move"
+            return Phase.DOUBLE if offer.kind == "double" else Phase.RACCOON
+        return Phase.ROLL if self.position.is_chance else Phase.MOVE
 
     @property
     def actor(self) -> int | None:

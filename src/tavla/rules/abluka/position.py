@@ -15,7 +15,7 @@ from typing import ClassVar, Self
 from tavla.core.definition import BoardKind, Defined, Direction, GameFacts, NotationKind
 from tavla.core.dice import Roll
 from tavla.core.errors import IllegalMoveError, NotationError, WrongPhaseError
-from tavla.core.protocol import BLACK, WHITE, Outcome, Turn
+from tavla.core.protocol import BLACK, WHITE, Outcome, OutcomeReason, Turn
 from tavla.core.registry import register
 from tavla.rules.abluka.board import (
     BIT,
@@ -211,7 +211,7 @@ class AblukaPosition(Defined):
     def outcome(self) -> Outcome | None:
         if self.king_steps():
             return None
-        return Outcome(1 - self.side, 1, "no move")
+        return Outcome(1 - self.side, 1, OutcomeReason.NO_MOVE)
 
     # --------------------------------------------------------------- notation
     def notation(self) -> str:

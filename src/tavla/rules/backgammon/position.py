@@ -27,7 +27,7 @@ from typing import ClassVar, Self, cast
 from tavla.core.definition import BoardKind, Direction, GameFacts, NotationKind
 from tavla.core.dice import Roll
 from tavla.core.errors import IllegalMoveError, NotationError
-from tavla.core.protocol import BLACK, WHITE, Outcome
+from tavla.core.protocol import BLACK, WHITE, Outcome, OutcomeReason
 from tavla.core.registry import register
 from tavla.rules import tpn
 from tavla.rules.backgammon.movegen import Board, State, tabla_steps
@@ -305,10 +305,10 @@ class BackgammonPosition(DiceGame[State]):
 
     def _loss_points(self, loser: int, winner: int) -> Outcome:
         if self.off[loser] > 0:
-            return Outcome(winner, 1, "single")
+            return Outcome(winner, 1, OutcomeReason.SINGLE)
         if self.bar[loser] or self._home_count(loser, winner):
-            return Outcome(winner, 3, "backgammon")
-        return Outcome(winner, 2, "gammon")
+            return Outcome(winner, 3, OutcomeReason.BACKGAMMON)
+        return Outcome(winner, 2, OutcomeReason.GAMMON)
 
     def outcome(self) -> Outcome | None:
         for player in (WHITE, BLACK):

@@ -32,7 +32,7 @@ from tavla.core.definition import BoardKind, Direction, GameFacts, GameOptions, 
 from tavla.core.dice import Roll
 from tavla.core.digits import is_digits
 from tavla.core.errors import IllegalMoveError, NotationError
-from tavla.core.protocol import BLACK, WHITE, Outcome
+from tavla.core.protocol import BLACK, WHITE, Outcome, OutcomeReason
 from tavla.core.registry import register
 from tavla.rules import tpn
 from tavla.rules.dicegame import DiceGame
@@ -209,13 +209,13 @@ class GulbaraPosition(DiceGame[State]):
                 continue
             loser = 1 - winner
             if self.off[loser] > 0:
-                return Outcome(winner, 1, "single")
+                return Outcome(winner, 1, OutcomeReason.SINGLE)
             # The loser's points 13-24: his starting quarter and the winner's home board.
             sign = 1 if loser == WHITE else -1
             far = (self.points[_white_index(loser, point)] * sign > 0 for point in range(13, 25))
             if any(far):
-                return Outcome(winner, 3, "backgammon")
-            return Outcome(winner, 2, "gammon")
+                return Outcome(winner, 3, OutcomeReason.BACKGAMMON)
+            return Outcome(winner, 2, OutcomeReason.GAMMON)
         return None
 
     # ----------------------------------------------------------------- notation

@@ -22,7 +22,7 @@ from typing import ClassVar, Self
 from tavla.core.definition import BoardKind, Direction, GameFacts, NotationKind
 from tavla.core.dice import Roll
 from tavla.core.errors import NotationError
-from tavla.core.protocol import BLACK, WHITE, Outcome
+from tavla.core.protocol import BLACK, WHITE, Outcome, OutcomeReason
 from tavla.core.registry import register
 from tavla.rules import tpn
 from tavla.rules.dicegame import DiceGame
@@ -124,7 +124,7 @@ class IndiykaPosition(DiceGame[State]):
     def outcome(self) -> Outcome | None:
         for winner in (WHITE, BLACK):
             if self.off[winner] == CHECKERS:
-                return Outcome(winner, 1, "single")
+                return Outcome(winner, 1, OutcomeReason.SINGLE)
         return None
 
     # ----------------------------------------------------------------- notation

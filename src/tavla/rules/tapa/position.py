@@ -25,7 +25,7 @@ from typing import ClassVar, Self, cast
 from tavla.core.definition import BoardKind, Direction, GameFacts, GameOptions, NotationKind
 from tavla.core.dice import Roll
 from tavla.core.errors import NotationError
-from tavla.core.protocol import BLACK, WHITE, Outcome
+from tavla.core.protocol import BLACK, WHITE, Outcome, OutcomeReason
 from tavla.core.registry import register
 from tavla.rules import tpn
 from tavla.rules.dicegame import DiceGame
@@ -129,23 +129,23 @@ class TapaPosition(DiceGame[State]):
 
     def outcome(self) -> Outcome | None:
         if self.mother_pinned(WHITE) and self.mother_pinned(BLACK):
-            return Outcome(None, 0, "void")
+            return Outcome(None, 0, OutcomeReason.VOID)
         for winner in (WHITE, BLACK):
             loser = 1 - winner
             if self.off[winner] == CHECKERS:
                 if self.off[loser] > 0:
-                    return Outcome(winner, 1, "single")
+                    return Outcome(winner, 1, OutcomeReason.SINGLE)
                 home = range(0, 6) if winner == WHITE else range(18, 24)
                 if any(self._has_checker_on(loser, index) for index in home):
-                    return Outcome(winner, 3, "backgammon")
-                return Outcome(winner, 2, "gammon")
+                    return Outcome(winner, 3, OutcomeReason.BACKGAMMON)
+                return Outcome(winner, 2, OutcomeReason.GAMMON)
             own_start = 23 if winner == WHITE else 0
             if (
                 self.options.mother_pin_wins
                 and self.mother_pinned(loser)
                 and not self._has_checker_on(winner, own_start)
             ):
-                return Outcome(winner, 2, "mother pinned")
+                return Outcome(winner, 2, OutcomeReason.MOTHER_PINNED)
         return None
 
     # ----------------------------------------------------------------- notation
