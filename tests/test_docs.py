@@ -32,7 +32,7 @@ def test_readme_links_every_page_and_every_link_resolves() -> None:
         for target in re.findall(r"\]\(([^)#]+\.md)\)", body):
             assert (source.parent / target).is_file(), (source.name, target)
     assert "RULES.md" not in readme and "ENGINE_PROTOCOL.md" not in readme
-    assert "### Match records" not in readme and '"format": "tavla-match"' in text("records.md")
+    assert "### Match records" not in readme and '"format": "tavla-record"' in text("records.md")
 
 
 def test_cli_help_points_at_the_docs_not_at_internal_files() -> None:

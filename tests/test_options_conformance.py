@@ -162,3 +162,12 @@ def test_definitions_are_interned_and_options_typed() -> None:
     assert greek.with_options(mother_pin_wins=False) is tapa
     assert dataclasses.is_dataclass(greek.options)
     assert greek.option_values() == {"mother_pin_wins": True}
+
+
+@pytest.mark.parametrize("name", ["tabla", "tapa", "gulbara", "abluka"])
+def test_a_game_record_replays_as_a_one_game_match(name: str) -> None:
+    """One record format: a single game from the start is a one-game match without cube."""
+    game = played(tavla.find_game(name), seed=9, actions=40)
+    as_match = MatchRecord.of_game(GameRecord.from_json(game.record().to_json()))
+    assert replay(as_match).position == game.position
+    assert MatchRecord.from_json(as_match.to_json()) == as_match

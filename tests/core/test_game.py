@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import tavla
 from tavla.core.errors import IllegalMoveError, NotationError, WrongPhaseError
 from tavla.core.game import Action, Game, GameRecord
 from tavla.core.protocol import BLACK, WHITE
+from tavla.match import MatchRecord
 
 
 def test_opening_roll_decides_who_starts_and_plays_both_numbers() -> None:
@@ -17,7 +20,7 @@ def test_opening_roll_decides_who_starts_and_plays_both_numbers() -> None:
     game.roll((2, 5))  # White 2, Black 5
     assert game.position.side == BLACK
     assert game.position.dice == (5, 2)
-    assert game.actions == [Action("opening", "25")]
+    assert game.actions == [Action("roll", "25")]  # the opening roll: nobody's, White's die first
     game.undo()
     assert game.awaiting_opening
     game.roll((6, 1))
@@ -62,9 +65,42 @@ def test_record_round_trip_and_bad_records() -> None:
     assert Game.replay(record).position == game.position
     with pytest.raises(NotationError):
         GameRecord.from_json("{not json")
-    bad = GameRecord("tabla", record.start, True, [Action("opening", "31"), Action("turn", "24/18")])
+    bad = GameRecord("tabla", record.start, True, [Action("roll", "31"), Action("move", "24/18")])
     with pytest.raises(IllegalMoveError):
         Game.replay(bad)
+    forged = GameRecord(
+        "tabla", record.start, True, [Action("roll", "31"), Action("move", "8/5 6/5", seat=1)]
+    )
+    with pytest.raises(NotationError, match=r"actions\[1\]\.s"):
+        Game.replay(forged)
+
+
+def test_one_record_format_for_games_and_matches_and_the_old_game_format() -> None:
+    """A game record is the versioned format of match records, kind 'game'; the game
+    records written before it are still read, and each kind is refused by the other."""
+    game = tavla.new_game("tabla")
+    game.roll((3, 1))
+    game.play("8/5 6/5")
+    data = json.loads(game.record().to_json())
+    assert (data["format"], data["version"], data["kind"]) == ("tavla-record", 3, "game")
+    assert data["actions"] == [
+        {"k": "roll", "v": "31", "t": 0},
+        {"k": "move", "s": 0, "v": "8/5 6/5", "t": 0},
+    ]
+    old = json.dumps(
+        {
+            "game": "tabla",
+            "options": {},
+            "start": data["start"],
+            "opening": True,
+            "actions": [["opening", "31"], ["turn", "8/5 6/5"]],
+        }
+    )
+    assert Game.replay(GameRecord.from_json(old)).position == game.position
+    with pytest.raises(NotationError, match="a match record"):
+        GameRecord.from_json(json.dumps({**data, "kind": "match"}))
+    with pytest.raises(NotationError, match="a single game's record"):
+        MatchRecord.from_json(game.record().to_json())
 
 
 def test_rule_options_travel_in_the_record() -> None:

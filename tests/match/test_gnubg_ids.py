@@ -394,7 +394,7 @@ def test_a_match_continues_from_its_ids(seed: int) -> None:
         replayed = [match_ids(state) for state in replay_states(record)]
         assert replayed == [match_ids(state) for state in states[index:]]
         text = record.to_json()
-        assert json.loads(text)["version"] == 2 and "setup" in json.loads(text)
+        assert json.loads(text)["version"] == 3 and "setup" in json.loads(text)
         assert MatchRecord.from_json(text) == record
 
 
@@ -495,10 +495,13 @@ def test_valid_ids_of_every_game_state_are_accepted() -> None:
 
 # ------------------------------------------------------------------ records
 def test_records_without_setup_or_final_read_as_before() -> None:
-    """RULES.md 9.4: a version 1 record without the new fields reads and replays as it did."""
+    """RULES.md 9.4: a record without setup or final reads and replays as it did, and so
+    does one written as version 1 of the match format (``tavla-match``)."""
     match = _random_match("tabla", 3, 1)
     data = json.loads(MatchRecord.of(match).to_json())
-    assert data["version"] == 1 and "setup" not in data
+    assert data["version"] == 3 and "setup" not in data
+    old = {"format": "tavla-match", "version": 1, "settings": data["settings"], "actions": data["actions"]}
+    assert list(replay_states(MatchRecord.from_json(json.dumps(old)))) == match.states
     assert data["final"] == {"position_id": match_ids(match.state)[0], "match_id": match_ids(match.state)[1]}
     del data["final"]
     record = MatchRecord.from_json(json.dumps(data))

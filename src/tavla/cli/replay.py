@@ -17,6 +17,8 @@ from tavla.cli.board_view import position_renderable
 from tavla.cli.errors import fail, read_text_file, reports_errors
 from tavla.cli.match import describe, describe_match_end, describe_result, status_line
 from tavla.cli.replay_steps import ReplayStepper
+from tavla.core.game import GameRecord
+from tavla.core.record import RecordKind, read_envelope
 from tavla.match.gnubg_ids import match_ids
 from tavla.match.mat import import_mat
 from tavla.match.record import MatchRecord, replay_states
@@ -27,6 +29,8 @@ def load_record(path: Path) -> MatchRecord:
     text = read_text_file(path)
     if path.suffix.lower() == ".mat":
         return import_mat(text)
+    if read_envelope(text, "match record").kind is RecordKind.GAME:  # one game: shown as a match
+        return MatchRecord.of_game(GameRecord.from_json(text))
     return MatchRecord.from_json(text)
 
 

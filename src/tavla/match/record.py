@@ -9,6 +9,9 @@ A record may start from a position pasted from GNU Backgammon: ``setup`` holds i
 Position ID and Match ID, and the replay starts from the state they describe. Records
 of the tabla family also carry the IDs of their final state (``final``), checked
 against the replay when the record is read, so that a corrupted record is refused.
+
+The JSON is the one record format of games and matches (:mod:`tavla.core.record`,
+version 3, kind ``match``); the match records of versions 1 and 2 are read too.
 """
 
 from __future__ import annotations
@@ -20,16 +23,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tavla.core.errors import NotationError, TavlaError
-from tavla.core.jsonread import load_json, member, shown, want_list, want_object, want_str
+from tavla.core.game import GameRecord
+from tavla.core.jsonread import member, want_list, want_object, want_str
+from tavla.core.record import RecordKind, envelope, read_envelope
 from tavla.match.actions import MatchAction, apply_action
 from tavla.match.gnubg_ids import match_ids, state_from_setup
 from tavla.match.match import Match
 from tavla.match.settings import MatchSettings
 from tavla.match.state import MatchState, new_state
 
-FORMAT = "tavla-match"
-VERSION = 1
-SETUP_VERSION = 2  # records with a setup: older readers refuse them instead of misreading them
+_MATCH_RECORD = "match record"
 
 
 @dataclass
@@ -57,11 +60,7 @@ class MatchRecord:
         return match_ids(replay(self))
 
     def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "format": FORMAT,
-            "version": VERSION if self.setup is None else SETUP_VERSION,
-            "settings": self.settings.to_json(),
-        }
+        data: dict[str, Any] = {**envelope(RecordKind.MATCH), "settings": self.settings.to_json()}
         if self.setup is not None:
             data["setup"] = _ids_json(self.setup)
         data["actions"] = [action.to_json() for action in self.actions]
@@ -81,14 +80,14 @@ class MatchRecord:
         The structure and the type of every value are checked before use; then the
         settings' own rules, and the replay against ``final`` where it is given.
         """
-        data = want_object(load_json(text, "match record"), "match record")
-        if data.get("format") != FORMAT:
-            raise NotationError("match record.format", shown(data.get("format")), f"expected {FORMAT!r}")
-        version = data.get("version")
-        if type(version) is not int or version not in (VERSION, SETUP_VERSION):
+        read = read_envelope(text, _MATCH_RECORD)
+        if read.kind is RecordKind.GAME:
             raise NotationError(
-                "match record.version", shown(version), f"expected {VERSION} or {SETUP_VERSION}"
+                f"{_MATCH_RECORD}.kind",
+                "game",
+                "a single game's record: read it with tavla.GameRecord (MatchRecord.of_game: as a match)",
             )
+        data = read.data
         settings = MatchSettings.from_json(member(data, "settings", "match record"))
         items = want_list(member(data, "actions", "match record"), "actions")
         actions = [MatchAction.from_json(item, f"actions[{index}]") for index, item in enumerate(items)]
@@ -98,6 +97,24 @@ class MatchRecord:
         if final is not None:
             record.check_final(final)
         return record
+
+    @classmethod
+    def of_game(cls, record: GameRecord) -> MatchRecord:
+        """A single game's record as the record of a one-game match without cube or
+        clock, which replays to the same positions: for tools that show matches.
+
+        Only games played from the starting position with an opening roll have such a
+        match; others are refused (NotationError naming ``start`` or ``opening``).
+        """
+        settings = MatchSettings(record.game, length=0, cube=False, options=tuple(record.options.items()))
+        start = settings.definition.start()
+        if record.start != start.notation():
+            raise NotationError("start", record.start, "a match starts from the starting position")
+        if start.is_chance and not record.opening:
+            raise NotationError("opening", "false", "a match's games start with the opening roll")
+        actions = [MatchAction("start", None, "", 0)]
+        actions.extend(MatchAction(action.kind, action.seat, action.value, 0) for action in record.actions)
+        return cls(settings, _with_seats(settings, actions))
 
     def check_final(self, final: tuple[str, str]) -> None:
         """Raise NotationError unless the record replays to the gnubg IDs ``final``."""
@@ -147,3 +164,17 @@ def replay(record: MatchRecord) -> MatchState:
     for action in record.actions:
         state, _ = apply_action(state, action)
     return state
+
+
+def _with_seats(settings: MatchSettings, actions: list[MatchAction]) -> list[MatchAction]:
+    """The actions with the seat that acts filled in where a game record left it out
+    (version 0 records did not say); the replay refuses any that do not fit."""
+    state = new_state(settings)
+    done: list[MatchAction] = []
+    for action in actions:
+        actor = state.actor
+        if action.kind in ("roll", "move") and action.seat is None and actor is not None:
+            action = MatchAction(action.kind, actor, action.value, action.t_ms)
+        state, recorded = apply_action(state, action)
+        done.append(recorded)
+    return done
