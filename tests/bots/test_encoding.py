@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -131,3 +134,19 @@ def test_encode_many_matches_encode(game: str) -> None:
     assert rows.shape == (len(afters), encoder.size)
     for row, after in zip(rows, afters, strict=True):
         assert np.array_equal(row, encoder.encode(after, position.side))
+
+
+def test_docs_give_each_encoding_its_size_and_names() -> None:
+    page = (Path(__file__).parent.parent.parent / "docs" / "features.md").read_text(encoding="utf-8")
+    titles = {
+        "tabla": "Tabla, antitabla, chelebi",
+        "tapa": "Tapa",
+        "gulbara": "Gulbara",
+        "indiyka": "Indiyka",
+    }
+    for game, title in titles.items():
+        encoder = encoder_for(tavla.find_game(game).start())
+        assert f"## {title} — {encoder.size} features" in page
+        for name in encoder.names:
+            if not re.match(r"(p\d+\.|mine_p\d|theirs_p\d|theirs_[wreb]|complete_[2-5])", name):  # ranges
+                assert f"`{name}`" in page, name
