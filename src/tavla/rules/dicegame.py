@@ -41,7 +41,7 @@ from tavla.core.protocol import Outcome, Turn
 from tavla.rules.chance import TwoDiceChance
 from tavla.rules.dicesteps import DiceSteps, DiceTurn, MaybeStep
 from tavla.rules.movetext import Step, format_step, format_turn, parse_move
-from tavla.rules.turns import Reach, StepFunction, StepPlanner, search_turns
+from tavla.rules.turns import Reach, StepFunction, StepPlanner, TurnSearch, search_turns, search_turns_within
 
 S = TypeVar("S", bound=Hashable)
 
@@ -166,10 +166,12 @@ class DiceGame(Defined, TwoDiceChance, Generic[S]):
         """Every legal turn (the outcome and the phase are checked): the framework's
         breadth-first search; a game may override it with a faster generator."""
         sequences, prefer_larger = self.turn_sequences()
-        start = self.mover_state()
-        found = search_turns(start, sequences, self.step_function(), prefer_first=prefer_larger)
+        found = search_turns(self.mover_state(), sequences, self.step_function(), prefer_first=prefer_larger)
+        return self._search_turns(found)
+
+    def _search_turns(self, found: TurnSearch[S, MaybeStep]) -> tuple[DiceTurn[Self], ...]:
         if found.dice_played == 0:
-            return (DiceTurn((), self.after_turn(start, 0), self),)
+            return (DiceTurn((), self.after_turn(self.mover_state(), 0), self),)
         return tuple(
             [
                 DiceTurn(
@@ -225,17 +227,15 @@ class DiceGame(Defined, TwoDiceChance, Generic[S]):
         if "_turns" in self.__dict__ or self.outcome() is not None:
             return self.legal_turns()
         self._require_decision()
-        sequences, _ = self.turn_sequences()
-        step_function = self.step_function()
-        for dice in sequences:
-            level = {self.mover_state()}
-            for die in dice:
-                level = {after for state in level for _, after in step_function(state, die)}
-                if len(level) > limit:
-                    return None
-                if not level:
-                    break
-        return self.legal_turns()
+        sequences, prefer_larger = self.turn_sequences()
+        found = search_turns_within(
+            self.mover_state(), sequences, self.step_function(), limit, prefer_first=prefer_larger
+        )
+        if found is None:
+            return None
+        turns = self._search_turns(found)
+        self.__dict__["_turns"] = turns  # the cached_property's slot
+        return turns
 
     def best_turns(self, width: int, score: Callable[[Self], float]) -> list[DiceTurn[Self]]:
         """Up to ``width`` legal turns chosen die by die in bounded time and memory.

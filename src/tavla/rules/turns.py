@@ -59,6 +59,22 @@ def search_turns(
     ``prefer_first``: when the best any sequence achieves is a single die, only the
     first sequence's single-die turns count if it has any (the larger-die rule).
     """
+    found = search_turns_within(start, sequences, steps, None, prefer_first=prefer_first)
+    if found is None:  # a search with no limit never gives up
+        raise RuntimeError("search_turns_within gave up without a limit")
+    return found
+
+
+def search_turns_within(
+    start: S,
+    sequences: Sequence[Sequence[int]],
+    steps: StepFunction[S, T],
+    limit: int | None,
+    *,
+    prefer_first: bool = False,
+) -> TurnSearch[S, T] | None:
+    """:func:`search_turns`, or None as soon as the distinct states after one die
+    exceed ``limit``: one pass, where checking the size first would search twice."""
     per_sequence: list[tuple[int, dict[S, tuple[T, ...]]]] = []
     for dice in sequences:
         level: dict[S, tuple[T, ...]] = {start: ()}
@@ -69,6 +85,8 @@ def search_turns(
                 for step, after in steps(state, die):
                     if after not in following:
                         following[after] = (*path, step)
+            if limit is not None and len(following) > limit:
+                return None
             if not following:
                 break
             level = following
@@ -83,6 +101,45 @@ def search_turns(
             for state, path in level.items():
                 turns.setdefault(state, path)
     return TurnSearch(best, turns)
+
+
+def turn_states_within(
+    start: S,
+    sequences: Sequence[Sequence[int]],
+    steps: StepFunction[S, T],
+    limit: int | None,
+    *,
+    prefer_first: bool = False,
+) -> tuple[int, list[S]] | None:
+    """(dice played, final states) of :func:`search_turns_within`, without the paths.
+
+    For callers that need the results only (a random playout picks one and builds
+    one position): no step path is copied for each state reached.
+    """
+    per_sequence: list[tuple[int, dict[S, None]]] = []
+    for dice in sequences:
+        level: dict[S, None] = {start: None}
+        depth = 0
+        for die in dice:
+            following: dict[S, None] = {}
+            for state in level:
+                for _, after in steps(state, die):
+                    following[after] = None
+            if limit is not None and len(following) > limit:
+                return None
+            if not following:
+                break
+            level = following
+            depth += 1
+        per_sequence.append((depth, level))
+    best = max(depth for depth, _ in per_sequence)
+    if prefer_first and best == 1 and per_sequence[0][0] == 1:
+        return 1, list(per_sequence[0][1])
+    found: dict[S, None] = {}
+    for depth, level in per_sequence:
+        if depth == best:
+            found.update(level)
+    return best, list(found)
 
 
 class Reach(Generic[S, T]):

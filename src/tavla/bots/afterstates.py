@@ -1,0 +1,201 @@
+"""Every legal turn's resulting position, encoded for a bot, in one call.
+
+``afterstates(position)`` answers the question a one-ply bot asks: what can I
+reach with this roll, as features my network reads? It returns an
+:class:`Afterstates`: a float32 array with one row per legal turn (the
+encoding of the position after that turn, from the side of the player who just
+moved, see ``docs/features.md``), the turns' canonical texts in the same order
+and the turns themselves. Row ``i``, ``texts[i]`` and ``turns[i]`` are one turn;
+the order is that of ``position.legal_turns()``.
+
+Only the features are computed eagerly. A bot scores every row but plays one
+turn, so the texts and the turn objects are built on first use, all in one
+pass; ``text(i)`` gives one text alone. For the tabla family the rows come
+straight from the whole-turn generator's boards, with no Python object per turn.
+
+**Huge progressive doubles** (chelebi, gulbara): where listing would pass
+``limit`` positions after some die, a bot still has to move. Given ``score`` (a
+function rating positions after the mover's turn, higher better for the mover:
+the bot's own evaluation), the turns are the ``width`` best found by the rules'
+beam search ``best_turns``, and ``complete`` is False. Without ``score`` it
+raises :class:`TooManyTurnsError`. A silent fallback would have to pick the
+turns by some heuristic the bot did not ask for, and the bot would believe it
+had seen every turn; with its own score the beam keeps the turns it would have
+preferred anyway.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import cached_property
+from typing import Any, Generic, TypeVar, cast
+
+import numpy as np
+
+from tavla.bots.encoding import encoder_for
+from tavla.bots.encoding.base import Features
+from tavla.bots.encoding.tabla import encode_boards
+from tavla.core.errors import TavlaError, WrongPhaseError
+from tavla.rules.backgammon.movegen import Board
+from tavla.rules.backgammon.position import BackgammonPosition
+from tavla.rules.backgammon.turngen import turn_boards_within
+from tavla.rules.dicegame import DiceGame
+from tavla.rules.dicesteps import DiceTurn
+from tavla.rules.movetext import Step, format_turn
+from tavla.rules.turns import TURN_LIST_LIMIT
+
+P = TypeVar("P", bound=DiceGame[Any])
+Score = Callable[[Any], float]
+BEAM_WIDTH = 64
+"""Turns kept by the beam search on a huge progressive double (see the module docstring)."""
+
+
+class TooManyTurnsError(TavlaError):
+    """A progressive double with too many turns to list, and no score to choose among them."""
+
+    def __init__(self, notation: str, limit: int) -> None:
+        self.notation = notation
+        self.limit = limit
+        super().__init__(
+            f"more than {limit} positions after one die in {notation}: pass score= (the bot's "
+            "evaluation) for a beam search of the best turns, or a larger limit="
+        )
+
+
+class Afterstates(Generic[P]):
+    """The legal turns of ``origin`` and the features of the positions they lead to."""
+
+    def __init__(
+        self,
+        origin: P,
+        features: Features,
+        *,
+        complete: bool,
+        make_turns: Callable[[], list[DiceTurn[P]]],
+        text_of: Callable[[int], str] | None = None,
+    ) -> None:
+        self.origin = origin
+        self.features = features
+        self.complete = complete
+        """False when only the beam search's best turns are listed (huge doubles)."""
+        self._make_turns = make_turns
+        self._text_of = text_of
+
+    def __len__(self) -> int:
+        return len(self.features)
+
+    @property
+    def player(self) -> int:
+        """The player who moves: the features are seen from his side."""
+        return self.origin.side
+
+    @cached_property
+    def turns(self) -> list[DiceTurn[P]]:
+        return self._make_turns()
+
+    @cached_property
+    def texts(self) -> list[str]:
+        """Each turn's canonical text (``turn.text``), in row order."""
+        return [self.text(index) for index in range(len(self))]
+
+    def text(self, index: int) -> str:
+        """The canonical text of the turn of row ``index``."""
+        if self._text_of is not None:
+            return self._text_of(index)
+        return self.turns[index].text
+
+
+def afterstates(
+    position: P, *, limit: int = TURN_LIST_LIMIT, score: Score | None = None, width: int = BEAM_WIDTH
+) -> Afterstates[P]:
+    """Every legal turn of ``position`` (dice rolled) with the features of its result.
+
+    ``limit``: past this many positions after one die, the roll is a huge
+    progressive double: with ``score`` the ``width`` best turns of a beam search
+    are returned (``complete`` False), without it :class:`TooManyTurnsError`.
+    """
+    if position.outcome() is not None:
+        encoder = encoder_for(position)
+        return Afterstates(
+            position, np.empty((0, encoder.size), dtype=np.float32), complete=True, make_turns=list
+        )
+    if not position.awaiting_decision:
+        position.legal_turns()  # raises the phase error of a position awaiting a roll
+    for base in type(position).__mro__:
+        provider = _PROVIDERS.get(base)
+        if provider is not None:
+            return cast(Afterstates[P], provider(position, limit, score, width))
+    return _listed(position, limit, score, width)
+
+
+def _listed(position: P, limit: int, score: Score | None, width: int) -> Afterstates[P]:
+    """Any dice game: the listed turns' resulting positions, encoded together."""
+    turns = position.legal_turns_within(limit)
+    if turns is None:
+        return _beam(position, limit, score, width)
+    listed = list(turns)
+    features = encoder_for(position).encode_many([turn.after for turn in listed], position.side)
+    return Afterstates(position, features, complete=True, make_turns=lambda: listed)
+
+
+def _beam(position: P, limit: int, score: Score | None, width: int) -> Afterstates[P]:
+    if score is None:
+        raise TooManyTurnsError(position.notation(), limit)
+    chosen = position.best_turns(width, score)
+    features = encoder_for(position).encode_many([turn.after for turn in chosen], position.side)
+    return Afterstates(position, features, complete=False, make_turns=lambda: chosen)
+
+
+def _tabla(
+    position: BackgammonPosition, limit: int, score: Score | None, width: int
+) -> Afterstates[BackgammonPosition]:
+    """The tabla family: rows straight from the whole-turn generator's boards."""
+    start = position.mover_board()
+    if position.dice is None:
+        raise WrongPhaseError(f"the dice must be rolled first in {position.notation()}")
+    sequences = position.dice_sequences(position.dice)
+    found = turn_boards_within(start, sequences, limit, prefer_first=True)
+    if found is None:
+        return _beam(position, limit, score, width)
+    boards: list[Board] = list(found[1])
+    paths: list[tuple[Step, ...]] = list(found[1].values())
+    features = encode_boards(boards, position.off[1 - position.side], False)
+
+    def make_turns() -> list[DiceTurn[BackgammonPosition]]:
+        return [DiceTurn(path, None, position, board) for board, path in zip(boards, paths, strict=True)]
+
+    # The generator's path is the turn's first playing order (the one its text is
+    # written from) when the dice are two different ones or four equal ones: see
+    # canonical_paths. Chelebi's progressive doubles get their texts from the rules.
+    if canonical_paths(sequences):
+        return Afterstates(
+            position,
+            features,
+            complete=True,
+            make_turns=make_turns,
+            text_of=lambda index: format_turn(paths[index]),
+        )
+    return Afterstates(position, features, complete=True, make_turns=make_turns)
+
+
+def canonical_paths(sequences: Sequence[Sequence[int]]) -> bool:
+    """Whether :func:`turn_boards` finds each turn by its first playing order.
+
+    A turn's text is written from the first way of playing it in the rules'
+    depth-first order: dice orders in turn, then the highest source point first
+    (``BackgammonPosition.turn_text``). For two different dice the generator
+    searches in exactly that order and keeps the first path to each board. For
+    four equal dice it keeps the path whose sources never increase; with equal
+    dice the board fixes how many steps leave each point (counting down from the
+    top: steps leaving p = steps arriving at p minus p's net change), so that
+    path is the highest-first ordering of the only possible sources, which is the
+    first the depth-first search tries. Chelebi's longer progressive doubles
+    de-duplicate after each group of four, which may keep another path.
+    """
+    return all(len(dice) <= 4 for dice in sequences)
+
+
+_PROVIDERS: dict[type, Callable[[Any, int, Score | None, int], Afterstates[Any]]] = {
+    BackgammonPosition: _tabla,
+}
+"""Faster ways than listing turns, by position class (found through the class's bases)."""

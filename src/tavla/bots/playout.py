@@ -1,0 +1,169 @@
+"""Fast random playouts of every dice game, seeded (Monte Carlo rollouts, tests).
+
+``random_playout(position, rng)`` plays to the end of the game: each roll from
+``rng``, and each turn chosen uniformly among the legal turns. A roll of at most
+four dice is always listed (a few hundred turns at most). A progressive double
+(chelebi, gulbara: up to 24 dice and millions of turns) is listed only while
+every die leaves at most ``limit`` positions; past that the turn is built die by
+die with the rules' step planner, each step chosen uniformly among the steps
+that keep a legal maximal turn reachable: a legal turn, found without listing
+the turns, though not uniform over them.
+
+The tabla family plays on the whole-turn generator's boards and flips the board
+to the other player's side between turns, building no position until the end.
+Other games list the results of the legal turns (``turns.turn_states_within``,
+the states ``legal_turns_within`` lists) and build one position.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from operator import neg
+from typing import Any, Generic, TypeVar, cast
+
+from tavla.core.errors import TavlaError
+from tavla.core.protocol import WHITE, Outcome
+from tavla.rules.backgammon.movegen import Board
+from tavla.rules.backgammon.position import CHECKERS, BackgammonPosition
+from tavla.rules.backgammon.turngen import turn_boards, turn_boards_within
+from tavla.rules.dicegame import DiceGame
+from tavla.rules.turns import turn_states_within
+
+P = TypeVar("P", bound=DiceGame[Any])
+OnTurn = Callable[[Any, Any], None]
+"""Called with (position before the turn, dice rolled; position after) for every turn."""
+
+PLAYOUT_LIST_LIMIT = 50
+"""Past this many positions after one die of a progressive double, its turn is
+built die by die: measured (benchmarks/playouts.py), listing more costs more than
+the step planner's one turn."""
+ORDINARY_DICE = 4
+"""Rolls of at most this many dice are always listed."""
+MAX_TURNS = 100_000
+"""A safety net: random play ends far sooner (a few hundred turns at most)."""
+
+
+@dataclass(frozen=True)
+class Playout(Generic[P]):
+    final: P
+    """The position where the game ended."""
+    outcome: Outcome
+    turns: int
+    """Turns played (a turn with no legal move counts; a gulbara completion counts)."""
+
+
+def random_playout(
+    position: P,
+    rng: random.Random,
+    *,
+    limit: int = PLAYOUT_LIST_LIMIT,
+    on_turn: OnTurn | None = None,
+) -> Playout[P]:
+    """Play ``position`` to the end with random dice and random legal turns.
+
+    ``on_turn`` (for checks and traces, slower) sees every turn played.
+    """
+    if isinstance(position, BackgammonPosition):
+        return cast(Playout[P], _tabla_playout(position, rng, limit, on_turn))
+    turns = 0
+    while (outcome := position.outcome()) is None:
+        if position.is_chance:
+            position = position.with_roll((rng.randint(1, 6), rng.randint(1, 6)))
+            continue
+        after = random_turn(position, rng, limit)
+        if on_turn is not None:
+            on_turn(position, after)
+        position = after
+        turns += 1
+        if turns > MAX_TURNS:
+            raise TavlaError(f"no outcome after {MAX_TURNS} random turns in {position.notation()}")
+    return Playout(position, outcome, turns)
+
+
+def random_turn(position: P, rng: random.Random, limit: int = PLAYOUT_LIST_LIMIT) -> P:
+    """The position after a random legal turn (see the module docstring)."""
+    sequences, prefer_larger = position.turn_sequences()
+    bound = limit if _progressive(sequences) else None
+    found = turn_states_within(
+        position.mover_state(), sequences, position.step_function(), bound, prefer_first=prefer_larger
+    )
+    if found is None:
+        return random_turn_by_steps(position, rng)
+    played, states = found
+    # The states of legal_turns_within's turns, without building every turn's position.
+    return position.after_turn(rng.choice(states), played)
+
+
+def _progressive(sequences: list[list[int]]) -> bool:
+    return any(len(dice) > ORDINARY_DICE for dice in sequences)
+
+
+def random_turn_by_steps(position: P, rng: random.Random) -> P:
+    """A random legal turn built die by die: never lists the turns."""
+    planner = position.plan()
+    while not planner.complete:
+        planner.play(*rng.choice(planner.legal_steps()))
+    return position.after_turn(planner.state, planner.target)
+
+
+# ------------------------------------------------------------------ tabla family
+def _position_at(
+    like: BackgammonPosition, board: Board, side: int, opponent_off: int, dice: tuple[int, int] | None
+) -> BackgammonPosition:
+    """The position whose side to act, ``side``, has ``board`` (his Board, see movegen)."""
+    if side == WHITE:
+        points, bar, off = board[1:25], (board[25], board[26]), (board[0], opponent_off)
+    else:
+        points = tuple(map(neg, board[24:0:-1]))
+        bar, off = (board[26], board[25]), (opponent_off, board[0])
+    return type(like)(points, bar, off, side, dice)
+
+
+def _flip(board: Board, opponent_off: int) -> Board:
+    """The opponent's Board of the same position."""
+    return (opponent_off, *map(neg, board[24:0:-1]), board[26], board[25])
+
+
+def _tabla_playout(
+    position: BackgammonPosition, rng: random.Random, limit: int, on_turn: OnTurn | None
+) -> Playout[BackgammonPosition]:
+    outcome = position.outcome()
+    if outcome is not None:
+        return Playout(position, outcome, 0)
+    side = position.side
+    board = position.mover_board()
+    opponent_off = position.off[1 - side]
+    dice = position.dice
+    randint = rng.randint
+    turns = 0
+    while True:
+        roll = dice if dice is not None else (randint(1, 6), randint(1, 6))
+        dice = None
+        sequences = position.dice_sequences(roll)
+        if _progressive(sequences):
+            found = turn_boards_within(board, sequences, limit, prefer_first=True)
+        else:
+            found = turn_boards(board, sequences, prefer_first=True)
+        if found is None:
+            before = _position_at(position, board, side, opponent_off, roll)
+            after = random_turn_by_steps(before, rng)
+            moved = after.with_side(side).mover_board()
+        else:
+            moved = rng.choice(list(found[1]))
+        turns += 1
+        if on_turn is not None:
+            on_turn(
+                _position_at(position, board, side, opponent_off, roll),
+                _position_at(position, moved, side, opponent_off, None).with_side(1 - side),
+            )
+        # The opponent's turn next: his board, and the mover's off count is his opponent's.
+        board, opponent_off = _flip(moved, opponent_off), moved[0]
+        side = 1 - side
+        if opponent_off == CHECKERS:
+            final = _position_at(position, board, side, opponent_off, None)
+            outcome = final.outcome()
+            if outcome is None:  # fifteen off is always an outcome
+                raise RuntimeError(f"a finished board without an outcome: {final.notation()}")
+            return Playout(final, outcome, turns)

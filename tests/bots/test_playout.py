@@ -1,0 +1,95 @@
+"""Random playouts: legal turns only, a legal outcome, the same game for the same seed."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import tavla
+from tavla.bots.playout import random_playout, random_turn, random_turn_by_steps
+
+DICE_GAMES = ("tabla", "antitabla", "chelebi", "tapa", "gulbara", "indiyka")
+REASONS = {"single": 1, "gammon": 2, "backgammon": 3, "mother pinned": 2, "void": 0}
+
+
+def assert_legal(before: Any, after: Any) -> None:
+    """``after`` is the result of a legal turn of ``before``: among the listed turns'
+    results, or (a turn too long to list) the result of the turn the rules find for it."""
+    turns = before.legal_turns_within(3000)
+    if turns is not None:
+        assert after in {turn.after for turn in turns}, before.notation()
+        return
+    found = before.find_turn(after.with_side(before.side).mover_state())
+    assert found is not None and found.after == after, before.notation()
+
+
+def traced(start: Any, rng: random.Random) -> tuple[Any, list[tuple[Any, Any]]]:
+    seen: list[tuple[Any, Any]] = []
+    result = random_playout(start, rng, on_turn=lambda before, after: seen.append((before, after)))
+    return result, seen
+
+
+@pytest.mark.parametrize("game", DICE_GAMES)
+def test_playouts_play_legal_turns_to_a_legal_outcome(game: str) -> None:
+    rng = random.Random(11)
+    for _ in range(3):
+        start = tavla.find_game(game).start().with_side(rng.randrange(2))
+        result, seen = traced(start, rng)
+        assert result.outcome == result.final.outcome() is not None
+        assert result.outcome.points == REASONS[result.outcome.reason]
+        assert result.turns == len(seen) > 0
+        for (before, after), (following, _) in zip(seen, [*seen[1:], (None, None)], strict=True):
+            assert before.awaiting_decision
+            if following is not None:  # each turn starts where the last one ended, dice rolled
+                assert following._replace(dice=None) == after
+        for before, after in seen[:: max(1, len(seen) // 12)]:
+            assert_legal(before, after)
+        assert_legal(*seen[-1])
+
+
+@pytest.mark.parametrize("game", DICE_GAMES)
+def test_same_seed_same_game(game: str) -> None:
+    start = tavla.find_game(game).start()
+    first = random_playout(start, random.Random(5))
+    again = random_playout(start, random.Random(5))
+    assert (first.final, first.turns) == (again.final, again.turns)
+    others = {random_playout(start, random.Random(seed)).final.notation() for seed in range(4)}
+    assert len(others) > 1
+
+
+def test_playout_from_a_finished_game() -> None:
+    over = tavla.from_notation("tabla -/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/1b 0,0 15,14 b -")
+    result = random_playout(over, random.Random(1))
+    assert result.final is over and result.turns == 0 and result.outcome.winner == 0
+
+
+@pytest.mark.parametrize(
+    "notation",
+    [
+        "chelebi 2b/-/-/-/-/5w/-/3w/-/-/-/5b/5w/-/-/-/3b/-/5b/-/-/-/-/2w 0,0 0,0 w 11",
+        "gulbara 1w/2w/1w/-/1w/1w/-/-/-/1w/1w/1w/3b/1w/-/-/-/-/1w/-/-/-/-/4w 0,0 0,12 w 33 r=3,3",
+        "gulbara 2b/-/-/1w/4w/3b/-/-/-/-/-/-/4b/1w/3w/-/1b/2w/3w/1b/1b/3b/1w/- 0,0 0,0 w 11 r=3,3",
+    ],
+)
+def test_huge_double_turns_built_by_steps_are_legal(notation: str) -> None:
+    position = tavla.from_notation(notation)
+    rng = random.Random(2)
+    for _ in range(3):
+        after = random_turn(position, rng)
+        found = position.find_turn(after.with_side(position.side).mover_state())
+        assert found is not None and found.after == after
+    assert random_turn_by_steps(position, random.Random(9)) == random_turn_by_steps(
+        position, random.Random(9)
+    )
+
+
+@pytest.mark.parametrize("game", ["tabla", "tapa", "indiyka"])
+def test_listed_turns_are_all_drawn(game: str) -> None:
+    """The choice is among the listed turns: with enough draws every one comes up."""
+    position = tavla.find_game(game).start().with_roll((6, 5))
+    results = {turn.after for turn in position.legal_turns()}
+    rng = random.Random(4)
+    drawn = {random_turn(position, rng) for _ in range(40 * len(results))}
+    assert drawn == results
