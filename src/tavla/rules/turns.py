@@ -92,14 +92,7 @@ def search_turns_within(
             level = following
             depth += 1
         per_sequence.append((depth, level))
-    best = max(depth for depth, _ in per_sequence)
-    if prefer_first and best == 1 and per_sequence[0][0] == 1:
-        return TurnSearch(1, dict(per_sequence[0][1]))
-    turns: dict[S, tuple[T, ...]] = {}
-    for depth, level in per_sequence:
-        if depth == best:
-            for state, path in level.items():
-                turns.setdefault(state, path)
+    best, turns = _maximal(per_sequence, prefer_first)
     return TurnSearch(best, turns)
 
 
@@ -132,14 +125,26 @@ def turn_states_within(
             level = following
             depth += 1
         per_sequence.append((depth, level))
+    best, found = _maximal(per_sequence, prefer_first)
+    return best, list(found)
+
+
+V = TypeVar("V")
+
+
+def _maximal(per_sequence: list[tuple[int, dict[S, V]]], prefer_first: bool) -> tuple[int, dict[S, V]]:
+    """The turns that play the most dice over all sequences, the first sequence's
+    value kept for a state several reach; with ``prefer_first``, the larger-die rule:
+    when one die is the most any sequence plays, the first sequence's die if it can."""
     best = max(depth for depth, _ in per_sequence)
     if prefer_first and best == 1 and per_sequence[0][0] == 1:
-        return 1, list(per_sequence[0][1])
-    found: dict[S, None] = {}
+        return 1, dict(per_sequence[0][1])
+    found: dict[S, V] = {}
     for depth, level in per_sequence:
         if depth == best:
-            found.update(level)
-    return best, list(found)
+            for state, value in level.items():
+                found.setdefault(state, value)
+    return best, found
 
 
 class Reach(Generic[S, T]):
