@@ -47,7 +47,6 @@ def test_engine_line(line: str) -> None:
 OPTION_NAMES = ("mother_pin_wins", "progressive_from_roll", "cube", "opening", "x", "")
 
 
-@pytest.mark.xfail(strict=False, reason="the validation of rule options is being rewritten")
 @given(
     st.sampled_from((*GAMES, "abluka", "plakoto", "nope")),
     st.dictionaries(st.sampled_from(OPTION_NAMES[:-1]), json_values, max_size=3),

@@ -12,9 +12,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from tavla.core.digits import parse_roll_text
-from tavla.core.errors import NotationError, WrongPhaseError
+from tavla.core.errors import NotationError
 from tavla.core.jsonread import member, want_int, want_object, want_str
-from tavla.core.protocol import Turn
+from tavla.core.opening import after_opening
+from tavla.core.protocol import BLACK, WHITE, Turn
 from tavla.core.words import Word
 from tavla.match.clock import MAX_CLOCK_MS
 from tavla.match.cube import Cube
@@ -171,11 +172,10 @@ def _roll(state: MatchState, action: MatchAction) -> MatchState:
     if state.phase == "opening":
         if action.seat is not None:
             raise WrongPlayerError("the opening roll belongs to nobody: give no player")
-        if dice[0] == dice[1]:
-            raise WrongPhaseError(f"opening roll {action.value}: equal dice are rolled again")
-        starter = 0 if dice[0] > dice[1] else 1
-        colour = state.colour_of(starter)
-        position = state.position.with_side(colour).with_roll((max(dice), min(dice)))
+        # The dice are written seat 0's first; the opening roll reads them White's first.
+        by_colour = (dice[state.seat_of(WHITE)], dice[state.seat_of(BLACK)])
+        position = after_opening(state.position, by_colour)
+        starter = state.seat_of(position.to_act)
         rolls = (1, 0) if starter == 0 else (0, 1)
         return replace(state, position=position, awaiting_opening=False, starter=starter, rolls=rolls)
     seat = _require(state, action, ("roll", "raccoon"))
