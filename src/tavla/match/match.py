@@ -11,7 +11,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from tavla.core.dice import DiceSource, SeededDice
+from tavla.core.dice import DiceSource, SeededDice, roll
+from tavla.core.opening import roll_opening
 from tavla.core.protocol import Turn
 from tavla.match.actions import MatchAction, apply_action, flag_state
 from tavla.match.errors import TimeForfeitError
@@ -116,9 +117,7 @@ class Match:
         """Roll for the seat to act (or the opening roll: seat 0's die, seat 1's die)."""
         opening = self.state.phase == "opening"
         if dice is None:
-            dice = (self._dice.die(), self._dice.die())
-            while opening and dice[0] == dice[1]:
-                dice = (self._dice.die(), self._dice.die())
+            dice = roll_opening(self._dice) if opening else roll(self._dice)
         self.act("roll", None if opening else self.state.actor, f"{dice[0]}{dice[1]}")
         return dice
 
