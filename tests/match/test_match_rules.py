@@ -234,6 +234,29 @@ def test_resignation_is_worth_its_level_times_the_cube(level: str, points: int) 
     assert match.state.result is not None and match.state.result.reason == "resign"
 
 
+@pytest.mark.parametrize(
+    ("jacoby", "doubled", "points"), [(True, False, 1), (False, False, 2), (True, True, 4)]
+)
+def test_accepted_gammon_resignation_in_money_play_follows_jacoby(
+    jacoby: bool, doubled: bool, points: int
+) -> None:
+    """RULES.md 9.2: with Jacoby a gammon counts 1 while the cube is centred, whether it
+    is played out or resigned; once the cube is turned it counts 2 times the cube."""
+    match = opened(length=0, jacoby=jacoby)
+    if doubled:
+        match.double(B)
+        match.take(W)
+        match.roll((3, 1))
+        match.move(B, "8/5 6/5")
+        match.roll((4, 2))
+        match.move(W, "8/4 6/4")
+    match.resign(B, "gammon")
+    match.accept(W)
+    result = match.state.result
+    assert result is not None and result.reason == "resign" and result.points == points
+    assert match.state.over and match.state.winner == W and match.state.score == (points, 0)
+
+
 def test_declined_resignation_goes_back_to_play() -> None:
     match = opened(length=7)
     before = match.state
