@@ -178,21 +178,23 @@ def test_step_interface_marks_pins_and_undoes() -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "field"),
+    ("text", "field", "value"),
     [
-        (tapa({5: "2b2w", 24: "13w"}, "0,13"), "point 5"),
-        (tapa({5: "1b1w1b", 24: "14w"}, "0,13"), "point 5"),
-        (tapa({24: "1b2w", 1: "14b"}, "13,0"), "point 24"),
-        (tapa({1: "15b", 24: "15w"}, "0,0") + " c=556666", "extra field"),
-        (tapa({1: "15b", 24: "14w"}, "0,0"), "checkers"),
-        (tapa({1: "15b", 24: "15w"}, "0,0").replace(" 0,0 0,0", " 1,0 0,0"), "bar"),
+        (tapa({5: "2b2w", 24: "13w"}, "0,13"), "point 5", "2b2w"),
+        (tapa({5: "1b1w1b", 24: "14w"}, "0,13"), "point 5", "1b1w1b"),
+        (tapa({24: "1b2w", 1: "14b"}, "13,0"), "point 24", "1b2w"),
+        (tapa({1: "1w1b", 24: "14w"}, "0,14"), "point 1", "1w1b"),
+        (tapa({1: "15b", 24: "15w"}, "0,0") + " c=556666", "extra field", "c=556666"),
+        (tapa({1: "15b", 24: "14w"}, "0,0"), "checkers", "White 14"),
+        (tapa({1: "15b", 24: "15w"}, "0,0").replace(" 0,0 0,0", " 1,0 0,0"), "bar", "1,0"),
     ],
 )
-def test_bad_notation_names_the_field(text: str, field: str) -> None:
+def test_bad_notation_names_the_field(text: str, field: str, value: str) -> None:
     """RULES.md 1.2 and 5: stacks tapa cannot have are rejected with the field and value."""
     with pytest.raises(NotationError) as caught:
         TapaPosition.from_notation(text)
-    assert caught.value.field == field
+    assert (caught.value.field, caught.value.value) == (field, value)
+    assert caught.value.reason  # a reason a reader can act on, not an empty message
 
 
 def test_pinned_stacks_round_trip() -> None:
