@@ -93,6 +93,13 @@ def test_several_pins_in_one_turn() -> None:
     assert after.notation() == tapa({4: "1b1w", 5: "1b1w"}, "13,13", side="b")
 
 
+def test_fifteen_checkers_on_point_1_bear_off() -> None:
+    """RULES.md 5: bearing off as in tabla, also with all fifteen checkers on point 1
+    (a 1-1 bears off four, a 6-5 two)."""
+    assert texts(tapa({1: "15w", 24: "15b"}, "0,0", dice="11")) == {"1/off(4)"}
+    assert texts(tapa({1: "15w", 24: "15b"}, "0,0", dice="65")) == {"1/off(2)"}
+
+
 def test_bear_off_is_blocked_by_a_pinned_checker_in_the_home_board() -> None:
     """RULES.md 5: bearing off needs every remaining checker home and none pinned."""
     pinned = tapa({3: "1w1b", 5: "2w"}, "12,14", dice="65")
@@ -187,6 +194,8 @@ def test_step_interface_marks_pins_and_undoes() -> None:
         (tapa({1: "15b", 24: "15w"}, "0,0") + " c=556666", "extra field", "c=556666"),
         (tapa({1: "15b", 24: "14w"}, "0,0"), "checkers", "White 14"),
         (tapa({1: "15b", 24: "15w"}, "0,0").replace(" 0,0 0,0", " 1,0 0,0"), "bar", "1,0"),
+        # Both mothers pinned: the game is void, so there are no dice to play.
+        (tapa({1: "1b1w", 24: "1w1b"}, "13,13", dice="31"), "dice", "31"),
     ],
 )
 def test_bad_notation_names_the_field(text: str, field: str, value: str) -> None:
