@@ -93,6 +93,33 @@ def test_several_pins_in_one_turn() -> None:
     assert after.notation() == tapa({4: "1b1w", 5: "1b1w"}, "13,13", side="b")
 
 
+def test_a_double_plays_four_moves() -> None:
+    """RULES.md 1.3 (as in tabla): a double is played four times."""
+    assert texts(tapa({1: "15b", 20: "1w"}, "14,0", dice="22")) == {"20/12"}
+
+
+def test_a_closed_point_does_not_hide_the_moves_of_lower_checkers() -> None:
+    """RULES.md 5: a point of two enemy checkers is closed; other checkers still move.
+
+    White on 10 and 8, Black holds White's 7 with two; roll 3-1. The 3 first: 10/7 is
+    closed, 8/5 then 10/9 or 5/4. The 1 first: 10/9 (8/7 closed), then 9/6 or 8/5.
+    """
+    position = tapa({1: "13b", 7: "2b", 8: "1w", 10: "1w"}, "13,0", dice="31")
+    assert texts(position) == {"10/9 8/5", "8/4", "10/6"}
+
+
+def test_bearing_off_starts_with_every_checker_in_points_1_to_6() -> None:
+    """RULES.md 5: bearing off needs all remaining checkers in the home board (1-6).
+
+    With 6-1 the checker on 6 bears off with the 6 (or 6/5/off). White on 7 and 2 with
+    2-1, Black holding White's 5 and 6: the checker on 7 cannot come home, so the one
+    on 2 cannot bear off; only the 1 is played.
+    """
+    assert texts(tapa({1: "15b", 6: "1w", 3: "1w"}, "13,0", dice="61")) == {"6/off", "6/2 3/off"}
+    shut_out = tapa({5: "2b", 6: "2b", 24: "11b", 7: "1w", 2: "1w"}, "13,0", dice="21")
+    assert texts(shut_out) == {"2/1"}
+
+
 def test_fifteen_checkers_on_point_1_bear_off() -> None:
     """RULES.md 5: bearing off as in tabla, also with all fifteen checkers on point 1
     (a 1-1 bears off four, a 6-5 two)."""
@@ -146,6 +173,15 @@ def test_mother_pin_wins_option() -> None:
         ({19: "14b"}, "15,1", Outcome(WHITE, 1, "single")),
         ({19: "15b"}, "15,0", Outcome(WHITE, 2, "gammon")),
         ({19: "14b", 3: "1b"}, "15,0", Outcome(WHITE, 3, "backgammon")),
+        # White's home board is his 1-6: Black's checker never moved from his 24 counts...
+        ({19: "14b", 1: "1b"}, "15,0", Outcome(WHITE, 3, "backgammon")),
+        # ... one on White's 7 does not.
+        ({19: "14b", 7: "1b"}, "15,0", Outcome(WHITE, 2, "gammon")),
+        # Black's home board is his 1-6, White's 19-24.
+        ({10: "14w"}, "1,15", Outcome(BLACK, 1, "single")),
+        ({10: "15w"}, "0,15", Outcome(BLACK, 2, "gammon")),
+        ({10: "14w", 19: "1w"}, "0,15", Outcome(BLACK, 3, "backgammon")),
+        ({10: "14w", 24: "1w"}, "0,15", Outcome(BLACK, 3, "backgammon")),
     ],
 )
 def test_results(points: dict[int, str], off: str, expected: Outcome) -> None:
