@@ -39,6 +39,14 @@ def test_bad_tpn_names_the_field(text: str, field: str) -> None:
     assert info.value.field == field
 
 
+def test_an_unreadable_point_names_its_text() -> None:
+    """RULES.md 1.2: a point field that is neither '-' nor runs is refused with its text."""
+    with pytest.raises(NotationError) as info:
+        tavla.from_notation(START.replace("/2w ", "/2x "))
+    assert (info.value.field, info.value.value) == ("point 24", "2x")
+    assert info.value.reason  # what a field may hold, for the reader to fix it
+
+
 @pytest.mark.parametrize(
     "text",
     [
