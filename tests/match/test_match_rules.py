@@ -13,6 +13,7 @@ from tavla.match.actions import MatchAction, apply_action
 from tavla.match.cube import Cube
 from tavla.match.errors import CubeError, MatchError, MatchSettingsError, ResignError, WrongPlayerError
 from tavla.match.match import Match
+from tavla.match.resign import parse_level
 
 W, B = 0, 1
 
@@ -255,6 +256,14 @@ def test_accepted_gammon_resignation_in_money_play_follows_jacoby(
     result = match.state.result
     assert result is not None and result.reason == "resign" and result.points == points
     assert match.state.over and match.state.winner == W and match.state.score == (points, 0)
+
+
+def test_resignation_levels_by_name_or_number() -> None:
+    """RULES.md 1.5: a resignation offers a single (1), a gammon (2) or a backgammon (3)."""
+    texts = ("single", "Gammon", " backgammon ", "1", "2", "3")
+    assert [parse_level(text) for text in texts] == [1, 2, 3, 1, 2, 3]
+    with pytest.raises(ResignError, match="'triple'"):
+        parse_level("triple")
 
 
 def test_declined_resignation_goes_back_to_play() -> None:

@@ -63,6 +63,8 @@ def test_two_runs_of_one_colour_on_a_point_are_refused(text: str) -> None:
     with pytest.raises(NotationError) as info:
         tavla.from_notation(text)
     assert info.value.field.startswith("point ")
+    point = int(info.value.field.removeprefix("point "))
+    assert info.value.value == text.split(" ")[1].split("/")[point - 1]
     assert "same colour" in info.value.reason
 
 
