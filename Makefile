@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean system-packages
+.PHONY: run test lint bench clean system-packages mutate
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -36,4 +36,23 @@ bench: $(STAMP)
 	$(PY) benchmarks/movegen.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache mutants
+
+# Mutation testing with mutmut over the modules configured in [tool.mutmut]
+# (src/tavla/rules and src/tavla/match), or only those under PATHS, e.g.
+#   make mutate PATHS="src/tavla/rules/tapa src/tavla/match/mat.py"
+# MUTATE_JOBS workers run the mutants (1 keeps it to one core). Results stay in
+# mutants/ between runs; `$(VENV)/bin/mutmut results` lists the survivors and
+# `$(VENV)/bin/mutmut show NAME` shows one.
+PATHS ?=
+MUTATE_JOBS ?= 1
+# src/tavla/rules/tapa -> "tavla.rules.tapa.*", src/tavla/rules/tpn.py -> "tavla.rules.tpn.*"
+mutant_glob = "$(subst /,.,$(patsubst src/%,%,$(patsubst %.py,%,$(patsubst %/,%,$(1))))).*"
+
+$(VENV)/.mutation-installed: $(STAMP)
+	$(PY) -m pip install -q -e '.[dev,mutation]'
+	touch $@
+
+mutate: $(VENV)/.mutation-installed
+	$(VENV)/bin/mutmut run --max-children $(MUTATE_JOBS) $(foreach path,$(PATHS),$(call mutant_glob,$(path)))
+	$(PY) tests/mutation_summary.py $(foreach path,$(PATHS),$(call mutant_glob,$(path)))

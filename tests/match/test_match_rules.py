@@ -13,6 +13,7 @@ from tavla.match.actions import MatchAction, apply_action
 from tavla.match.cube import Cube
 from tavla.match.errors import CubeError, MatchError, MatchSettingsError, ResignError, WrongPlayerError
 from tavla.match.match import Match
+from tavla.match.resign import parse_level
 
 W, B = 0, 1
 
@@ -232,6 +233,37 @@ def test_resignation_is_worth_its_level_times_the_cube(level: str, points: int) 
     match.accept(W)
     assert match.state.score == (points, 0)
     assert match.state.result is not None and match.state.result.reason == "resign"
+
+
+@pytest.mark.parametrize(
+    ("jacoby", "doubled", "points"), [(True, False, 1), (False, False, 2), (True, True, 4)]
+)
+def test_accepted_gammon_resignation_in_money_play_follows_jacoby(
+    jacoby: bool, doubled: bool, points: int
+) -> None:
+    """RULES.md 9.2: with Jacoby a gammon counts 1 while the cube is centred, whether it
+    is played out or resigned; once the cube is turned it counts 2 times the cube."""
+    match = opened(length=0, jacoby=jacoby)
+    if doubled:
+        match.double(B)
+        match.take(W)
+        match.roll((3, 1))
+        match.move(B, "8/5 6/5")
+        match.roll((4, 2))
+        match.move(W, "8/4 6/4")
+    match.resign(B, "gammon")
+    match.accept(W)
+    result = match.state.result
+    assert result is not None and result.reason == "resign" and result.points == points
+    assert match.state.over and match.state.winner == W and match.state.score == (points, 0)
+
+
+def test_resignation_levels_by_name_or_number() -> None:
+    """RULES.md 1.5: a resignation offers a single (1), a gammon (2) or a backgammon (3)."""
+    texts = ("single", "Gammon", " backgammon ", "1", "2", "3")
+    assert [parse_level(text) for text in texts] == [1, 2, 3, 1, 2, 3]
+    with pytest.raises(ResignError, match="'triple'"):
+        parse_level("triple")
 
 
 def test_declined_resignation_goes_back_to_play() -> None:

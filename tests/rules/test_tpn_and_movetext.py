@@ -39,6 +39,35 @@ def test_bad_tpn_names_the_field(text: str, field: str) -> None:
     assert info.value.field == field
 
 
+def test_an_unreadable_point_names_its_text() -> None:
+    """RULES.md 1.2: a point field that is neither '-' nor runs is refused with its text."""
+    with pytest.raises(NotationError) as info:
+        tavla.from_notation(START.replace("/2w ", "/2x "))
+    assert (info.value.field, info.value.value) == ("point 24", "2x")
+    assert info.value.reason  # what a field may hold, for the reader to fix it
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Tapa would otherwise read a White checker "pinned" under White ones.
+        "tapa 15b/-/-/-/-/-/-/-/-/1w14w/-/-/-/-/-/-/-/-/-/-/-/-/-/- 0,0 0,0 w -",
+        "tapa 15b/-/-/-/-/-/-/-/-/2w3w/-/-/-/-/-/-/-/-/-/-/-/-/-/10w 0,0 0,0 w -",
+        START.replace("/5w/-/3w/", "/2w3w/-/3w/"),
+        START.replace("/5b/-/", "/1b4b/-/"),
+    ],
+)
+def test_two_runs_of_one_colour_on_a_point_are_refused(text: str) -> None:
+    """RULES.md 1.2: a field is the stack as runs of count+colour, so two runs of one
+    colour in a row (``1w14w``, ``2w3w``) are one run written twice: refused."""
+    with pytest.raises(NotationError) as info:
+        tavla.from_notation(text)
+    assert info.value.field.startswith("point ")
+    point = int(info.value.field.removeprefix("point "))
+    assert info.value.value == text.split(" ")[1].split("/")[point - 1]
+    assert "same colour" in info.value.reason
+
+
 def test_format_chains_counts_and_hits() -> None:
     assert format_turn([]) == "-"
     assert format_turn([(24, 18, False), (18, 13, False)]) == "24/13"

@@ -1,4 +1,4 @@
-"""Protocol plumbing shared by tapa, gulbara and indiyka (RULES.md 1.3, 5-7).
+"""The framework of the six dice games (RULES.md 1.3-7).
 
 Each of these games describes itself through a few hooks: a search state seen
 from the side to act (the *mover*), a die-by-die step function, the dice
@@ -7,9 +7,9 @@ position. :class:`DiceGame` turns those hooks into the game protocol: the chance
 node, legal turns, reading move text, the step builder and rule options.
 
 A step function may answer ``[(None, state)]`` (a *pass*) for a state in which the
-game is over: the game ends at once (the last checker borne off, a mother pinned),
-so the dice still to play count as played and no other line of play is preferred
-for using more dice.
+game is over: the game ends at once (the last checker borne off, the only end that
+comes in the middle of a turn), so the dice still to play count as played and no
+other line of play is preferred for using more dice.
 
 Progressive doubles can have millions of legal turns. ``legal_turns`` still lists
 them all (the protocol's promise); :meth:`DiceGame.legal_turns_within` gives up past

@@ -29,6 +29,17 @@ def test_only_one_die_playable_must_be_the_larger() -> None:
     assert turn_texts(position) == {"20/14"}
 
 
+def test_only_one_die_playable_must_be_the_larger_far_from_home() -> None:
+    """RULES.md 1.3: the larger-die rule also with two checkers outside the home board
+    (the search that lists the steps once, for positions far from home).
+
+    White on 10 and 20 with 6-5: 10/4 and 10/5 are closed, 20/14 and 20/15 open, and
+    neither goes on (14-5 and 15-6 are White's 9, closed): the 6 must be played.
+    """
+    position = "tabla 9b/-/-/2b/2b/-/-/-/2b/1w/-/-/-/-/-/-/-/-/-/1w/-/-/-/- 0,0 13,0 w 65"
+    assert turn_texts(position) == {"20/14"}
+
+
 def test_only_the_smaller_die_playable() -> None:
     """RULES.md 1.3: when the larger die cannot be played at all, the smaller is played."""
     position = tpn({20: 1}, {11: 2, 16: 2, 1: 11}, dice="65")  # White's 14 and 9 closed

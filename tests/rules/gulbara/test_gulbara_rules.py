@@ -133,6 +133,23 @@ def test_a_started_double_that_cannot_be_finished_passes_to_the_opponent() -> No
         assert after.points[2] == 1 and after.points[9] == 1  # White's checkers untouched
 
 
+def test_a_double_started_with_exactly_four_dice_passes_the_rest() -> None:
+    """RULES.md 6.2-6.3: the double is started once the four 5's are played, even if
+    no 6 follows: the four 6's go to Black.
+
+    White's checker on 8 is stuck (8/3 and 8/2 are Black's) and keeps White from
+    bearing off; the one on 24 plays 24/19/14/9/4 and no 6 can be played.
+    """
+    before = position(gulbara({2: "1b", 3: "1b", 8: "1w", 24: "1w"}, "13,13", dice="55", extras="r=3,3"))
+    (turn,) = before.legal_turns()
+    assert turn.text == "24/4"
+    assert turn.after.notation() == gulbara(
+        {2: "1b", 3: "1b", 4: "1w", 8: "1w"}, "13,13", side="b", extras="c=6666 r=3,3"
+    )
+    # Black's 15 and 14 (White's 3 and 2) each run two 6's on open points.
+    assert [done.text for done in turn.after.legal_turns()] == ["15/3 14/2"]
+
+
 def test_a_double_that_was_not_started_is_simply_over() -> None:
     """RULES.md 6.3: only two 5's can be played (24/19/14, then 9 is closed): nothing passes."""
     before = position(gulbara({9: "1b", 24: "1w"}, "14,14", dice="55", extras="r=3,3"))

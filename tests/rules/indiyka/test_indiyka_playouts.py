@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import tavla
 from tavla.core.game import Game, GameRecord
-from tavla.core.protocol import WHITE
+from tavla.core.protocol import BLACK, WHITE
 from tavla.rules.indiyka import IndiykaPosition
 
 
@@ -35,6 +35,10 @@ def test_random_games_enter_then_remove_and_end(seed: int) -> None:
         mover = position.side
         if position.waiting(mover):
             assert after.off[mover] == 0  # a roll begun while entering never removes
+        for player in (WHITE, BLACK):
+            # Nothing is removed before all 15 entered; nothing is entered twice.
+            assert 0 <= after.waiting(player) <= 15 - after.off[player]
+            assert after.off[player] == 0 or after.waiting(player) == 0
         assert IndiykaPosition.from_notation(after.notation()) == after
         if rng.random() < 0.1:
             game.undo()
@@ -43,4 +47,5 @@ def test_random_games_enter_then_remove_and_end(seed: int) -> None:
     assert outcome is not None and outcome.points == 1
     assert game.position.off[outcome.winner] == 15
     assert Game.replay(GameRecord.from_json(game.record().to_json())).position == game.position
-    assert game.position.waiting(WHITE) >= 0
+    # The game ends with the first player to remove all 15: the loser has not.
+    assert game.position.off[1 - outcome.winner] < 15

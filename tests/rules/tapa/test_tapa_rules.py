@@ -93,6 +93,40 @@ def test_several_pins_in_one_turn() -> None:
     assert after.notation() == tapa({4: "1b1w", 5: "1b1w"}, "13,13", side="b")
 
 
+def test_a_double_plays_four_moves() -> None:
+    """RULES.md 1.3 (as in tabla): a double is played four times."""
+    assert texts(tapa({1: "15b", 20: "1w"}, "14,0", dice="22")) == {"20/12"}
+
+
+def test_a_closed_point_does_not_hide_the_moves_of_lower_checkers() -> None:
+    """RULES.md 5: a point of two enemy checkers is closed; other checkers still move.
+
+    White on 10 and 8, Black holds White's 7 with two; roll 3-1. The 3 first: 10/7 is
+    closed, 8/5 then 10/9 or 5/4. The 1 first: 10/9 (8/7 closed), then 9/6 or 8/5.
+    """
+    position = tapa({1: "13b", 7: "2b", 8: "1w", 10: "1w"}, "13,0", dice="31")
+    assert texts(position) == {"10/9 8/5", "8/4", "10/6"}
+
+
+def test_bearing_off_starts_with_every_checker_in_points_1_to_6() -> None:
+    """RULES.md 5: bearing off needs all remaining checkers in the home board (1-6).
+
+    With 6-1 the checker on 6 bears off with the 6 (or 6/5/off). White on 7 and 2 with
+    2-1, Black holding White's 5 and 6: the checker on 7 cannot come home, so the one
+    on 2 cannot bear off; only the 1 is played.
+    """
+    assert texts(tapa({1: "15b", 6: "1w", 3: "1w"}, "13,0", dice="61")) == {"6/off", "6/2 3/off"}
+    shut_out = tapa({5: "2b", 6: "2b", 24: "11b", 7: "1w", 2: "1w"}, "13,0", dice="21")
+    assert texts(shut_out) == {"2/1"}
+
+
+def test_fifteen_checkers_on_point_1_bear_off() -> None:
+    """RULES.md 5: bearing off as in tabla, also with all fifteen checkers on point 1
+    (a 1-1 bears off four, a 6-5 two)."""
+    assert texts(tapa({1: "15w", 24: "15b"}, "0,0", dice="11")) == {"1/off(4)"}
+    assert texts(tapa({1: "15w", 24: "15b"}, "0,0", dice="65")) == {"1/off(2)"}
+
+
 def test_bear_off_is_blocked_by_a_pinned_checker_in_the_home_board() -> None:
     """RULES.md 5: bearing off needs every remaining checker home and none pinned."""
     pinned = tapa({3: "1w1b", 5: "2w"}, "12,14", dice="65")
@@ -124,10 +158,8 @@ def test_mother_pin_wins_option() -> None:
     greek_class = tavla.find_game("tapa").with_options(mother_pin_wins=True)
     greek = greek_class.from_notation(text)
     assert greek != TapaPosition.from_notation(text)
-    after = greek.parse_turn("4/1*").after
+    after = greek.parse_turn("4/1* 9/8").after
     assert after.outcome() == Outcome(WHITE, 2, "mother pinned")
-    # The game ends with the pin: the 1 is not played.
-    assert {turn.text for turn in greek.legal_turns()} >= {"4/1*"}
     # While White still has a checker on his point 24 the pin does not win.
     home = greek_class.from_notation(tapa({1: "1b", 4: "1w", 24: "2w"}, "12,14", dice="31"))
     assert home.parse_turn("4/1* 24/23").after.outcome() is None
@@ -141,6 +173,15 @@ def test_mother_pin_wins_option() -> None:
         ({19: "14b"}, "15,1", Outcome(WHITE, 1, "single")),
         ({19: "15b"}, "15,0", Outcome(WHITE, 2, "gammon")),
         ({19: "14b", 3: "1b"}, "15,0", Outcome(WHITE, 3, "backgammon")),
+        # White's home board is his 1-6: Black's checker never moved from his 24 counts...
+        ({19: "14b", 1: "1b"}, "15,0", Outcome(WHITE, 3, "backgammon")),
+        # ... one on White's 7 does not.
+        ({19: "14b", 7: "1b"}, "15,0", Outcome(WHITE, 2, "gammon")),
+        # Black's home board is his 1-6, White's 19-24.
+        ({10: "14w"}, "1,15", Outcome(BLACK, 1, "single")),
+        ({10: "15w"}, "0,15", Outcome(BLACK, 2, "gammon")),
+        ({10: "14w", 19: "1w"}, "0,15", Outcome(BLACK, 3, "backgammon")),
+        ({10: "14w", 24: "1w"}, "0,15", Outcome(BLACK, 3, "backgammon")),
     ],
 )
 def test_results(points: dict[int, str], off: str, expected: Outcome) -> None:
@@ -180,21 +221,25 @@ def test_step_interface_marks_pins_and_undoes() -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "field"),
+    ("text", "field", "value"),
     [
-        (tapa({5: "2b2w", 24: "13w"}, "0,13"), "point 5"),
-        (tapa({5: "1b1w1b", 24: "14w"}, "0,13"), "point 5"),
-        (tapa({24: "1b2w", 1: "14b"}, "13,0"), "point 24"),
-        (tapa({1: "15b", 24: "15w"}, "0,0") + " c=556666", "extra field"),
-        (tapa({1: "15b", 24: "14w"}, "0,0"), "checkers"),
-        (tapa({1: "15b", 24: "15w"}, "0,0").replace(" 0,0 0,0", " 1,0 0,0"), "bar"),
+        (tapa({5: "2b2w", 24: "13w"}, "0,13"), "point 5", "2b2w"),
+        (tapa({5: "1b1w1b", 24: "14w"}, "0,13"), "point 5", "1b1w1b"),
+        (tapa({24: "1b2w", 1: "14b"}, "13,0"), "point 24", "1b2w"),
+        (tapa({1: "1w1b", 24: "14w"}, "0,14"), "point 1", "1w1b"),
+        (tapa({1: "15b", 24: "15w"}, "0,0") + " c=556666", "extra field", "c=556666"),
+        (tapa({1: "15b", 24: "14w"}, "0,0"), "checkers", "White 14"),
+        (tapa({1: "15b", 24: "15w"}, "0,0").replace(" 0,0 0,0", " 1,0 0,0"), "bar", "1,0"),
+        # Both mothers pinned: the game is void, so there are no dice to play.
+        (tapa({1: "1b1w", 24: "1w1b"}, "13,13", dice="31"), "dice", "31"),
     ],
 )
-def test_bad_notation_names_the_field(text: str, field: str) -> None:
+def test_bad_notation_names_the_field(text: str, field: str, value: str) -> None:
     """RULES.md 1.2 and 5: stacks tapa cannot have are rejected with the field and value."""
     with pytest.raises(NotationError) as caught:
         TapaPosition.from_notation(text)
-    assert caught.value.field == field
+    assert (caught.value.field, caught.value.value) == (field, value)
+    assert caught.value.reason  # a reason a reader can act on, not an empty message
 
 
 def test_pinned_stacks_round_trip() -> None:

@@ -12,8 +12,6 @@ The mover's point 24 is his start, the opponent's point 1 in the mover's numberi
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from tavla.rules.movetext import Step
 
 State = tuple[int, ...]
@@ -23,17 +21,16 @@ CHECKERS = 15
 MoveList = list[tuple[Step | None, State]]
 
 
-def game_over(state: State, mother_pin_wins: bool) -> bool:
-    """True when the mover's last step ended the game (RULES.md 5)."""
-    if state[0] == CHECKERS:
-        return True
-    their_mother_pinned = state[PIN + 1] == -1
-    if not their_mother_pinned:
-        return False
-    my_mother_pinned = state[PIN + 24] == 1
-    if my_mother_pinned:
-        return True  # both mothers pinned: a void game
-    return mother_pin_wins and state[24] <= 0
+def all_borne_off(state: State) -> bool:
+    """True when the mover has borne off his last checker (RULES.md 5).
+
+    This is the only way a tapa game ends in the middle of a turn. Pinned mothers
+    (a void game, or a win under ``mother_pin_wins``) are judged on the position
+    the committed turn leaves (``TapaPosition.outcome``): a pin seen after one die
+    must neither end the turn early nor make a line of play count as using every
+    die, or the mover could be forced into a void game (RULES.md 5, decision).
+    """
+    return state[0] == CHECKERS
 
 
 def _moves(state: State, die: int) -> MoveList:
@@ -72,13 +69,8 @@ def _moves(state: State, die: int) -> MoveList:
     return out
 
 
-def make_step_function(mother_pin_wins: bool) -> Callable[[State, int], MoveList]:
-    def tapa_steps(state: State, die: int) -> MoveList:
-        if game_over(state, mother_pin_wins):
-            return [(None, state)]
-        return _moves(state, die)
-
-    return tapa_steps
-
-
-STEP_FUNCTIONS = {False: make_step_function(False), True: make_step_function(True)}
+def tapa_steps(state: State, die: int) -> MoveList:
+    """The steps one die allows; a pass once every checker is off (the dice left count as played)."""
+    if all_borne_off(state):
+        return [(None, state)]
+    return _moves(state, die)

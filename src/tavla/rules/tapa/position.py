@@ -7,13 +7,18 @@ In the TPN a pinned point reads bottom to top, ``1b2w``.
 
 Option (RULES.md 5): ``mother_pin_wins`` (the Greek plakoto rule), default off;
 ``tavla.find_game("tapa").with_options(mother_pin_wins=True)`` is that rule set.
-**Decision:** the rule is judged on positions: whenever, after a step of the
-mover, the opponent's mother is pinned and the mover has no checker on his own
-point 24, the mover has won, whether the pin came first or the emptied point 24.
-
-A game ends at once, in the middle of a turn if need be: the dice left are not
-played (see ``dicegame``). A void game (both mothers pinned) is an outcome with
-no winner and 0 points; replaying it from the start is the match's business.
+**Decision** (RULES.md 5): pins are judged when the turn is committed, as the
+``*`` of the move text is. A void game (both mothers pinned) and, under
+``mother_pin_wins``, a win by the opponent's pinned mother while the mover has no
+checker on his own point 24 are read from the position the turn leaves: a pin
+made and released again within the turn (the pinner borne off from point 1)
+ends nothing, and a pin and an emptied point 24 win in either order. The
+obligation to play as many dice as possible (RULES.md 1.3) counts dice only, so
+a pin that would void the game is one legal choice, never forced because it
+ends the game. Only bearing off the last checker ends a game in the middle of a
+turn: the dice left are then not played (see ``dicegame``). A void game is an
+outcome with no winner and 0 points; replaying it from the start is the match's
+business.
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ from tavla.core.registry import register
 from tavla.rules import tpn
 from tavla.rules.dicegame import DiceGame
 from tavla.rules.dicesteps import MaybeStep
-from tavla.rules.tapa.movegen import CHECKERS, PIN, STEP_FUNCTIONS, State
+from tavla.rules.tapa.movegen import CHECKERS, PIN, State, tapa_steps
 from tavla.rules.tpn_checks import check_total, split_without_bar
 from tavla.rules.turns import StepFunction
 
@@ -109,7 +114,9 @@ class TapaPosition(DiceGame[State]):
         )
 
     def step_function(self) -> StepFunction[State, MaybeStep]:
-        return STEP_FUNCTIONS[self.options.mother_pin_wins]
+        # The same for both rule sets: ``mother_pin_wins`` is judged by ``outcome``
+        # on the position the committed turn leaves.
+        return tapa_steps
 
     def turn_sequences(self) -> tuple[list[list[int]], bool]:
         dice = self.rolled_dice()
