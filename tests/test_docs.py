@@ -17,7 +17,15 @@ from tavla.match.settings import MatchSettings
 
 ROOT = Path(__file__).parent.parent
 DOCS = ROOT / "docs"
-PAGES = ("rules.md", "notation.md", "engine-protocol.md", "records.md", "json.md", "features.md")
+PAGES = (
+    "rules.md",
+    "notation.md",
+    "engine-protocol.md",
+    "records.md",
+    "json.md",
+    "features.md",
+    "adding-a-game.md",
+)
 
 
 def text(name: str) -> str:
