@@ -36,6 +36,7 @@ def test_move_is_a_legal_abluka_turn(server: EngineServer) -> None:
     assert reply["id"] == "a"
     position = AblukaPosition.from_notation(START)
     assert position.parse_turn(reply["move"]).text == reply["move"]
+    assert reply["after"] == position.play(reply["move"]).notation()  # ENGINE_PROTOCOL: P2
     assert reply["nodes"] >= 1 and reply["depth"] >= 1
 
 

@@ -30,7 +30,12 @@ class AblukaEngine:
         if position.outcome() is not None:
             raise EngineError(f"the game is over in {position.notation()}: the side to move cannot step")
         turn, result = self._bot(level).think(position, movetime_ms)
-        return {"move": turn.text, "depth": result.depth, "nodes": result.nodes}
+        return {
+            "move": turn.text,
+            "after": turn.after.notation(),
+            "depth": result.depth,
+            "nodes": result.nodes,
+        }
 
     def double(self, position: Any, match: dict[str, Any] | None, level: str) -> bool:
         raise EngineError("abluka has no doubling cube: 'double' does not apply")
