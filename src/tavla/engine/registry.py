@@ -25,7 +25,7 @@ class GameEngine(Protocol):
     games: tuple[str, ...]
 
     def move(self, position: Any, level: str, movetime_ms: int | None) -> dict[str, Any]:
-        """``{"move": text}`` plus optional ``equity``, ``depth`` and ``nodes``."""
+        """``{"move": text, "after": position}`` plus optional ``equity``, ``depth`` and ``nodes``."""
         ...
 
     def double(self, position: Any, match: dict[str, Any] | None, level: str) -> bool:
