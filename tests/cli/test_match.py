@@ -438,3 +438,31 @@ def test_replay_reads_a_gnubg_match_with_a_roll_then_a_resignation() -> None:
     assert "offers to resign a backgammon" in result.output
     names, score = gnubg["names"], gnubg["final_score"]
     assert f"{names[0]} {score[0]} - {names[1]} {score[1]}" in result.output
+
+
+def test_rule_options_on_the_command_line_reach_the_record(tmp_path: Path) -> None:
+    """docs/rules.md: tavla match --rule NAME=VALUE plays and records the game's options."""
+    out = tmp_path / "m.json"
+    result = run(
+        "match", "--game", "gulbara", "--length", "1", "--white", "random", "--black", "random",
+        "--seed", "4", "--rule", "progressive_from_roll=1", "--out", str(out),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    record = MatchRecord.from_json(out.read_text())
+    assert record.settings.options == (("progressive_from_roll", 1),)
+    final = replay(record)
+    assert final.over and final.position.notation().startswith("gulbara(progressive_from_roll=1) ")
+
+
+@pytest.mark.parametrize(
+    ("rule", "message"),
+    [
+        ("mother_pin_wins=perhaps", "expected true or false"),
+        ("mother_pin_wins", "write NAME=VALUE"),
+        ("no_such=1", "unknown option"),
+    ],
+)
+def test_a_bad_rule_option_is_one_line_before_play(rule: str, message: str) -> None:
+    result = run("match", "--game", "tapa", "--white", "random", "--black", "random", "--rule", rule)
+    assert result.exit_code == 2
+    assert message in result.output and len(result.output.strip().splitlines()) == 1

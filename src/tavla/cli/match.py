@@ -28,6 +28,7 @@ from rich.console import Console
 
 from tavla.cli.board_view import position_renderable
 from tavla.cli.errors import fail, reports_errors
+from tavla.cli.rule_options import RuleOption, game_with_rules
 from tavla.cli.turn_entry import TurnEntry, dice_text
 from tavla.core.dice import CryptoDice, DiceSource, SeededDice
 from tavla.core.errors import TavlaError
@@ -274,6 +275,7 @@ def _settings(
     options: dict[str, object],
     names: tuple[str, str],
     flag_loses: str = "game",
+    rules: list[str] | None = None,
 ) -> MatchSettings:
     has_dice = bool(find_game(game).start().is_chance)
     clock_settings: ClockSettings | None = None
@@ -288,6 +290,7 @@ def _settings(
         sets=sets,
         clock=clock_settings,
         names=names,
+        options=tuple(game_with_rules(game, rules).changed_options().items()),
         **options,  # type: ignore[arg-type]
     )
 
@@ -385,6 +388,7 @@ def match_command(
             help="Continue from gnubg's PositionID:MatchID (tabla family); length and score come from it.",
         ),
     ] = None,
+    rule: RuleOption = None,
 ) -> None:
     """Play a match in the terminal, showing score, cube and clocks."""
     kinds = (white.lower(), black.lower())
@@ -404,7 +408,7 @@ def match_command(
     dice: DiceSource = CryptoDice() if seed is None else SeededDice(seed)
     rng = random.Random(None if seed is None else f"players {seed}")
     if from_ids is None:
-        match = Match(_settings(game, length, sets, clock, options, names, flag_loses), dice=dice)
+        match = Match(_settings(game, length, sets, clock, options, names, flag_loses, rule), dice=dice)
     else:
         position_id, match_id = split_gnubg_id(from_ids)
         if match_id is None:
@@ -413,7 +417,7 @@ def match_command(
             raise fail(f"--out {out}: a match continued from a position is saved as .json")
         from_id = settings_from_ids(match_id, game=find_game(game).name)
         options["jacoby"] = from_id.jacoby
-        settings = _settings(game, from_id.length, sets, clock, options, names, flag_loses)
+        settings = _settings(game, from_id.length, sets, clock, options, names, flag_loses, rule)
         match = Match.from_ids(position_id, match_id, settings, dice=dice)
     session = MatchSession(match, (kinds[0], kinds[1]), rng, Console(highlight=False, soft_wrap=True))
     if match.setup is not None:

@@ -11,6 +11,7 @@ from rich.console import Console
 
 from tavla.cli.errors import fail, reports_errors
 from tavla.cli.play_abluka import play_abluka
+from tavla.cli.rule_options import RuleOption, game_with_rules
 from tavla.cli.terminal_game import TerminalGame
 from tavla.core.dice import CryptoDice, DiceSource, SeededDice
 from tavla.core.game import Game
@@ -34,6 +35,7 @@ def play(
     movetime_ms: Annotated[
         int | None, typer.Option("--movetime-ms", help="Abluka: the engine's time per move.")
     ] = None,
+    rule: RuleOption = None,
 ) -> None:
     """Play in the terminal: dice games against a random player, Abluka against the engine."""
     if not find_game(game).facts.has_dice:  # Abluka: against its engine
@@ -42,7 +44,7 @@ def play(
     color = color or "w"
     if color.lower() not in SIDE_LETTERS:
         raise fail(f"--color {color!r}: expected w or b")
-    started = Game.new(game, opening=True)
+    started = Game(game_with_rules(game, rule).start(), opening=True)
     dice: DiceSource = CryptoDice() if seed is None else SeededDice(seed)
     opponent = random.Random(None if seed is None else f"opponent {seed}")
     session = TerminalGame(
