@@ -55,3 +55,15 @@ def test_records_hold_the_words() -> None:
     data = json.loads(MatchRecord.of(match).to_json())
     assert [action["k"] for action in data["actions"]] == ["start", "roll", "resign", "accept"]
     assert MatchAction.from_json(data["actions"][2]).kind == ActionKind.RESIGN
+
+
+def test_action_kinds_are_the_enum_however_an_action_is_made() -> None:
+    """A recorded action's kind is an ActionKind, from a word, the enum or JSON alike;
+    a word that is no kind is refused."""
+    from_word = MatchAction("roll", 0, "31", 5)
+    from_enum = MatchAction(ActionKind.ROLL, 0, "31", 5)
+    from_json = MatchAction.from_json({"k": "roll", "s": 0, "v": "31", "t": 5})
+    assert from_word == from_enum == from_json
+    assert all(type(action.kind) is ActionKind for action in (from_word, from_enum, from_json))
+    with pytest.raises(MatchError, match="unknown action 'rol'"):
+        MatchAction("rol")  # type: ignore[arg-type]

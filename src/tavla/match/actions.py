@@ -44,6 +44,16 @@ class ActionKind(Word):
 
 
 KINDS: tuple[str, ...] = tuple(ActionKind)
+
+
+def action_kind(kind: str) -> ActionKind:
+    """The kind named ``kind``; MatchError for a word that is none."""
+    try:
+        return ActionKind(kind)
+    except ValueError:
+        raise MatchError(f"unknown action {kind!r}; expected one of {', '.join(KINDS)}") from None
+
+
 WARNING_NOTE_LIMIT = 200
 
 
@@ -57,10 +67,16 @@ class MatchAction:
     or the arbiter's note on a warning.
     """
 
-    kind: str
+    kind: ActionKind
     seat: int | None = None
     value: str = ""
     t_ms: int = 0
+
+    def __post_init__(self) -> None:
+        # A kind given as its word ("roll") becomes the enum, so that equal actions
+        # compare equal however they were made; a word that is no kind is refused.
+        if type(self.kind) is not ActionKind:
+            object.__setattr__(self, "kind", action_kind(self.kind))
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"k": self.kind, "t": self.t_ms}
@@ -79,7 +95,7 @@ class MatchAction:
             raise NotationError(f"{field}.k", kind, f"expected one of {', '.join(KINDS)}")
         seat = item.get("s")
         return cls(
-            kind,
+            ActionKind(kind),
             None if seat is None else want_int(seat, f"{field}.s", 0, 1),
             want_str(item.get("v", ""), f"{field}.v"),
             want_int(member(item, "t", field), f"{field}.t", 0, MAX_CLOCK_MS),

@@ -30,7 +30,7 @@ from dataclasses import replace
 
 from tavla.core.digits import is_digits, parse_roll_text
 from tavla.core.errors import NotationError
-from tavla.match.actions import MatchAction, apply_action
+from tavla.match.actions import MatchAction, action_kind, apply_action
 from tavla.match.record import MatchRecord
 from tavla.match.resign import LEVEL_NAMES
 from tavla.match.settings import MatchSettings
@@ -188,7 +188,7 @@ class _Importer:
 
     def act(self, kind: str, seat: int | None, value: str = "") -> None:
         try:
-            self.state, recorded = apply_action(self.state, MatchAction(kind, seat, value, 0))
+            self.state, recorded = apply_action(self.state, MatchAction(action_kind(kind), seat, value, 0))
         except NotationError:
             raise
         except ValueError as error:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from tavla.core.dice import DiceSource, SeededDice, roll
 from tavla.core.opening import roll_opening
 from tavla.core.protocol import Turn
-from tavla.match.actions import MatchAction, apply_action, flag_state
+from tavla.match.actions import ActionKind, MatchAction, action_kind, apply_action, flag_state
 from tavla.match.errors import TimeForfeitError
 from tavla.match.gnubg_ids import settings_from_ids, state_from_setup
 from tavla.match.settings import MatchSettings
@@ -87,9 +87,10 @@ class Match:
         flagged = flag_state(self.state, now)
         if flagged is not None:
             state, loser = flagged
-            self._push(MatchAction("flag", loser, "", now), state)
+            self._push(MatchAction(ActionKind.FLAG, loser, "", now), state)
             raise TimeForfeitError(loser, f"player {loser} ran out of time before {kind}: the flag fell")
-        state, recorded = apply_action(self.state, MatchAction(kind, seat, value, now), turn=turn)
+        action = MatchAction(action_kind(kind), seat, value, now)
+        state, recorded = apply_action(self.state, action, turn=turn)
         self._push(recorded, state)
         return recorded
 
@@ -109,7 +110,7 @@ class Match:
         if flagged is None:
             return None
         state, loser = flagged
-        self._push(MatchAction("flag", loser, "", now), state)
+        self._push(MatchAction(ActionKind.FLAG, loser, "", now), state)
         return loser
 
     # -------------------------------------------------------------- actions

@@ -26,7 +26,7 @@ from tavla.core.errors import NotationError, TavlaError
 from tavla.core.game import GameRecord
 from tavla.core.jsonread import member, want_list, want_object, want_str
 from tavla.core.record import RecordKind, envelope, read_envelope
-from tavla.match.actions import MatchAction, apply_action
+from tavla.match.actions import ActionKind, MatchAction, action_kind, apply_action
 from tavla.match.gnubg_ids import match_ids, state_from_setup
 from tavla.match.match import Match
 from tavla.match.settings import MatchSettings
@@ -112,8 +112,10 @@ class MatchRecord:
             raise NotationError("start", record.start, "a match starts from the starting position")
         if start.is_chance and not record.opening:
             raise NotationError("opening", "false", "a match's games start with the opening roll")
-        actions = [MatchAction("start", None, "", 0)]
-        actions.extend(MatchAction(action.kind, action.seat, action.value, 0) for action in record.actions)
+        actions = [MatchAction(ActionKind.START, None, "", 0)]
+        actions.extend(
+            MatchAction(action_kind(action.kind), action.seat, action.value, 0) for action in record.actions
+        )
         return cls(settings, _with_seats(settings, actions))
 
     def check_final(self, final: tuple[str, str]) -> None:
