@@ -27,17 +27,26 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from tavla.core.words import Word
 from tavla.match.errors import CubeError
 
 CUBE_CAP = 64
 
 
+class OfferKind(Word):
+    """What a pending cube decision is."""
+
+    DOUBLE = "double"
+    """A double waits for the other player's answer."""
+    BEAVER = "beaver"
+    """A beaver leaves the doubler the chance to raccoon before he rolls."""
+
+
 @dataclass(frozen=True)
 class CubeOffer:
-    """A pending cube decision: ``double`` waits for the other player's answer,
-    ``beaver`` leaves the doubler the chance to raccoon before he rolls."""
+    """A pending cube decision and the seat that made it."""
 
-    kind: str
+    kind: OfferKind
     by: int
 
 
@@ -68,7 +77,7 @@ class Cube:
         reason = self.double_error(seat)
         if reason is not None:
             raise CubeError(f"player {seat} cannot double: {reason}")
-        return replace(self, offer=CubeOffer("double", seat))
+        return replace(self, offer=CubeOffer(OfferKind.DOUBLE, seat))
 
     def _answerer(self, seat: int, action: str) -> CubeOffer:
         offer = self.offer
@@ -92,7 +101,7 @@ class Cube:
         if self.value * 4 > CUBE_CAP:
             raise CubeError(f"player {seat} cannot beaver: the cube would pass {CUBE_CAP}")
         keeps_window = raccoons and self.value * 8 <= CUBE_CAP
-        return Cube(self.value * 4, seat, CubeOffer("beaver", offer.by) if keeps_window else None)
+        return Cube(self.value * 4, seat, CubeOffer(OfferKind.BEAVER, offer.by) if keeps_window else None)
 
     def raccoon(self, seat: int) -> Cube:
         offer = self.offer

@@ -56,7 +56,7 @@ from tavla.core.definition import GameDefinition
 from tavla.core.errors import NotationError
 from tavla.core.protocol import BLACK, WHITE
 from tavla.match.clock import Clock, ClockSettings
-from tavla.match.cube import CUBE_CAP, Cube, CubeOffer
+from tavla.match.cube import CUBE_CAP, Cube, CubeOffer, OfferKind
 from tavla.match.resign import ResignOffer
 from tavla.match.settings import MatchSettings
 from tavla.match.state import EndReason, GameResult, MatchState, Phase
@@ -325,7 +325,7 @@ def _playing_state(reading: _Reading, definition: GameDefinition) -> MatchState:
             raise _fail(
                 "cube", cube.value, f"the cube stops at {CUBE_CAP}: nobody may double it (RULES.md 9.2)"
             )
-        cube = replace(cube, offer=CubeOffer("double", reading.on_roll))
+        cube = replace(cube, offer=CubeOffer(OfferKind.DOUBLE, reading.on_roll))
     elif info.resign:
         resign = ResignOffer(1 - reading.answerer, info.resign)
         if info.dice is not None:
