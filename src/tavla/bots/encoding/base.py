@@ -83,6 +83,13 @@ class Encoder(Generic[P]):
 _ENCODERS: dict[type, Encoder[Any]] = {}
 
 
+def mover_states(positions: Sequence[Any], player: int, width: int) -> npt.NDArray[np.int8]:
+    """The framework's search states of ``positions`` with ``player`` as the mover, one
+    row of ``width`` small integers each (tapa, gulbara: see their ``movegen``)."""
+    rows = [p.mover_state() if p.side == player else p.with_side(player).mover_state() for p in positions]
+    return np.array(rows, dtype=np.int8).reshape(len(positions), width)
+
+
 def register_encoder(position_class: type, encoder: Encoder[Any]) -> None:
     """Use ``encoder`` for ``position_class`` and its subclasses (unless they have their own)."""
     if len(encoder.names) != encoder.size:

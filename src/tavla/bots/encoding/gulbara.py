@@ -19,6 +19,7 @@ from tavla.bots.encoding.base import (
     BOTH_UNIT_NAMES,
     Encoder,
     Features,
+    mover_states,
     point_names,
     register_encoder,
     signed_count_table,
@@ -50,10 +51,7 @@ class GulbaraEncoder(Encoder[GulbaraPosition]):
     )
 
     def encode_many(self, positions: Sequence[GulbaraPosition], player: int) -> Features:
-        states = np.array(
-            [p.mover_state() if p.side == player else p.with_side(player).mover_state() for p in positions],
-            dtype=np.int8,
-        ).reshape(len(positions), 25)
+        states = mover_states(positions, player, 25)
         count = len(positions)
         out = np.zeros((count, self.size), dtype=np.float32)
         out[:, :POINT_FEATURES] = _TABLE[states[:, 1:].view(np.uint8)].reshape(count, POINT_FEATURES)

@@ -18,6 +18,7 @@ from tavla.bots.encoding.base import (
     BOTH_UNIT_NAMES,
     Encoder,
     Features,
+    mover_states,
     point_names,
     register_encoder,
     signed_count_table,
@@ -50,10 +51,7 @@ class TapaEncoder(Encoder[TapaPosition]):
 
     def encode_many(self, positions: Sequence[TapaPosition], player: int) -> Features:
         # Mover states (see tapa.movegen): off, 24 signed free counts, 24 pins (+1 mine).
-        states = np.array(
-            [p.mover_state() if p.side == player else p.with_side(player).mover_state() for p in positions],
-            dtype=np.int8,
-        ).reshape(len(positions), 1 + 2 * PIN)
+        states = mover_states(positions, player, 1 + 2 * PIN)
         count = len(positions)
         out = np.zeros((count, self.size), dtype=np.float32)
         points = out[:, :POINT_FEATURES].reshape(count, 24, PER_POINT)
