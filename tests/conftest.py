@@ -23,6 +23,16 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.register_profile("explore", deadline=None, max_examples=500)
+# Under mutation testing every mutant reruns the property tests that cover it: a
+# smaller derandomized sample keeps a full run over rules/ and match/ to hours, and
+# the example-based tests still pin the behaviour down.
+settings.register_profile(
+    "mutation",
+    derandomize=True,
+    deadline=None,
+    max_examples=15,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 settings.register_profile(
     "fuzz",
     deadline=None,
