@@ -117,10 +117,24 @@ class Match:
     def roll(self, dice: tuple[int, int] | None = None) -> tuple[int, int]:
         """Roll for the seat to act (or the opening roll: seat 0's die, seat 1's die)."""
         opening = self.state.phase == "opening"
+        seat = None if opening else self.state.actor
         if dice is None:
+            self._check_roll(seat)
             dice = roll_opening(self._dice) if opening else roll(self._dice)
-        self.act("roll", None if opening else self.state.actor, f"{dice[0]}{dice[1]}")
+        self.act("roll", seat, f"{dice[0]}{dice[1]}")
         return dice
+
+    def _check_roll(self, seat: int | None) -> None:
+        """Raise the rules' refusal of a roll now, before any die is drawn.
+
+        Fair dice (tavla.core.fairdice) number every die of a game: a die drawn for a
+        roll the rules then refuse would shift every later roll of the game, and the
+        record would no longer verify. Any dice serve for the trial (21 is a legal
+        opening roll too); its time is the clock's own, so that only the rules speak.
+        """
+        clock = self.state.clock
+        trial = MatchAction(ActionKind.ROLL, seat, "21", 0 if clock is None else clock.since_ms)
+        apply_action(self.state, trial)
 
     def move(self, seat: int, turn: str | Turn) -> str:
         """Play a turn given as text or as a turn object; returns its canonical text."""

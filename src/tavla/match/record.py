@@ -10,6 +10,9 @@ Position ID and Match ID, and the replay starts from the state they describe. Re
 of the tabla family also carry the IDs of their final state (``final``), checked
 against the replay when the record is read, so that a corrupted record is refused.
 
+A match played with fair dice (docs/fair-dice.md) keeps each game's commitment and
+seeds in ``dice``, one entry per game in order; records without it read as before.
+
 The JSON is the one record format of games and matches (:mod:`tavla.core.record`,
 version 3, kind ``match``); the match records of versions 1 and 2 are read too.
 """
@@ -24,6 +27,7 @@ from typing import Any
 
 from tavla.core.errors import NotationError, TavlaError
 from tavla.core.game import GameRecord
+from tavla.core.gamedice import GameDice
 from tavla.core.jsonread import member, want_list, want_object, want_str
 from tavla.core.record import RecordKind, envelope, read_envelope
 from tavla.match.actions import ActionKind, MatchAction, action_kind, apply_action
@@ -41,13 +45,19 @@ class MatchRecord:
     actions: list[MatchAction] = field(default_factory=list)
     setup: tuple[str, str] | None = None
     """The gnubg (Position ID, Match ID) the record starts from; None: the match's start."""
+    dice: tuple[GameDice, ...] = ()
+    """Each game's fair-dice commitment and seeds, in the order of the games; empty when
+    the dice were not fair dice (:mod:`tavla.match.fairdice`)."""
     live_final: tuple[int, MatchState] | None = field(default=None, compare=False, repr=False)
     """(number of actions, final state) of the live match the record was taken from:
     writing the final IDs then needs no replay."""
 
     @classmethod
-    def of(cls, match: Match) -> MatchRecord:
-        return cls(match.settings, list(match.actions), match.setup, (len(match.actions), match.state))
+    def of(cls, match: Match, *, dice: tuple[GameDice, ...] = ()) -> MatchRecord:
+        """The record of ``match`` so far, with the fair-dice entries ``dice`` if any
+        (:meth:`tavla.match.fairdice.MatchFairDice.record_dice` makes them)."""
+        live = (len(match.actions), match.state)
+        return cls(match.settings, list(match.actions), match.setup, dice, live)
 
     @property
     def has_gnubg_ids(self) -> bool:
@@ -64,6 +74,8 @@ class MatchRecord:
         if self.setup is not None:
             data["setup"] = _ids_json(self.setup)
         data["actions"] = [action.to_json() for action in self.actions]
+        if self.dice:
+            data["dice"] = [entry.to_json() for entry in self.dice]
         if self.has_gnubg_ids:
             # A record that does not replay has no final state to vouch for.
             with contextlib.suppress(TavlaError):
@@ -93,7 +105,8 @@ class MatchRecord:
         actions = [MatchAction.from_json(item, f"actions[{index}]") for index, item in enumerate(items)]
         setup = _ids_from_json(data.get("setup"), "setup")
         final = _ids_from_json(data.get("final"), "final")
-        record = cls(settings, actions, setup)
+        dice = _dice_from_json(data, settings)
+        record = cls(settings, actions, setup, dice)
         if final is not None:
             record.check_final(final)
         return record
@@ -142,6 +155,15 @@ def _ids_from_json(data: object, name: str) -> tuple[str, str] | None:
     position_id = want_str(member(ids, "position_id", name), f"{name}.position_id")
     match_id = want_str(member(ids, "match_id", name), f"{name}.match_id")
     return position_id, match_id
+
+
+def _dice_from_json(data: dict[str, Any], settings: MatchSettings) -> tuple[GameDice, ...]:
+    if "dice" not in data:
+        return ()
+    items = want_list(data["dice"], "dice")
+    if items and not settings.definition.facts.has_dice:
+        raise NotationError("dice", "[...]", f"{settings.game} is played without dice")
+    return tuple(GameDice.from_json(item, f"dice[{index}]") for index, item in enumerate(items))
 
 
 def initial_state(record: MatchRecord) -> MatchState:

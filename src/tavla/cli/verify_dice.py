@@ -1,0 +1,66 @@
+"""``tavla verify-dice RECORD.json``: check a record's fair dice (docs/fair-dice.md).
+
+One line per game: OK, or what does not verify (the first roll that differs from
+the seeds, a server seed that is not the one committed to, a seed not revealed).
+Exit status 0 when every game verifies, 1 when any does not or the record holds no
+fair dice, 2 for a file that cannot be read as a record.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from tavla.cli.errors import reports_errors
+from tavla.cli.replay import load_record
+from tavla.match.fairdice import GameCheck, verify_match_dice
+
+NOT_VERIFIED = 1
+
+
+def check_line(check: GameCheck) -> Text:
+    """``Game N: OK ...`` or ``Game N: FAILED ...``; plain text, so a seed with square
+    brackets is never read as Rich markup."""
+    verdict = check.verdict
+    line = Text(f"Game {check.game}: ")
+    if verdict.ok:
+        line.append("OK", style="bold green")
+        line.append(f" ({verdict.message})")
+        return line
+    line.append("FAILED", style="bold red")
+    where = "" if check.action is None else f" at action {check.action}"
+    line.append(f" [{verdict.problem}]{where}: {verdict.message}")
+    return line
+
+
+@reports_errors
+def verify_dice_command(
+    file: Annotated[
+        Path, typer.Argument(help="A match record (JSON) saved with fair dice; see docs/records.md.")
+    ],
+) -> None:
+    """Check every game's dice of a record against its seeds and commitment (docs/fair-dice.md)."""
+    console = Console(highlight=False, soft_wrap=True)
+    record = load_record(file)
+    if not record.settings.definition.facts.has_dice:
+        console.print(f"{record.settings.game} is played without dice: nothing to check.", markup=False)
+        return
+    if not record.dice:
+        console.print("The record holds no fair dice: its dice cannot be verified.", markup=False)
+        raise typer.Exit(NOT_VERIFIED)
+    checks = verify_match_dice(record)
+    for check in checks:
+        console.print(check_line(check))
+    failed = sum(not check.verdict.ok for check in checks)
+    if failed:
+        console.print(f"{failed} of {len(checks)} games do not verify.", markup=False)
+        raise typer.Exit(NOT_VERIFIED)
+    console.print(f"All {len(checks)} games' dice verify.", markup=False)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("verify-dice")(verify_dice_command)
