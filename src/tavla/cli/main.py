@@ -39,6 +39,7 @@ COMMAND_MODULES = [
     "tavla.cli.match",
     "tavla.cli.replay",
     "tavla.cli.schema",
+    "tavla.cli.serve",
     "tavla.cli.verify_dice",
 ]
 

@@ -1,0 +1,39 @@
+"""The in-memory hub: topics, subscribers, and messages delivered in order."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+Subscriber = Callable[[dict[str, Any]], None]
+
+
+class Hub:
+    """Delivers each message published on a topic to the topic's subscribers, at once.
+
+    Subscribers must not block: a websocket subscriber queues the message for its
+    own writer task.
+    """
+
+    def __init__(self) -> None:
+        self._topics: dict[str, list[Subscriber]] = {}
+
+    def subscribe(self, topic: str, subscriber: Subscriber) -> Callable[[], None]:
+        """Add ``subscriber``; the returned function removes it."""
+        subscribers = self._topics.setdefault(topic, [])
+        subscribers.append(subscriber)
+
+        def unsubscribe() -> None:
+            if subscriber in subscribers:
+                subscribers.remove(subscriber)
+            if not subscribers:
+                self._topics.pop(topic, None)
+
+        return unsubscribe
+
+    def publish(self, topic: str, message: dict[str, Any]) -> None:
+        for subscriber in list(self._topics.get(topic, ())):
+            subscriber(message)
+
+    def subscribers(self, topic: str) -> int:
+        return len(self._topics.get(topic, ()))

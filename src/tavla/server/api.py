@@ -1,0 +1,263 @@
+"""The JSON HTTP API (OpenAPI at /docs): accounts, lobby, games, records, profiles."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import select
+
+from tavla.server import accounts, archive
+from tavla.server.deps import SESSION_COOKIE, CurrentSession, Db, OptionalSession, PlatformDep
+from tavla.server.errors import ApiError, not_found
+from tavla.server.offers import BotGameCreate, OfferAccept, OfferCreate
+from tavla.storage.models import LiveGame, User
+
+router = APIRouter(prefix="/api")
+
+
+class Credentials(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(max_length=64)
+    password: str = Field(max_length=accounts.MAX_PASSWORD)
+    language: str | None = None
+
+
+class GuestRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    language: str | None = None
+
+
+class Preferences(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    language: str | None = None
+    home_side: str | None = None
+
+
+class Account(BaseModel):
+    """A player as the player sees themself (never the password hash)."""
+
+    name: str
+    guest: bool
+    language: str
+    home_side: str
+    csrf_token: str
+
+
+def _account(user: User, csrf: str) -> Account:
+    return Account(
+        name=user.name, guest=user.guest, language=user.language, home_side=user.home_side, csrf_token=csrf
+    )
+
+
+def _set_cookie(request: Request, response: Response, token: str, days: int) -> None:
+    response.set_cookie(
+        SESSION_COOKIE,
+        token,
+        max_age=days * 86_400,
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+        path="/",
+    )
+
+
+@router.get("/health")
+async def health(platform: PlatformDep) -> dict[str, Any]:
+    """200 once the database is migrated and the server takes requests."""
+    if not platform.ready:
+        raise ApiError(503, "starting", "the server is starting")
+    return {"status": "ok", "live_games": sum(1 for room in platform.rooms.rooms.values() if not room.over)}
+
+
+@router.post("/register")
+async def register(
+    body: Credentials,
+    request: Request,
+    response: Response,
+    db: Db,
+    platform: PlatformDep,
+    _s: OptionalSession,
+) -> Account:
+    user = await accounts.register(db, body.name, body.password, body.language or _browser_language(request))
+    token, csrf = await accounts.open_session(
+        db, user, platform.settings.signing_key, platform.settings.session_days
+    )
+    _set_cookie(request, response, token, platform.settings.session_days)
+    return _account(user, csrf)
+
+
+@router.post("/login")
+async def login(
+    body: Credentials,
+    request: Request,
+    response: Response,
+    db: Db,
+    platform: PlatformDep,
+    _s: OptionalSession,
+) -> Account:
+    address = request.client.host if request.client else "?"
+    for limiter, key in (
+        (platform.login_by_address, address),
+        (platform.login_by_name, accounts.name_key(body.name)),
+    ):
+        wait = limiter.retry_after(key)
+        if wait:
+            raise ApiError(
+                429, "rate_limited", f"too many attempts; try again in {wait} s", retry_after_s=wait
+            )
+    user = await accounts.authenticate(db, body.name, body.password)
+    if user is None:
+        raise ApiError(401, "bad_login", "wrong name or password")
+    token, csrf = await accounts.open_session(
+        db, user, platform.settings.signing_key, platform.settings.session_days
+    )
+    _set_cookie(request, response, token, platform.settings.session_days)
+    return _account(user, csrf)
+
+
+@router.post("/guest")
+async def guest(
+    body: GuestRequest,
+    request: Request,
+    response: Response,
+    db: Db,
+    platform: PlatformDep,
+    _s: OptionalSession,
+) -> Account:
+    user = await accounts.make_guest(db, body.language or _browser_language(request))
+    token, csrf = await accounts.open_session(db, user, platform.settings.signing_key, 1)
+    _set_cookie(request, response, token, 1)
+    return _account(user, csrf)
+
+
+@router.post("/logout")
+async def logout(
+    request: Request, response: Response, db: Db, platform: PlatformDep, _s: CurrentSession
+) -> dict[str, bool]:
+    await accounts.close_session(db, request.cookies.get(SESSION_COOKIE, ""), platform.settings.signing_key)
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    return {"ok": True}
+
+
+@router.get("/me")
+async def me(session: CurrentSession) -> Account:
+    return _account(session.user, session.csrf_token)
+
+
+@router.put("/me/preferences")
+async def preferences(body: Preferences, db: Db, session: CurrentSession) -> Account:
+    user = await db.get(User, session.user.id)
+    assert user is not None
+    await accounts.set_preferences(db, user, body.language, body.home_side)
+    return _account(user, session.csrf_token)
+
+
+# ------------------------------------------------------------------- lobby
+@router.get("/lobby")
+async def lobby(platform: PlatformDep) -> dict[str, Any]:
+    """The open offers and the live games that may be watched (as /ws/lobby sends them)."""
+    return await platform.lobby.snapshot()
+
+
+@router.post("/offers", status_code=201)
+async def create_offer(
+    body: OfferCreate, db: Db, platform: PlatformDep, session: CurrentSession
+) -> dict[str, Any]:
+    offer = await platform.lobby.create_offer(db, session.user, body)
+    await db.commit()
+    await platform.lobby.publish()
+    return {"id": offer.id}
+
+
+@router.delete("/offers/{offer_id}")
+async def cancel_offer(
+    offer_id: int, db: Db, platform: PlatformDep, session: CurrentSession
+) -> dict[str, bool]:
+    await platform.lobby.cancel_offer(db, session.user, offer_id)
+    await db.commit()
+    await platform.lobby.publish()
+    return {"ok": True}
+
+
+@router.post("/offers/{offer_id}/accept")
+async def accept_offer(
+    offer_id: int, platform: PlatformDep, session: CurrentSession, body: OfferAccept | None = None
+) -> dict[str, Any]:
+    room = await platform.lobby.accept_offer(session.user, offer_id, body or OfferAccept())
+    await platform.lobby.publish()
+    return {"game_id": room.game_id, "url": f"/game/{room.game_id}"}
+
+
+@router.post("/bot-games", status_code=201)
+async def bot_game(body: BotGameCreate, platform: PlatformDep, session: CurrentSession) -> dict[str, Any]:
+    room = await platform.lobby.play_bot(session.user, body)
+    await platform.lobby.publish()
+    return {"game_id": room.game_id, "url": f"/game/{room.game_id}"}
+
+
+@router.post("/games/{game_id}/rematch", status_code=201)
+async def rematch(game_id: str, platform: PlatformDep, session: CurrentSession) -> dict[str, Any]:
+    result = await platform.lobby.rematch(session.user, game_id)
+    await platform.lobby.publish()
+    if isinstance(result, archive.Offer):
+        return {"offer_id": result.id}
+    return {"game_id": result.game_id, "url": f"/game/{result.game_id}"}
+
+
+# ------------------------------------------------------------------- games
+@router.get("/games")
+async def games(platform: PlatformDep) -> dict[str, Any]:
+    """The live games anybody may watch."""
+    return {"live": (await platform.lobby.snapshot())["live"]}
+
+
+@router.get("/games/{game_id}")
+async def game_summary(game_id: str, db: Db, session: OptionalSession) -> dict[str, Any]:
+    row = await db.get(LiveGame, game_id)
+    if row is None:
+        raise not_found("game")
+    archive.check_may_see(row, session)
+    return await archive.summary(db, row)
+
+
+@router.get("/games/{game_id}/record")
+async def game_record(game_id: str, db: Db, session: OptionalSession) -> Response:
+    """The match record (docs/records.md): JSON, seeds of the finished games revealed."""
+    row = await db.get(LiveGame, game_id)
+    if row is None:
+        raise not_found("game")
+    archive.check_may_see(row, session)
+    text = await archive.record_json(db, row)
+    headers = {"Content-Disposition": f'attachment; filename="tavla-{game_id}.json"'}
+    return Response(text, media_type="application/json", headers=headers)
+
+
+@router.get("/games/{game_id}/record.mat")
+async def game_mat(game_id: str, db: Db, session: OptionalSession) -> Response:
+    """The match in Jellyfish .mat form (tabla only), as GNU Backgammon imports it."""
+    row = await db.get(LiveGame, game_id)
+    if row is None:
+        raise not_found("game")
+    archive.check_may_see(row, session)
+    text = await archive.record_mat(db, row)
+    headers = {"Content-Disposition": f'attachment; filename="tavla-{game_id}.mat"'}
+    return Response(text, media_type="text/plain; charset=utf-8", headers=headers)
+
+
+@router.get("/users/{name}")
+async def profile(name: str, db: Db) -> dict[str, Any]:
+    user = await db.scalar(select(User).where(User.name_key == accounts.name_key(name)))
+    if user is None or user.guest:
+        raise not_found("player")
+    return await archive.profile(db, user)
+
+
+def _browser_language(request: Request) -> str:
+    from tavla.server.i18n import browser_language
+
+    return browser_language(request.headers.get("accept-language", ""))

@@ -1,0 +1,78 @@
+"""The ASGI application: ``create_app(settings)``; ``tavla serve`` runs it with uvicorn."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+import tavla
+from tavla.server import api, pages, ws
+from tavla.server.errors import ApiError
+from tavla.server.platform import Platform
+from tavla.server.settings import Settings
+
+STATIC = Path(__file__).with_name("static")
+LOBBY_DEBOUNCE_S = 0.25
+
+
+async def _lobby_refresher(platform: Platform) -> None:
+    """Publishes the lobby after changes, at most four times a second."""
+    dirty = asyncio.Event()
+    platform.hub.subscribe("lobby-dirty", lambda _message: dirty.set())
+    while True:
+        await dirty.wait()
+        await asyncio.sleep(LOBBY_DEBOUNCE_S)
+        dirty.clear()
+        if platform.hub.subscribers("lobby"):
+            with contextlib.suppress(Exception):
+                await platform.lobby.publish()
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+    platform = Platform.build(settings)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await platform.start()
+        refresher = asyncio.create_task(_lobby_refresher(platform))
+        try:
+            yield
+        finally:
+            refresher.cancel()
+            await platform.stop()
+
+    app = FastAPI(
+        title="Tavla",
+        version=tavla.__version__,
+        summary="Play the Turkish and Balkan backgammon family and Abluka online.",
+        lifespan=lifespan,
+    )
+    app.state.platform = platform
+
+    @app.exception_handler(ApiError)
+    async def _api_error(request: Request, error: ApiError) -> JSONResponse:
+        headers = {"Retry-After": str(error.retry_after_s)} if error.retry_after_s else None
+        body = {"error": {"code": error.code, "message": error.message}}
+        return JSONResponse(body, status_code=error.status, headers=headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, error: RequestValidationError) -> JSONResponse:
+        first = error.errors()[0] if error.errors() else {"loc": (), "msg": "invalid request"}
+        where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
+        message = f"{where}: {first.get('msg')}" if where else str(first.get("msg"))
+        return JSONResponse({"error": {"code": "invalid", "message": message}}, status_code=422)
+
+    app.include_router(api.router)
+    app.include_router(ws.router)
+    app.include_router(pages.router)
+    if STATIC.is_dir():
+        app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app

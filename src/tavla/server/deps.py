@@ -1,0 +1,69 @@
+"""Request dependencies: the platform, a database session, the signed-in player, CSRF."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Annotated
+
+from fastapi import Depends, Request
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from tavla.server.accounts import SessionInfo, session_of
+from tavla.server.errors import ApiError
+from tavla.server.platform import Platform
+from tavla.server.security import same_secret
+
+SESSION_COOKIE = "tavla_session"
+CSRF_HEADER = "X-CSRF-Token"
+UNSAFE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
+
+
+def get_platform(request: Request) -> Platform:
+    platform: Platform = request.app.state.platform
+    return platform
+
+
+PlatformDep = Annotated[Platform, Depends(get_platform)]
+
+
+async def get_db(platform: PlatformDep) -> AsyncIterator[AsyncSession]:
+    async with platform.sessions() as db, db.begin():
+        yield db
+
+
+Db = Annotated[AsyncSession, Depends(get_db)]
+
+
+def same_origin(request: Request, origin: str, platform: Platform) -> bool:
+    own = f"{request.url.scheme}://{request.url.netloc}"
+    own_ws = own.replace("ws://", "http://").replace("wss://", "https://")
+    return origin in (own, own_ws, *platform.settings.allowed_origins)
+
+
+async def optional_session(request: Request, db: Db, platform: PlatformDep) -> SessionInfo | None:
+    info = await session_of(db, request.cookies.get(SESSION_COOKIE), platform.settings.signing_key)
+    if info is not None and request.method in UNSAFE_METHODS:
+        # A signed-in browser's request that changes something must prove it comes
+        # from our own page: the session's CSRF token in a header.
+        token = request.headers.get(CSRF_HEADER, "")
+        if not same_secret(token, info.csrf_token):
+            raise ApiError(403, "csrf", "the request lacks this session's CSRF token")
+    elif request.method in UNSAFE_METHODS:
+        # Before a session exists (register, log in) a browser's cross-site form is
+        # told apart by its Origin header; programs without one may go on.
+        origin = request.headers.get("origin")
+        if origin is not None and not same_origin(request, origin, platform):
+            raise ApiError(403, "csrf", "cross-site request refused")
+    return info
+
+
+OptionalSession = Annotated[SessionInfo | None, Depends(optional_session)]
+
+
+async def required_session(info: OptionalSession) -> SessionInfo:
+    if info is None:
+        raise ApiError(401, "not_signed_in", "sign in (or play as a guest) first")
+    return info
+
+
+CurrentSession = Annotated[SessionInfo, Depends(required_session)]

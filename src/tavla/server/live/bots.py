@@ -1,0 +1,67 @@
+"""Bots in a room: they act through the same intents as people (docs/json.md actions).
+
+The engine of each game comes from :mod:`tavla.engine`'s registry, so a stronger
+engine registered there plays on the server with no change here. Engine calls run
+one at a time on a worker thread: searches do not stall the event loop, and an
+engine's tables are never used by two games at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import tavla.engine.builtin  # noqa: F401  (registers the engines that ship with the package)
+from tavla.engine.registry import LEVELS, engine_for, engine_games
+from tavla.match.actions import double_error
+from tavla.match.state import Phase
+from tavla.schema import match_state_json
+from tavla.server.live.room import Room
+
+_worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tavla-bot")
+
+
+def bot_games() -> list[str]:
+    return engine_games()
+
+
+def bot_levels() -> tuple[str, ...]:
+    return LEVELS
+
+
+async def _call(function: Any, *args: Any) -> Any:
+    return await asyncio.get_running_loop().run_in_executor(_worker, function, *args)
+
+
+class BotChooser:
+    """Decides a bot seat's next action; ``movetime_ms`` bounds its thinking."""
+
+    def __init__(self, movetime_ms: int) -> None:
+        self.movetime_ms = movetime_ms
+
+    async def __call__(self, room: Room, seat: int) -> dict[str, Any] | None:
+        state = room.state
+        level = room.seats[seat].bot or LEVELS[0]
+        engine = engine_for(state.definition.name)
+        phase = state.phase
+        if phase == Phase.ROLL:
+            if state.cube_in_use and double_error(state, seat) is None:
+                match = match_state_json(state, room.now()).model_dump(mode="json", by_alias=True)
+                if await _call(engine.double, state.position, match, level):
+                    return {"kind": "double"}
+            return {"kind": "roll"}
+        if phase == Phase.MOVE:
+            reply = await _call(engine.move, state.position, level, self.movetime_ms)
+            return {"kind": "move", "turn": reply["move"]}
+        if phase == Phase.DOUBLE:
+            match = match_state_json(state, room.now()).model_dump(mode="json", by_alias=True)
+            answer = await _call(engine.take, state.position, match, level)
+            if answer == "beaver" and not state.settings.beavers:
+                answer = "take"
+            return {"kind": answer}
+        if phase == Phase.RACCOON:
+            return {"kind": "roll"}
+        if phase == Phase.RESIGN:
+            return {"kind": "accept"}
+        return None

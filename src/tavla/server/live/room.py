@@ -1,0 +1,489 @@
+"""One live game's owner: every intent, bot move and timer passes through its lock.
+
+The room holds the match state the library computes; it never decides a rule
+itself. An accepted intent becomes a :class:`Change`, which is stored (one
+transaction) before the room adopts it, acknowledges it and shows it to everybody.
+A refused intent changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from tavla.core.dice import DiceSource, roll
+from tavla.core.errors import TavlaError
+from tavla.core.opening import roll_opening
+from tavla.core.protocol import StepBuilder, Turn
+from tavla.match.actions import ActionKind, MatchAction, apply_action, flag_state
+from tavla.match.errors import WrongPlayerError
+from tavla.match.settings import MatchSettings
+from tavla.match.state import MatchState, Phase
+from tavla.schema import ActionJsonError, match_action, parse_action
+from tavla.schema.actions import CommitAction, StepAction, UndoAction, acting_seat
+from tavla.server.live.changes import Change, ChatLine, NewDice
+from tavla.server.live.dicefeed import DiceFeed
+
+log = logging.getLogger(__name__)
+
+NEXT_GAME_DELAY_MS = 4000
+"""The pause after a game ends before the next one starts, to see the result."""
+CHAT_LIMIT = 300
+FLAG_MARGIN_MS = 5
+
+
+def monotonic_ms() -> int:
+    return time.monotonic_ns() // 1_000_000
+
+
+class Viewer(Protocol):
+    """A connection watching the room; ``send`` must not block (it queues)."""
+
+    seat: int | None
+
+    def send(self, message: dict[str, Any]) -> None: ...
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    name: str
+    user_id: int | None
+    bot: str | None
+    """The bot's level (``engine level``) when a bot plays this seat."""
+
+
+class Refused(Exception):
+    """An intent the room refuses: ``code`` and a message; nothing changed."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class CountingDice:
+    """A dice source that counts what it hands out (the count is stored with a roll)."""
+
+    def __init__(self, inner: DiceSource, drawn: int) -> None:
+        self._inner = inner
+        self.drawn = drawn
+
+    def die(self) -> int:
+        self.drawn += 1
+        return self._inner.die()
+
+
+SaveChange = Callable[["Room", Change], Awaitable[None]]
+"""Stores a change (and the room's bookkeeping after it) in one transaction."""
+
+
+@dataclass
+class Book:
+    """The room's bookkeeping that is stored with every change."""
+
+    version: int = 0
+    last_seq: list[int] = field(default_factory=lambda: [0, 0])
+    last_ack: list[int] = field(default_factory=lambda: [0, 0])
+
+
+class Room:
+    def __init__(
+        self,
+        game_id: str,
+        settings: MatchSettings,
+        seats: tuple[SeatInfo, SeatInfo],
+        state: MatchState,
+        actions: list[MatchAction],
+        feed: DiceFeed,
+        *,
+        save: SaveChange,
+        book: Book | None = None,
+        spectators: bool = True,
+        chat_on: tuple[bool, bool] = (True, True),
+        chat: list[ChatLine] | None = None,
+        pending_steps: list[str] | None = None,
+        clock_base_ms: int = 0,
+    ) -> None:
+        self.game_id = game_id
+        self.settings = settings
+        self.seats = seats
+        self.state = state
+        self.actions = actions
+        self.feed = feed
+        self.book = book or Book()
+        self.spectators = spectators
+        self.chat_on = chat_on
+        self.chat = chat or []
+        self.viewers: list[Viewer] = []
+        self.away_since: list[int | None] = [None, None]
+        self.lock = asyncio.Lock()
+        self._save = save
+        self._base_ms = clock_base_ms
+        self._loaded_mono = monotonic_ms()
+        self._timer: asyncio.TimerHandle | None = None
+        self._bot_task: asyncio.Task[None] | None = None
+        self.on_change: list[Callable[[Room], None]] = []
+        self.bot_chooser: Callable[[Room, int], Awaitable[dict[str, Any] | None]] | None = None
+        self.bot_delay_ms = 0
+        self.builder: StepBuilder[Turn] | None = None
+        self._new_builder()
+        for text in pending_steps or []:
+            if self.builder is not None:
+                self.builder.step(text)
+
+    # ------------------------------------------------------------------ time
+    def now(self) -> int:
+        """The match's clock: monotonic within this process, continuing the stored times
+        after a restart (the time the server was down is not charged to anybody)."""
+        return self._base_ms + monotonic_ms() - self._loaded_mono
+
+    @property
+    def over(self) -> bool:
+        return self.state.over
+
+    @property
+    def has_dice(self) -> bool:
+        return self.state.has_dice
+
+    def seat_is_bot(self, seat: int | None) -> bool:
+        return seat is not None and self.seats[seat].bot is not None
+
+    @property
+    def pending_steps(self) -> list[str]:
+        return [] if self.builder is None else list(self.builder.played)
+
+    def _new_builder(self) -> None:
+        actor = self.state.actor
+        if self.state.phase == Phase.MOVE and actor is not None and not self.seat_is_bot(actor):
+            self.builder = self.state.position.steps()
+        else:
+            self.builder = None
+
+    # --------------------------------------------------------------- changes
+    def _dice(self, change: Change, game_number: int) -> CountingDice:
+        """The game's dice positioned after every die drawn so far, this change's included."""
+        pending = next((d for d in change.new_dice if d.game_number == game_number), None)
+        stored = 0 if pending is not None else self.feed.seeds[game_number].dice_drawn
+        drawn = change.dice_drawn if change.dice_drawn is not None else stored
+        source = self.feed.source(game_number, pending)
+        for _ in range(drawn - stored):
+            source.die()
+        return CountingDice(source, drawn)
+
+    def _apply(self, change: Change, action: MatchAction, turn: Turn | None = None) -> None:
+        """Apply ``action`` to the change's state (raising, and changing nothing, if refused)."""
+        before = change.state
+        after, recorded = apply_action(before, action, turn=turn)
+        change.actions.append(recorded)
+        change.state = after
+        if len(after.results) > len(before.results) and before.has_dice:
+            change.reveal.append(before.game_number)
+        if recorded.kind == ActionKind.START and after.has_dice:
+            new = self.feed.begin(after.game_number)
+            change.new_dice.append(new)
+
+    def _roll(self, change: Change, seat: int | None) -> None:
+        dice = self._dice(change, change.state.game_number)
+        opening = change.state.phase == Phase.OPENING
+        pair = roll_opening(dice) if opening else roll(dice)
+        self._apply(
+            change, MatchAction(ActionKind.ROLL, None if opening else seat, f"{pair[0]}{pair[1]}", self.now())
+        )
+        change.dice_drawn = dice.drawn
+
+    def _advance(self, change: Change) -> None:
+        """What the server does by itself: the opening roll of a game that has begun."""
+        if change.state.phase == Phase.OPENING:
+            self._roll(change, None)
+
+    def _flag(self, now_ms: int) -> Change | None:
+        flagged = flag_state(self.state, now_ms)
+        if flagged is None:
+            return None
+        state, loser = flagged
+        return Change(state=state, actions=[MatchAction(ActionKind.FLAG, loser, "", now_ms)])
+
+    def _propose(self, seat: int, data: object) -> Change:
+        """The change ``data`` (an action of docs/json.md) by ``seat`` would make."""
+        try:
+            action = parse_action(data)
+            acting_seat(action, seat)
+        except ActionJsonError as error:
+            raise Refused("malformed", str(error)) from None
+        change = Change(state=self.state, pending_steps=self.pending_steps)
+        try:
+            if isinstance(action, StepAction | UndoAction | CommitAction):
+                self._propose_step(change, seat, action)
+            elif action.kind == "roll":
+                self._roll(change, seat)
+            else:
+                self._apply(change, match_action(action, seat, self.now()))
+        except WrongPlayerError as error:
+            raise Refused("not_your_turn", str(error)) from None
+        except (TavlaError, RuntimeError) as error:
+            raise Refused("illegal", str(error)) from None
+        self._advance(change)
+        return change
+
+    def _propose_step(
+        self, change: Change, seat: int, action: StepAction | UndoAction | CommitAction
+    ) -> None:
+        if self.state.actor != seat or self.state.phase != Phase.MOVE:
+            raise Refused("not_your_turn", f"{action.kind}: it is not player {seat}'s turn to move")
+        builder = self.state.position.steps()
+        for text in change.pending_steps:
+            builder.step(text)
+        if isinstance(action, StepAction):
+            builder.step(action.step)
+        elif isinstance(action, UndoAction):
+            builder.undo()
+        else:
+            turn = builder.commit()
+            self._apply(change, MatchAction(ActionKind.MOVE, seat, turn.text, self.now()), turn)
+            change.pending_steps = []
+            return
+        change.pending_steps = list(builder.played)
+
+    async def _commit(self, change: Change) -> None:
+        """Store ``change``, then adopt it and show it (the caller holds the lock)."""
+        self.book.version += 1
+        if change.seat is not None and change.seq is not None:
+            self.book.last_seq[change.seat] = change.seq
+            self.book.last_ack[change.seat] = self.book.version
+        try:
+            await self._save(self, change)
+        except BaseException:
+            self.book.version -= 1
+            raise
+        self.state = change.state
+        self.actions.extend(change.actions)
+        for new in change.new_dice:
+            self.feed.keep(new)
+        if change.dice_drawn is not None:
+            self.feed.seeds[self.state.game_number].dice_drawn = change.dice_drawn
+        for number in change.reveal:
+            if number in self.feed.seeds:
+                self.feed.seeds[number].revealed = True
+        if change.chat is not None:
+            self.chat.append(change.chat)
+        if change.actions:
+            self._new_builder()
+        if self.builder is not None and change.pending_steps != list(self.builder.played):
+            self.builder = self.state.position.steps()
+            for text in change.pending_steps:
+                self.builder.step(text)
+        if change.seat is not None and change.seq is not None:
+            self._send_to_seat(change.seat, {"type": "ack", "seq": change.seq, "v": self.book.version})
+        self.broadcast()
+        self.schedule()
+
+    # ------------------------------------------------------------- intents
+    async def intent(self, viewer: Viewer, seq: object, version: object, data: object) -> None:
+        seat = viewer.seat
+        if seat is None:
+            viewer.send(_error(seq, "not_player", "spectators cannot act in the game"))
+            return
+        if type(seq) is not int or seq < 1 or type(version) is not int:
+            viewer.send(_error(seq, "malformed", "an intent needs an integer seq (1 up) and v"))
+            return
+        async with self.lock:
+            if seq == self.book.last_seq[seat]:
+                viewer.send({"type": "ack", "seq": seq, "v": self.book.last_ack[seat]})
+                viewer.send(self.view(viewer.seat))
+                return
+            if seq < self.book.last_seq[seat]:
+                viewer.send(
+                    _error(
+                        seq,
+                        "old_seq",
+                        f"intent {seq} is older than the last accepted, {self.book.last_seq[seat]}",
+                    )
+                )
+                return
+            if self.state.over:
+                viewer.send(_error(seq, "over", "the match is over"))
+                return
+            flagged = self._flag(self.now())
+            if flagged is not None:
+                await self._commit(flagged)
+                viewer.send(_error(seq, "illegal", "your time ran out: the flag fell"))
+                return
+            if version != self.book.version:
+                viewer.send(
+                    _error(
+                        seq, "stale", f"you acted on version {version}; the game is at {self.book.version}"
+                    )
+                )
+                viewer.send(self.view(seat))
+                return
+            try:
+                change = self._propose(seat, data)
+            except Refused as refused:
+                viewer.send(_error(seq, refused.code, refused.message))
+                return
+            change.seat, change.seq = seat, seq
+            await self._commit(change)
+
+    async def say(self, viewer: Viewer, seq: object, text: object) -> None:
+        seat = viewer.seat
+        if seat is None:
+            viewer.send(_error(seq, "not_player", "spectators cannot chat with the players"))
+            return
+        if type(seq) is not int or seq < 1 or not isinstance(text, str) or not text.strip():
+            viewer.send(_error(seq, "malformed", "a chat message needs an integer seq and some text"))
+            return
+        if len(text) > CHAT_LIMIT:
+            viewer.send(_error(seq, "malformed", f"a chat message is at most {CHAT_LIMIT} characters"))
+            return
+        async with self.lock:
+            if seq <= self.book.last_seq[seat]:
+                viewer.send(
+                    {"type": "ack", "seq": seq, "v": self.book.last_ack[seat]}
+                    if seq == self.book.last_seq[seat]
+                    else _error(seq, "old_seq", "an older message")
+                )
+                return
+            if not self.chat_enabled:
+                viewer.send(_error(seq, "chat_off", "chat is on only when both players turned it on"))
+                return
+            change = Change(state=self.state, pending_steps=self.pending_steps, seat=seat, seq=seq)
+            change.chat = ChatLine(seat, text.strip(), self.now())
+            await self._commit(change)
+
+    @property
+    def chat_enabled(self) -> bool:
+        both_people = all(info.bot is None for info in self.seats)
+        return both_people and all(self.chat_on)
+
+    # ------------------------------------------------------------ presence
+    async def join(self, viewer: Viewer) -> None:
+        async with self.lock:
+            self.viewers.append(viewer)
+            await self._presence_changed()
+
+    async def leave(self, viewer: Viewer) -> None:
+        async with self.lock:
+            if viewer in self.viewers:
+                self.viewers.remove(viewer)
+            await self._presence_changed()
+
+    def connected(self, seat: int) -> bool:
+        return self.seat_is_bot(seat) or any(v.seat == seat for v in self.viewers)
+
+    async def _presence_changed(self) -> None:
+        for seat in (0, 1):
+            away = not self.connected(seat)
+            if away and self.away_since[seat] is None:
+                self.away_since[seat] = self.now()
+            elif not away:
+                self.away_since[seat] = None
+        # Spectators coming and going change the count everybody sees, too: a new version.
+        await self._commit(Change(state=self.state, pending_steps=self.pending_steps))
+
+    # -------------------------------------------------------------- timers
+    def deadline(self) -> int | None:
+        """When the room must act by itself next (a flag, the next game), on its clock."""
+        state = self.state
+        if state.over:
+            return None
+        if state.phase == Phase.BETWEEN:
+            last = self.actions[-1].t_ms if self.actions else 0
+            return max(last + NEXT_GAME_DELAY_MS, state.break_ends_ms)
+        clock = state.clock
+        if clock is None or clock.running is None:
+            return None
+        return clock.since_ms + clock.settings.move_ms + clock.reserve_ms[clock.running] + FLAG_MARGIN_MS
+
+    def schedule(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        deadline = self.deadline()
+        loop = asyncio.get_running_loop()
+        if deadline is not None:
+            delay = max(0, deadline - self.now()) / 1000
+            self._timer = loop.call_later(delay, lambda: asyncio.ensure_future(self.tick()))
+        self._schedule_bot()
+        for listener in self.on_change:
+            listener(self)
+
+    async def tick(self) -> None:
+        """The timer fired: record a fallen flag, or start the next game."""
+        async with self.lock:
+            now = self.now()
+            change = self._flag(now)
+            if change is None and self.state.phase == Phase.BETWEEN and not self.state.over:
+                deadline = self.deadline()
+                if deadline is not None and now >= deadline:
+                    change = Change(state=self.state)
+                    self._apply(change, MatchAction(ActionKind.START, None, "", now))
+                    self._advance(change)
+            if change is not None:
+                await self._commit(change)
+            else:
+                self.schedule()
+
+    # ------------------------------------------------------------------ bots
+    def _schedule_bot(self) -> None:
+        actor = self.state.actor
+        if self.bot_chooser is None or self.state.over or not self.seat_is_bot(actor):
+            return
+        if self._bot_task is not None and not self._bot_task.done():
+            return
+        assert actor is not None
+        self._bot_task = asyncio.ensure_future(self._bot_turn(actor, self.book.version))
+
+    async def _bot_turn(self, seat: int, version: int) -> None:
+        await asyncio.sleep(self.bot_delay_ms / 1000)
+        assert self.bot_chooser is not None
+        try:
+            action = await self.bot_chooser(self, seat)
+        except Exception:
+            log.exception("bot of game %s failed", self.game_id)
+            return
+        if action is None:
+            return
+        async with self.lock:
+            if self.book.version != version or self.state.actor != seat:
+                self._bot_task = None
+                self._schedule_bot()
+                return
+            try:
+                change = self._propose(seat, action)
+            except Refused as refused:
+                log.error("bot of game %s refused: %s (%s)", self.game_id, refused.message, action)
+                return
+            self._bot_task = None
+            await self._commit(change)
+
+    # ------------------------------------------------------------------ views
+    def broadcast(self) -> None:
+        for viewer in list(self.viewers):
+            viewer.send(self.view(viewer.seat))
+
+    def _send_to_seat(self, seat: int, message: dict[str, Any]) -> None:
+        for viewer in self.viewers:
+            if viewer.seat == seat:
+                viewer.send(message)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        from tavla.server.live.views import state_message
+
+        return state_message(self, seat)
+
+    def close(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        if self._bot_task is not None:
+            self._bot_task.cancel()
+
+
+def _error(seq: object, code: str, message: str) -> dict[str, Any]:
+    return {"type": "error", "seq": seq if type(seq) is int else None, "code": code, "message": message}
+
+
+__all__ = ["Book", "NewDice", "Refused", "Room", "SeatInfo", "Viewer"]

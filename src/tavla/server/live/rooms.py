@@ -1,0 +1,241 @@
+"""The rooms of this process: created for new games, rebuilt from the database.
+
+A room is rebuilt from the stored settings and actions exactly as a record is
+replayed; the stored steps of a turn in progress, the seeds and the chat follow.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from tavla.match.actions import ActionKind, MatchAction, apply_action
+from tavla.match.settings import MatchSettings
+from tavla.match.state import new_state
+from tavla.server.live.changes import Change, ChatLine
+from tavla.server.live.dicefeed import DiceFeed, GameSeed
+from tavla.server.live.room import Book, Room, SeatInfo
+from tavla.storage.models import ChatMessage, GameAction, GameDice, LiveGame, User
+
+
+def wall_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def new_game_id() -> str:
+    return secrets.token_urlsafe(9)[:12]
+
+
+class Rooms:
+    """Every live game this process owns, by id."""
+
+    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+        self.sessions = sessions
+        self.rooms: dict[str, Room] = {}
+        self.configure: Callable[[Room], None] = lambda room: None
+        """Called on every room made or loaded (bots, listeners)."""
+
+    # ---------------------------------------------------------------- storage
+    async def save(self, room: Room, change: Change) -> None:
+        async with self.sessions() as db, db.begin():
+            first = len(room.actions)
+            for offset, action in enumerate(change.actions):
+                db.add(
+                    GameAction(
+                        game_id=room.game_id,
+                        index=first + offset,
+                        kind=str(action.kind),
+                        seat=action.seat,
+                        value=action.value,
+                        t_ms=action.t_ms,
+                    )
+                )
+            for new in change.new_dice:
+                db.add(
+                    GameDice(
+                        game_id=room.game_id,
+                        game_number=new.game_number,
+                        server_seed=new.server_seed,
+                        commitment=new.commitment,
+                        client_seed=new.client_seed,
+                        dice_drawn=0,
+                        revealed=False,
+                    )
+                )
+            if change.dice_drawn is not None:
+                await db.flush()
+                await db.execute(
+                    update(GameDice)
+                    .where(GameDice.game_id == room.game_id, GameDice.game_number == change.state.game_number)
+                    .values(dice_drawn=change.dice_drawn)
+                )
+            if change.reveal:
+                await db.execute(
+                    update(GameDice)
+                    .where(GameDice.game_id == room.game_id, GameDice.game_number.in_(change.reveal))
+                    .values(revealed=True)
+                )
+            if change.chat is not None:
+                db.add(
+                    ChatMessage(
+                        game_id=room.game_id,
+                        index=len(room.chat),
+                        seat=change.chat.seat,
+                        text=change.chat.text,
+                        t_ms=change.chat.t_ms,
+                    )
+                )
+            state = change.state
+            values: dict[str, Any] = {
+                "version": room.book.version,
+                "last_seq0": room.book.last_seq[0],
+                "last_seq1": room.book.last_seq[1],
+                "last_ack0": room.book.last_ack[0],
+                "last_ack1": room.book.last_ack[1],
+                "pending_steps": change.pending_steps,
+                "score": list(state.score),
+            }
+            if state.over:
+                values.update(status="finished", winner=state.winner, finished_ms=wall_ms())
+            await db.execute(update(LiveGame).where(LiveGame.id == room.game_id).values(**values))
+
+    # ---------------------------------------------------------------- rooms
+    async def create(
+        self,
+        settings: MatchSettings,
+        seats: tuple[SeatInfo, SeatInfo],
+        *,
+        spectators: bool = True,
+        chat_on: tuple[bool, bool] = (True, True),
+        client_seeds: tuple[str, str] = ("", ""),
+        rematch_of: str | None = None,
+    ) -> Room:
+        game_id = new_game_id()
+        async with self.sessions() as db, db.begin():
+            db.add(
+                LiveGame(
+                    id=game_id,
+                    settings=settings.to_json(),
+                    seat0_user_id=seats[0].user_id,
+                    seat1_user_id=seats[1].user_id,
+                    seat0_bot=seats[0].bot,
+                    seat1_bot=seats[1].bot,
+                    spectators=spectators,
+                    chat0=chat_on[0],
+                    chat1=chat_on[1],
+                    client_seed0=client_seeds[0],
+                    client_seed1=client_seeds[1],
+                    status="live",
+                    version=0,
+                    pending_steps=[],
+                    score=[0, 0],
+                    created_ms=wall_ms(),
+                    rematch_of=rematch_of,
+                )
+            )
+        room = Room(
+            game_id,
+            settings,
+            seats,
+            new_state(settings),
+            [],
+            DiceFeed(client_seeds, []),
+            save=self.save,
+            spectators=spectators,
+            chat_on=chat_on,
+        )
+        self.rooms[game_id] = room
+        self.configure(room)
+        async with room.lock:
+            change = Change(state=room.state)
+            room._apply(change, MatchAction(ActionKind.START, None, "", room.now()))
+            room._advance(change)
+            await room._commit(change)
+        return room
+
+    async def get(self, game_id: str) -> Room | None:
+        room = self.rooms.get(game_id)
+        if room is not None:
+            return room
+        async with self.sessions() as db:
+            row = await db.get(LiveGame, game_id)
+            if row is None or row.status != "live":
+                return None
+            room = await self._rebuild(db, row)
+        self.rooms.setdefault(game_id, room)
+        room = self.rooms[game_id]
+        self.configure(room)
+        room.schedule()
+        return room
+
+    async def load_live(self) -> int:
+        """Rebuild every live game (at start-up); the number loaded."""
+        async with self.sessions() as db:
+            ids = list(await db.scalars(select(LiveGame.id).where(LiveGame.status == "live")))
+        for game_id in ids:
+            await self.get(game_id)
+        return len(ids)
+
+    async def _rebuild(self, db: AsyncSession, row: LiveGame) -> Room:
+        settings = MatchSettings.from_json(row.settings)
+        stored = list(
+            await db.scalars(
+                select(GameAction).where(GameAction.game_id == row.id).order_by(GameAction.index)
+            )
+        )
+        state = new_state(settings)
+        actions: list[MatchAction] = []
+        for item in stored:
+            action = MatchAction(ActionKind(item.kind), item.seat, item.value, item.t_ms)
+            state, recorded = apply_action(state, action)
+            actions.append(recorded)
+        dice_rows = list(await db.scalars(select(GameDice).where(GameDice.game_id == row.id)))
+        seeds = [
+            GameSeed(d.game_number, d.server_seed, d.commitment, d.client_seed, d.dice_drawn, d.revealed)
+            for d in dice_rows
+        ]
+        chat_rows = list(
+            await db.scalars(
+                select(ChatMessage).where(ChatMessage.game_id == row.id).order_by(ChatMessage.index)
+            )
+        )
+        seats = (
+            await seat_info(db, row.seat0_user_id, row.seat0_bot),
+            await seat_info(db, row.seat1_user_id, row.seat1_bot),
+        )
+        book = Book(row.version, [row.last_seq0, row.last_seq1], [row.last_ack0, row.last_ack1])
+        return Room(
+            row.id,
+            settings,
+            seats,
+            state,
+            actions,
+            DiceFeed((row.client_seed0, row.client_seed1), seeds),
+            save=self.save,
+            book=book,
+            spectators=row.spectators,
+            chat_on=(row.chat0, row.chat1),
+            chat=[ChatLine(c.seat, c.text, c.t_ms) for c in chat_rows],
+            pending_steps=list(row.pending_steps),
+            clock_base_ms=max((a.t_ms for a in actions), default=0),
+        )
+
+    def close(self) -> None:
+        for room in self.rooms.values():
+            room.close()
+
+
+async def seat_info(db: AsyncSession, user_id: int | None, bot: str | None) -> SeatInfo:
+    if bot is not None:
+        return SeatInfo(bot_name(bot), None, bot)
+    user = None if user_id is None else await db.get(User, user_id)
+    return SeatInfo(user.name if user else "?", user_id, None)
+
+
+def bot_name(level: str) -> str:
+    return f"Tavla bot ({level})"

@@ -1,0 +1,240 @@
+"""The lobby: open offers and watchable live games, kept live for every visitor."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from tavla.match.settings import MatchSettings
+from tavla.realtime.hub import Hub
+from tavla.server.accounts import now_ms
+from tavla.server.errors import ApiError, forbidden, not_found
+from tavla.server.live.room import Room, SeatInfo
+from tavla.server.live.rooms import Rooms, bot_name
+from tavla.server.offers import BotGameCreate, OfferAccept, OfferCreate
+from tavla.storage.models import LiveGame, Offer, User
+
+LOBBY_TOPIC = "lobby"
+MAX_OPEN_OFFERS = 5
+"""Open offers one player may have at once."""
+
+
+def user_topic(user_id: int) -> str:
+    return f"user:{user_id}"
+
+
+def client_seed(chosen: str | None) -> str:
+    """The player's seed for the dice, or a random one when they chose none."""
+    chosen = (chosen or "").strip()
+    return chosen if chosen and ":" not in chosen else secrets.token_hex(8)
+
+
+def settings_summary(settings: dict[str, Any]) -> dict[str, Any]:
+    """The parts of match settings a lobby row shows."""
+    return {
+        key: settings.get(key)
+        for key in ("game", "options", "length", "cube", "beavers", "raccoons", "jacoby", "sets", "clock")
+    }
+
+
+class Lobby:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], rooms: Rooms, hub: Hub) -> None:
+        self.sessions = sessions
+        self.rooms = rooms
+        self.hub = hub
+        self.version = 0
+
+    # ------------------------------------------------------------- snapshot
+    async def snapshot(self) -> dict[str, Any]:
+        async with self.sessions() as db:
+            rows = (
+                await db.execute(
+                    select(Offer, User.name)
+                    .join(User, User.id == Offer.creator_id)
+                    .where(Offer.status == "open")
+                    .order_by(Offer.created_ms)
+                )
+            ).all()
+        offers = [
+            {
+                "id": offer.id,
+                "by": name,
+                "for": offer.for_user_id,
+                "settings": settings_summary(offer.settings),
+                "spectators": offer.spectators,
+                "chat": offer.chat,
+                "created_ms": offer.created_ms,
+            }
+            for offer, name in rows
+        ]
+        live = [
+            self.live_entry(room) for room in self.rooms.rooms.values() if not room.over and room.spectators
+        ]
+        return {"type": "lobby", "v": self.version, "offers": offers, "live": live}
+
+    @staticmethod
+    def live_entry(room: Room) -> dict[str, Any]:
+        return {
+            "id": room.game_id,
+            "game": room.settings.game,
+            "length": room.settings.length,
+            "players": [seat.name for seat in room.seats],
+            "score": list(room.state.score),
+        }
+
+    async def publish(self) -> None:
+        self.version += 1
+        self.hub.publish(LOBBY_TOPIC, await self.snapshot())
+
+    # --------------------------------------------------------------- offers
+    async def create_offer(self, db: AsyncSession, user: User, choice: OfferCreate) -> Offer:
+        if user.guest:
+            raise forbidden("guests may play the bots; register to play people")
+        choice.settings((user.name, "?"))  # refuses impossible settings now, not on accepting
+        open_count = len(
+            list(
+                await db.scalars(select(Offer.id).where(Offer.creator_id == user.id, Offer.status == "open"))
+            )
+        )
+        if open_count >= MAX_OPEN_OFFERS:
+            raise ApiError(409, "too_many_offers", f"you have {open_count} open offers; cancel one first")
+        data = choice.model_dump(exclude={"spectators", "chat", "client_seed"})
+        data["client_seed"] = client_seed(choice.client_seed)
+        offer = Offer(
+            creator_id=user.id,
+            settings=data,
+            spectators=choice.spectators,
+            chat=choice.chat,
+            status="open",
+            created_ms=now_ms(),
+        )
+        db.add(offer)
+        await db.flush()
+        return offer
+
+    async def cancel_offer(self, db: AsyncSession, user: User, offer_id: int) -> None:
+        offer = await db.get(Offer, offer_id)
+        if offer is None or offer.status != "open":
+            raise not_found("open offer")
+        if offer.creator_id != user.id:
+            raise forbidden("only the player who made an offer may cancel it")
+        offer.status = "cancelled"
+
+    async def accept_offer(self, user: User, offer_id: int, answer: OfferAccept) -> Room:
+        from tavla.server.offers import GameChoice
+
+        if user.guest:
+            raise forbidden("guests may play the bots; register to play people")
+        async with self.sessions() as db, db.begin():
+            offer = await db.get(Offer, offer_id)
+            if offer is None or offer.status != "open":
+                raise not_found("open offer")
+            if offer.creator_id == user.id:
+                raise ApiError(409, "own_offer", "you cannot accept your own offer")
+            if offer.for_user_id is not None and offer.for_user_id != user.id:
+                raise forbidden("this rematch offer is for another player")
+            # Only one acceptance wins: the update succeeds for the first one alone.
+            won = await db.execute(
+                update(Offer).where(Offer.id == offer_id, Offer.status == "open").values(status="accepted")
+            )
+            if won.rowcount != 1:  # type: ignore[attr-defined]
+                raise not_found("open offer")
+            creator = await db.get(User, offer.creator_id)
+            assert creator is not None
+            data = dict(offer.settings)
+            seed0 = data.pop("client_seed", "") or client_seed(None)
+            settings: MatchSettings = GameChoice.model_validate(data).settings((creator.name, user.name))
+            spectators, chat0 = offer.spectators, offer.chat
+        room = await self.rooms.create(
+            settings,
+            (SeatInfo(creator.name, creator.id, None), SeatInfo(user.name, user.id, None)),
+            spectators=spectators,
+            chat_on=(chat0, answer.chat),
+            client_seeds=(seed0, client_seed(answer.client_seed)),
+        )
+        async with self.sessions() as db, db.begin():
+            await db.execute(update(Offer).where(Offer.id == offer_id).values(game_id=room.game_id))
+        self.hub.publish(
+            user_topic(creator.id),
+            {"type": "started", "game_id": room.game_id, "url": f"/game/{room.game_id}"},
+        )
+        return room
+
+    async def play_bot(self, user: User, choice: BotGameCreate) -> Room:
+        name = bot_name(choice.level)
+        settings = choice.settings((user.name, name))
+        return await self.rooms.create(
+            settings,
+            (SeatInfo(user.name, user.id, None), SeatInfo(name, None, choice.level)),
+            spectators=choice.spectators,
+            chat_on=(False, False),
+            client_seeds=(client_seed(choice.client_seed), client_seed(None)),
+        )
+
+    async def _rematch_offer(self, db: AsyncSession, user: User, row: LiveGame) -> Offer:
+        """Against a person, a rematch is an offer of the same settings for the opponent."""
+        opponent = row.seat1_user_id if user.id == row.seat0_user_id else row.seat0_user_id
+        settings = MatchSettings.from_json(row.settings)
+        data: dict[str, Any] = {
+            "game": settings.game,
+            "options": dict(settings.options),
+            "length": settings.length,
+            "cube": settings.cube,
+            "beavers": settings.beavers,
+            "raccoons": settings.raccoons,
+            "jacoby": settings.jacoby,
+            "sets": settings.sets,
+            "clock": _clock_choice(settings),
+            "client_seed": client_seed(None),
+        }
+        offer = Offer(
+            creator_id=user.id,
+            settings=data,
+            spectators=row.spectators,
+            chat=row.chat0 if user.id == row.seat0_user_id else row.chat1,
+            status="open",
+            for_user_id=opponent,
+            created_ms=now_ms(),
+        )
+        db.add(offer)
+        await db.commit()
+        return offer
+
+    async def rematch(self, user: User, game_id: str) -> Room | Offer:
+        async with self.sessions() as db:
+            row = await db.get(LiveGame, game_id)
+            if row is None:
+                raise not_found("game")
+            if user.id not in (row.seat0_user_id, row.seat1_user_id):
+                raise forbidden("only a player of the game may ask for a rematch")
+            if row.status != "finished":
+                raise ApiError(409, "not_finished", "a rematch follows a finished game")
+            if row.seat0_bot is None and row.seat1_bot is None:
+                return await self._rematch_offer(db, user, row)
+            level = row.seat1_bot or row.seat0_bot or "medium"
+            settings = MatchSettings.from_json(row.settings)
+        room = await self.rooms.create(
+            settings,
+            (SeatInfo(user.name, user.id, None), SeatInfo(bot_name(level), None, level)),
+            spectators=row.spectators,
+            chat_on=(False, False),
+            client_seeds=(client_seed(row.client_seed0), client_seed(None)),
+            rematch_of=game_id,
+        )
+        return room
+
+
+def _clock_choice(settings: MatchSettings) -> dict[str, int] | None:
+    """The lobby's clock choice that gives ``settings``' clock again."""
+    clock = settings.clock
+    if clock is None:
+        return None
+    if clock.per_game:
+        return {
+            "move_s": clock.move_ms // 1000,
+            "reserve_s": clock.reserve_ms // 1000 // max(settings.length, 1),
+        }
+    return {"move_s": 0, "reserve_s": clock.reserve_ms // 1000}

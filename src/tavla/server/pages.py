@@ -1,0 +1,131 @@
+"""The HTML pages, rendered on the server in the visitor's language."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from sqlalchemy import select
+
+from tavla.core.registry import all_games
+from tavla.server import archive
+from tavla.server.accounts import name_key
+from tavla.server.deps import Db, OptionalSession, PlatformDep
+from tavla.server.i18n import LANGUAGE_NAMES, LANGUAGES, browser_language, translations
+from tavla.server.live.bots import bot_levels
+from tavla.storage.models import LiveGame, User
+
+router = APIRouter(include_in_schema=False)
+LANGUAGE_COOKIE = "tavla_lang"
+
+_env = Environment(
+    loader=FileSystemLoader(Path(__file__).with_name("templates")),
+    autoescape=select_autoescape(),
+    extensions=["jinja2.ext.i18n"],
+)
+
+
+def page_language(request: Request, session: Any) -> str:
+    """The account's language; for guests the chosen one, else the browser's."""
+    chosen = request.query_params.get("lang") or request.cookies.get(LANGUAGE_COOKIE)
+    if session is not None and not session.user.guest:
+        return str(session.user.language)
+    if chosen in LANGUAGES:
+        return str(chosen)
+    if session is not None:
+        return str(session.user.language)
+    return browser_language(request.headers.get("accept-language", ""))
+
+
+def render(request: Request, session: Any, template: str, status: int = 200, **context: Any) -> HTMLResponse:
+    language = page_language(request, session)
+    _env.install_gettext_translations(translations(language), newstyle=True)  # type: ignore[attr-defined]
+    html = _env.get_template(template).render(
+        request=request,
+        user=None if session is None else session.user,
+        csrf_token="" if session is None else session.csrf_token,
+        language=language,
+        languages=LANGUAGE_NAMES,
+        **context,
+    )
+    response = HTMLResponse(html, status_code=status)
+    if request.query_params.get("lang") in LANGUAGES:
+        response.set_cookie(
+            LANGUAGE_COOKIE, request.query_params["lang"], max_age=365 * 86_400, samesite="lax"
+        )
+    return response
+
+
+def board_text(request: Request, session: Any) -> dict[str, str]:
+    """The board's texts (static/text.json: key -> English) in the page's language."""
+    path = Path(__file__).with_name("static") / "text.json"
+    if not path.is_file():
+        return {}
+    english: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
+    language = translations(page_language(request, session))
+    return {key: language.gettext(text) for key, text in english.items()}
+
+
+def _games() -> list[dict[str, Any]]:
+    return [
+        {
+            "name": d.name,
+            "title": d.facts.title,
+            "has_dice": d.facts.has_dice,
+            "has_cube": d.facts.has_cube,
+        }
+        for d in all_games()
+    ]
+
+
+@router.get("/", response_class=HTMLResponse)
+async def lobby_page(request: Request, session: OptionalSession) -> Response:
+    games = _games()
+    titles = {game["name"]: game["title"] for game in games}
+    return render(request, session, "lobby.html", games=games, games_titles=titles, levels=bot_levels())
+
+
+@router.get("/game/{game_id}", response_class=HTMLResponse)
+async def game_page(game_id: str, request: Request, db: Db, session: OptionalSession) -> Response:
+    row = await db.get(LiveGame, game_id)
+    if row is None:
+        return render(request, session, "missing.html", status=404)
+    if row.status == "finished":
+        return RedirectResponse(f"/archive/{game_id}", status_code=303)
+    try:
+        archive.check_may_see(row, session)
+    except Exception:
+        return render(request, session, "missing.html", status=403, private=True)
+    return render(request, session, "game.html", game_id=game_id, board_text=board_text(request, session))
+
+
+@router.get("/archive/{game_id}", response_class=HTMLResponse)
+async def archive_page(game_id: str, request: Request, db: Db, session: OptionalSession) -> Response:
+    row = await db.get(LiveGame, game_id)
+    if row is None:
+        return render(request, session, "missing.html", status=404)
+    try:
+        archive.check_may_see(row, session)
+    except Exception:
+        return render(request, session, "missing.html", status=403, private=True)
+    info = await archive.summary(db, row)
+    return render(
+        request, session, "archive.html", game_id=game_id, game=info, board_text=board_text(request, session)
+    )
+
+
+@router.get("/u/{name}", response_class=HTMLResponse)
+async def profile_page(name: str, request: Request, db: Db, session: OptionalSession) -> Response:
+    user = await db.scalar(select(User).where(User.name_key == name_key(name)))
+    if user is None or user.guest:
+        return render(request, session, "missing.html", status=404)
+    return render(request, session, "profile.html", profile=await archive.profile(db, user))
+
+
+@router.get("/watch", response_class=HTMLResponse)
+async def watch_page(request: Request, platform: PlatformDep, session: OptionalSession) -> Response:
+    return render(request, session, "watch.html", live=(await platform.lobby.snapshot())["live"])

@@ -1,0 +1,71 @@
+"""Everything one server process holds, made once at start-up and shared by requests."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from tavla.realtime.hub import Hub
+from tavla.server.live.bots import BotChooser
+from tavla.server.live.room import Room
+from tavla.server.live.rooms import Rooms
+from tavla.server.lobby import Lobby
+from tavla.server.security import RateLimiter
+from tavla.server.settings import Settings
+from tavla.storage.database import migrate, open_engine, sessions
+
+
+@dataclass
+class Platform:
+    settings: Settings
+    engine: AsyncEngine
+    sessions: async_sessionmaker[AsyncSession]
+    hub: Hub
+    rooms: Rooms
+    lobby: Lobby
+    login_by_name: RateLimiter
+    login_by_address: RateLimiter
+    ready: bool = False
+
+    @classmethod
+    def build(cls, settings: Settings) -> Platform:
+        engine = open_engine(settings.database_url)
+        maker = sessions(engine)
+        hub = Hub()
+        rooms = Rooms(maker)
+        lobby = Lobby(maker, rooms, hub)
+        limit = settings.login_attempts_per_minute
+        platform = cls(
+            settings,
+            engine,
+            maker,
+            hub,
+            rooms,
+            lobby,
+            RateLimiter(limit, 60.0),
+            RateLimiter(limit * 3, 60.0),
+        )
+        chooser = BotChooser(settings.bot_movetime_ms)
+
+        def configure(room: Room) -> None:
+            room.bot_chooser = chooser
+            room.bot_delay_ms = settings.bot_delay_ms
+            room.on_change.append(platform._room_changed)
+
+        rooms.configure = configure
+        return platform
+
+    def _room_changed(self, room: Room) -> None:
+        # The lobby lists live games and their scores: it changes when a game does.
+        self.hub.publish("lobby-dirty", {"game": room.game_id})
+
+    async def start(self) -> None:
+        await migrate(self.engine)
+        await self.rooms.load_live()
+        self.ready = True
+
+    async def stop(self) -> None:
+        self.ready = False
+        self.rooms.close()
+        await self.engine.dispose()

@@ -1,0 +1,47 @@
+"""The server's one settings object, read from arguments and ``TAVLA_*`` variables."""
+
+from __future__ import annotations
+
+from pydantic import Field, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEVELOPMENT_KEY = "tavla-development-key-not-secret"
+"""Signs sessions outside production only; production refuses to start without its own."""
+
+
+class SettingsError(ValueError):
+    """Settings the server refuses to start with."""
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="TAVLA_", extra="ignore")
+
+    database_url: str = "sqlite:///tavla.db"
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=1, le=65535)
+    production: bool = False
+    secret_key: str | None = None
+    # Extra origins allowed to open websockets (the server's own is always allowed).
+    allowed_origins: tuple[str, ...] = ()
+    session_days: int = Field(default=30, ge=1, le=365)
+    login_attempts_per_minute: int = Field(default=10, ge=1)
+    bot_delay_ms: int = Field(default=400, ge=0, le=10_000)
+    """How long a bot waits before it acts, so a person can follow its play."""
+    bot_movetime_ms: int = Field(default=2000, ge=10)
+
+    @model_validator(mode="after")
+    def _production_needs_a_key(self) -> Settings:
+        if self.production:
+            if not self.secret_key:
+                raise SettingsError(
+                    "production mode needs a secret key: set TAVLA_SECRET_KEY (32 random bytes or more)"
+                )
+            if self.secret_key == DEVELOPMENT_KEY or len(self.secret_key) < 32:
+                raise SettingsError(
+                    "TAVLA_SECRET_KEY must be at least 32 characters and not the development key"
+                )
+        return self
+
+    @property
+    def signing_key(self) -> bytes:
+        return (self.secret_key or DEVELOPMENT_KEY).encode()

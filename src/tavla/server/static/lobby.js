@@ -1,0 +1,158 @@
+// @ts-check
+// The lobby: sign in, offer games, play a bot, and the live list of offers and games.
+import { api } from "./site.js";
+
+const textNode = document.getElementById("lobby-text");
+/** @type {Record<string, any>} */
+const TEXT = textNode ? JSON.parse(textNode.textContent || "{}") : {};
+const status = document.getElementById("status");
+const me = document.getElementById("who")?.textContent || null;
+
+/** @param {string} message */
+function say(message) {
+  if (status) status.textContent = message;
+}
+
+/** @param {HTMLFormElement} form */
+function fields(form) {
+  const data = new FormData(form);
+  /** @param {string} name */
+  const on = (name) => data.get(name) === "on";
+  return { data, on };
+}
+
+/** The game and format chosen in a form (see templates/game_choice.html). @param {HTMLFormElement} form */
+function gameChoice(form) {
+  const { data, on } = fields(form);
+  const choice = {
+    game: String(data.get("game")),
+    length: Number(data.get("length")),
+    cube: on("cube"),
+    beavers: on("beavers"),
+    raccoons: on("raccoons"),
+    jacoby: on("jacoby"),
+    clock: on("clock") ? { move_s: Number(data.get("move_s")), reserve_s: Number(data.get("reserve_s")) } : null,
+  };
+  return { choice, data, on };
+}
+
+/** @param {string} id @param {(form: HTMLFormElement) => Promise<void>} action */
+function onSubmit(id, action) {
+  const form = /** @type {HTMLFormElement | null} */ (document.getElementById(id));
+  if (!form) return;
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      await action(form);
+    } catch (error) {
+      say(error instanceof Error ? error.message : String(error));
+    }
+  });
+}
+
+onSubmit("login-form", async (form) => {
+  const { data } = fields(form);
+  await api("POST", "/api/login", { name: data.get("name"), password: data.get("password") });
+  location.reload();
+});
+onSubmit("register-form", async (form) => {
+  const { data } = fields(form);
+  await api("POST", "/api/register", {
+    name: data.get("name"),
+    password: data.get("password"),
+    language: document.documentElement.lang,
+  });
+  location.reload();
+});
+onSubmit("guest-form", async () => {
+  await api("POST", "/api/guest", { language: document.documentElement.lang });
+  location.reload();
+});
+onSubmit("bot-form", async (form) => {
+  const { choice, data } = gameChoice(form);
+  const answer = await api("POST", "/api/bot-games", { ...choice, level: data.get("level") });
+  location.href = answer.url;
+});
+onSubmit("offer-form", async (form) => {
+  const { choice, on } = gameChoice(form);
+  await api("POST", "/api/offers", { ...choice, spectators: on("spectators"), chat: on("chat") });
+});
+
+/** @param {Record<string, any>} settings */
+function describe(settings) {
+  const title = (TEXT.games || {})[settings.game] || settings.game;
+  const length = settings.game === "abluka" ? `${settings.sets} ${TEXT.sets}` : settings.length ? `${settings.length} ${TEXT.points}` : TEXT.money;
+  const clock = settings.clock ? `${settings.clock.move_s}s + ${settings.clock.reserve_s}s` : TEXT.no_clock;
+  return { title, length, clock };
+}
+
+/** @param {string} tag @param {string} [text] @param {Record<string, string>} [attrs] */
+function el(tag, text, attrs) {
+  const node = document.createElement(tag);
+  if (text !== undefined) node.textContent = text;
+  for (const [key, value] of Object.entries(attrs || {})) node.setAttribute(key, value);
+  return node;
+}
+
+/** @param {any} lobby */
+function show(lobby) {
+  const body = document.querySelector("#offers tbody");
+  if (body) {
+    body.replaceChildren();
+    for (const offer of lobby.offers) {
+      const { title, length, clock } = describe(offer.settings);
+      const row = el("tr", undefined, { "data-offer": String(offer.id) });
+      row.append(el("td", offer.by), el("td", title), el("td", length), el("td", clock));
+      const cell = el("td");
+      if (me && offer.by === me) {
+        const cancel = el("button", TEXT.cancel, { type: "button", class: "cancel" });
+        cancel.addEventListener("click", () => api("DELETE", `/api/offers/${offer.id}`).catch((e) => say(e.message)));
+        cell.append(cancel);
+      } else if (me) {
+        const accept = el("button", TEXT.accept, { type: "button", class: "accept" });
+        accept.addEventListener("click", async () => {
+          try {
+            const answer = await api("POST", `/api/offers/${offer.id}/accept`, {});
+            location.href = answer.url;
+          } catch (error) {
+            say(error instanceof Error ? error.message : String(error));
+          }
+        });
+        cell.append(accept);
+      }
+      row.append(cell);
+      body.append(row);
+    }
+  }
+  document.getElementById("no-offers")?.toggleAttribute("hidden", lobby.offers.length > 0);
+  const live = document.getElementById("live");
+  if (live) {
+    live.replaceChildren();
+    for (const game of lobby.live) {
+      const item = el("li", undefined, { "data-game": game.id });
+      const link = el("a", `${game.players[0]} – ${game.players[1]}`, { href: `/game/${game.id}` });
+      const title = (TEXT.games || {})[game.game] || game.game;
+      item.append(link, el("span", ` · ${title} · ${game.score[0]}–${game.score[1]}`));
+      live.append(item);
+    }
+  }
+  document.getElementById("no-live")?.toggleAttribute("hidden", lobby.live.length > 0);
+}
+
+// An accepted offer of mine opens its game at once ("started").
+let seen = -1;
+function connect(delay = 500) {
+  const socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/lobby`);
+  socket.addEventListener("message", (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "started") {
+      location.href = message.url;
+    } else if (message.type === "lobby" && message.v !== seen) {
+      seen = message.v;
+      show(message);
+    }
+  });
+  socket.addEventListener("open", () => (delay = 500));
+  socket.addEventListener("close", () => setTimeout(() => connect(Math.min(delay * 2, 10000)), delay));
+}
+connect();

@@ -1,0 +1,156 @@
+"""The websockets: ``/ws/game/{id}`` (play or watch) and ``/ws/lobby`` (docs/API.md).
+
+The handler only translates and authorises: it reads a message, checks who sent
+it, and hands it to the game's room; the room decides and answers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from tavla.server.accounts import SessionInfo, session_of
+from tavla.server.deps import SESSION_COOKIE, same_origin
+from tavla.server.lobby import LOBBY_TOPIC, user_topic
+from tavla.server.platform import Platform
+from tavla.server.security import RateLimiter
+
+router = APIRouter()
+
+MAX_MESSAGE = 4096
+"""The longest message a client may send (the longest intent is far shorter)."""
+QUEUE_LIMIT = 256
+"""Messages waiting for a slow client before it is cut off (it reconnects and syncs)."""
+MESSAGES_PER_SECOND = 50
+
+
+class Connection:
+    """One websocket: a seat (or None), and a queue its writer task empties in order."""
+
+    def __init__(self, socket: WebSocket, seat: int | None) -> None:
+        self.socket = socket
+        self.seat = seat
+        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.closed = False
+
+    def send(self, message: dict[str, Any]) -> None:
+        if self.closed:
+            return
+        if self.queue.qsize() >= QUEUE_LIMIT:
+            self.closed = True
+            self.queue.put_nowait(None)
+            return
+        self.queue.put_nowait(message)
+
+    async def writer(self) -> None:
+        while True:
+            message = await self.queue.get()
+            if message is None:
+                with contextlib.suppress(Exception):
+                    await self.socket.close(code=1013)
+                return
+            await self.socket.send_text(json.dumps(message, separators=(",", ":")))
+
+
+async def _handshake(socket: WebSocket) -> tuple[Platform, SessionInfo | None] | None:
+    platform: Platform = socket.app.state.platform
+    origin = socket.headers.get("origin")
+    if origin is not None and not same_origin(socket, origin, platform):  # type: ignore[arg-type]
+        await socket.close(code=1008, reason="origin not allowed")
+        return None
+    async with platform.sessions() as db:
+        info = await session_of(db, socket.cookies.get(SESSION_COOKIE), platform.settings.signing_key)
+    return platform, info
+
+
+def _error(code: str, message: str, seq: object = None) -> dict[str, Any]:
+    return {"type": "error", "seq": seq if type(seq) is int else None, "code": code, "message": message}
+
+
+@router.websocket("/ws/game/{game_id}")
+async def game_socket(socket: WebSocket, game_id: str) -> None:
+    shook = await _handshake(socket)
+    if shook is None:
+        return
+    platform, info = shook
+    room = await platform.rooms.get(game_id)
+    if room is None:
+        await socket.close(code=4404, reason="no live game with this id")
+        return
+    seat = None
+    if info is not None:
+        seat = next(
+            (i for i, s in enumerate(room.seats) if s.user_id == info.user.id and s.bot is None), None
+        )
+    if seat is None and not room.spectators:
+        await socket.close(code=4403, reason="the players do not allow spectators")
+        return
+    await socket.accept()
+    connection = Connection(socket, seat)
+    writer = asyncio.create_task(connection.writer())
+    limiter = RateLimiter(MESSAGES_PER_SECOND, 1.0)
+    await room.join(connection)
+    try:
+        while not connection.closed:
+            text = await socket.receive_text()
+            if len(text) > MAX_MESSAGE:
+                connection.send(_error("malformed", f"a message is at most {MAX_MESSAGE} bytes"))
+                continue
+            if limiter.retry_after("socket"):
+                connection.send(_error("rate_limited", "too many messages; slow down"))
+                continue
+            try:
+                message = json.loads(text)
+            except ValueError:
+                connection.send(_error("malformed", "a message is one JSON object"))
+                continue
+            if not isinstance(message, dict):
+                connection.send(_error("malformed", "a message is one JSON object"))
+                continue
+            kind = message.get("type")
+            if kind == "intent":
+                await room.intent(connection, message.get("seq"), message.get("v"), message.get("action"))
+            elif kind == "chat":
+                await room.say(connection, message.get("seq"), message.get("text"))
+            elif kind == "sync":
+                connection.send(room.view(connection.seat))
+            else:
+                connection.send(_error("malformed", f"unknown message type {kind!r}", message.get("seq")))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        connection.closed = True
+        writer.cancel()
+        await room.leave(connection)
+
+
+@router.websocket("/ws/lobby")
+async def lobby_socket(socket: WebSocket) -> None:
+    shook = await _handshake(socket)
+    if shook is None:
+        return
+    platform, info = shook
+    await socket.accept()
+    connection = Connection(socket, None)
+    writer = asyncio.create_task(connection.writer())
+    unsubscribe = platform.hub.subscribe(LOBBY_TOPIC, connection.send)
+    # A signed-in player hears, here, that somebody accepted their offer.
+    unsubscribe_own = (
+        platform.hub.subscribe(user_topic(info.user.id), connection.send)
+        if info is not None
+        else lambda: None
+    )
+    connection.send(await platform.lobby.snapshot())
+    try:
+        while True:
+            await socket.receive_text()  # the lobby socket only listens; anything sent is ignored
+    except WebSocketDisconnect:
+        pass
+    finally:
+        unsubscribe()
+        unsubscribe_own()
+        writer.cancel()

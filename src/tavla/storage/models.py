@@ -1,0 +1,134 @@
+"""The tables. Times are integer milliseconds (``*_ms``) since the Unix epoch unless
+they are a match's own clock readings (``t_ms`` of an action)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, Boolean, ForeignKey, Index, Integer, String, Text
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    """The declarative base of every table."""
+
+
+class User(Base):
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(32))
+    # Names are unique without regard to case: "Ayse" cannot register beside "ayse".
+    name_key: Mapped[str] = mapped_column(String(32), unique=True)
+    password_hash: Mapped[str | None] = mapped_column(String(200))
+    guest: Mapped[bool] = mapped_column(Boolean, default=False)
+    language: Mapped[str] = mapped_column(String(8), default="en")
+    # How the board is drawn for this player: "right" (home on the right) or "left".
+    home_side: Mapped[str] = mapped_column(String(8), default="right")
+    created_ms: Mapped[int] = mapped_column(BigInteger)
+
+
+class Session(Base):
+    __tablename__ = "sessions"
+
+    # The cookie holds a random token; the table keeps only its SHA-256, so a copy of
+    # the database does not hand out live sessions.
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    csrf_token: Mapped[str] = mapped_column(String(64))
+    created_ms: Mapped[int] = mapped_column(BigInteger)
+    expires_ms: Mapped[int] = mapped_column(BigInteger)
+
+
+class Offer(Base):
+    """A game offered in the lobby, open until somebody accepts it or it is cancelled."""
+
+    __tablename__ = "offers"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    creator_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    spectators: Mapped[bool] = mapped_column(Boolean, default=True)
+    chat: Mapped[bool] = mapped_column(Boolean, default=True)
+    status: Mapped[str] = mapped_column(String(16), default="open", index=True)
+    game_id: Mapped[str | None] = mapped_column(String(16))
+    # A rematch offer is for the opponent alone; other offers are for anybody.
+    for_user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    created_ms: Mapped[int] = mapped_column(BigInteger)
+
+
+class LiveGame(Base):
+    """A match on the platform (a single game is a match of length 1 or money play).
+
+    The match's truth is ``settings`` plus its :class:`GameAction` rows; the other
+    columns are what the room needs to continue after a restart.
+    """
+
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    # A seat is a user or a bot ("abluka:hard"); exactly one of the two is set.
+    seat0_user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)
+    seat1_user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)
+    seat0_bot: Mapped[str | None] = mapped_column(String(32))
+    seat1_bot: Mapped[str | None] = mapped_column(String(32))
+    spectators: Mapped[bool] = mapped_column(Boolean, default=True)
+    chat0: Mapped[bool] = mapped_column(Boolean, default=True)
+    chat1: Mapped[bool] = mapped_column(Boolean, default=True)
+    client_seed0: Mapped[str] = mapped_column(String(64), default="")
+    client_seed1: Mapped[str] = mapped_column(String(64), default="")
+    status: Mapped[str] = mapped_column(String(16), default="live", index=True)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    last_seq0: Mapped[int] = mapped_column(Integer, default=0)
+    last_seq1: Mapped[int] = mapped_column(Integer, default=0)
+    # The ack each seat's last intent got, to answer a resend of it the same way.
+    last_ack0: Mapped[int] = mapped_column(Integer, default=0)
+    last_ack1: Mapped[int] = mapped_column(Integer, default=0)
+    # The steps of a turn being played die by die (they are part of what players see).
+    pending_steps: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    winner: Mapped[int | None] = mapped_column(Integer)
+    score: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    created_ms: Mapped[int] = mapped_column(BigInteger)
+    finished_ms: Mapped[int | None] = mapped_column(BigInteger)
+    rematch_of: Mapped[str | None] = mapped_column(String(16))
+
+
+class GameAction(Base):
+    """One action of a match, as the match record holds it."""
+
+    __tablename__ = "game_actions"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    index: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    seat: Mapped[int | None] = mapped_column(Integer)
+    value: Mapped[str] = mapped_column(Text, default="")
+    t_ms: Mapped[int] = mapped_column(BigInteger)
+
+
+class GameDice(Base):
+    """The dice seed of one game of a match: committed at its start, revealed at its end."""
+
+    __tablename__ = "game_dice"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    game_number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    server_seed: Mapped[str] = mapped_column(String(64))
+    commitment: Mapped[str] = mapped_column(String(64))
+    client_seed: Mapped[str] = mapped_column(String(160))
+    dice_drawn: Mapped[int] = mapped_column(Integer, default=0)
+    revealed: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class ChatMessage(Base):
+    __tablename__ = "chat_messages"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    index: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(Text)
+    t_ms: Mapped[int] = mapped_column(BigInteger)
+
+
+Index("ix_games_status_created", LiveGame.status, LiveGame.created_ms)
