@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import asyncio
+from dataclasses import dataclass, field
 
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
@@ -27,6 +28,8 @@ class Platform:
     login_by_name: RateLimiter
     login_by_address: RateLimiter
     ready: bool = False
+    handlers: set[asyncio.Task[None]] = field(default_factory=set)
+    """The websocket handlers running now: stopping waits for them before closing the database."""
 
     @classmethod
     def build(cls, settings: Settings) -> Platform:
@@ -68,4 +71,12 @@ class Platform:
     async def stop(self) -> None:
         self.ready = False
         self.rooms.close()
+        # A handler still storing a player's departure must finish before the
+        # database goes: a connection cut in mid-write would never close.
+        running = [task for task in self.handlers if not task.done()]
+        if running:
+            await asyncio.wait(running, timeout=5)
+        from tavla.server.ws import finish_running
+
+        await finish_running()
         await self.engine.dispose()

@@ -28,6 +28,8 @@ class Settings(BaseSettings):
     bot_delay_ms: int = Field(default=400, ge=0, le=10_000)
     """How long a bot waits before it acts, so a person can follow its play."""
     bot_movetime_ms: int = Field(default=2000, ge=10)
+    messages_per_second: int = Field(default=50, ge=1)
+    """What one websocket may send; more is refused with ``rate_limited``."""
 
     @model_validator(mode="after")
     def _production_needs_a_key(self) -> Settings:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections.abc import Coroutine, Iterator
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -25,7 +26,6 @@ MAX_MESSAGE = 4096
 """The longest message a client may send (the longest intent is far shorter)."""
 QUEUE_LIMIT = 256
 """Messages waiting for a slow client before it is cut off (it reconnects and syncs)."""
-MESSAGES_PER_SECOND = 50
 
 
 class Connection:
@@ -67,12 +67,53 @@ async def _handshake(socket: WebSocket) -> tuple[Platform, SessionInfo | None] |
     return platform, info
 
 
+async def _whole(work: Coroutine[Any, Any, None]) -> None:
+    """Run a room's step to its end even if this connection's handler is cancelled
+    meanwhile (a dropped client): a change is stored and adopted whole, or not at all.
+    The server waits for such steps before it closes the database."""
+    task = asyncio.ensure_future(work)
+    _running.add(task)
+    task.add_done_callback(_running.discard)
+    await asyncio.shield(task)
+
+
+_running: set[asyncio.Task[None]] = set()
+
+
+async def finish_running(timeout_s: float = 5.0) -> None:
+    """Wait for the room steps still running (at shutdown)."""
+    if _running:
+        await asyncio.wait(list(_running), timeout=timeout_s)
+
+
 def _error(code: str, message: str, seq: object = None) -> dict[str, Any]:
     return {"type": "error", "seq": seq if type(seq) is int else None, "code": code, "message": message}
 
 
+def _tracked(platform: Platform) -> contextlib.AbstractContextManager[None]:
+    """Counts the calling handler among the platform's running handlers."""
+
+    @contextlib.contextmanager
+    def tracking() -> Iterator[None]:
+        task = asyncio.current_task()
+        if task is not None:
+            platform.handlers.add(task)
+        try:
+            yield
+        finally:
+            if task is not None:
+                platform.handlers.discard(task)
+
+    return tracking()
+
+
 @router.websocket("/ws/game/{game_id}")
 async def game_socket(socket: WebSocket, game_id: str) -> None:
+    with _tracked(socket.app.state.platform):
+        await _game_socket(socket, game_id)
+
+
+async def _game_socket(socket: WebSocket, game_id: str) -> None:
     shook = await _handshake(socket)
     if shook is None:
         return
@@ -92,8 +133,8 @@ async def game_socket(socket: WebSocket, game_id: str) -> None:
     await socket.accept()
     connection = Connection(socket, seat)
     writer = asyncio.create_task(connection.writer())
-    limiter = RateLimiter(MESSAGES_PER_SECOND, 1.0)
-    await room.join(connection)
+    limiter = RateLimiter(platform.settings.messages_per_second, 1.0)
+    await _whole(room.join(connection))
     try:
         while not connection.closed:
             text = await socket.receive_text()
@@ -113,9 +154,11 @@ async def game_socket(socket: WebSocket, game_id: str) -> None:
                 continue
             kind = message.get("type")
             if kind == "intent":
-                await room.intent(connection, message.get("seq"), message.get("v"), message.get("action"))
+                await _whole(
+                    room.intent(connection, message.get("seq"), message.get("v"), message.get("action"))
+                )
             elif kind == "chat":
-                await room.say(connection, message.get("seq"), message.get("text"))
+                await _whole(room.say(connection, message.get("seq"), message.get("text")))
             elif kind == "sync":
                 connection.send(room.view(connection.seat))
             else:
@@ -125,7 +168,7 @@ async def game_socket(socket: WebSocket, game_id: str) -> None:
     finally:
         connection.closed = True
         writer.cancel()
-        await room.leave(connection)
+        await _whole(room.leave(connection))
 
 
 @router.websocket("/ws/lobby")

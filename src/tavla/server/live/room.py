@@ -121,6 +121,7 @@ class Room:
         self.viewers: list[Viewer] = []
         self.away_since: list[int | None] = [None, None]
         self.lock = asyncio.Lock()
+        self.closed = False
         self._save = save
         self._base_ms = clock_base_ms
         self._loaded_mono = monotonic_ms()
@@ -366,9 +367,11 @@ class Room:
             await self._presence_changed()
 
     async def leave(self, viewer: Viewer) -> None:
+        if viewer in self.viewers:
+            self.viewers.remove(viewer)
+        if self.closed:
+            return  # the server is stopping: nothing more is stored
         async with self.lock:
-            if viewer in self.viewers:
-                self.viewers.remove(viewer)
             await self._presence_changed()
 
     def connected(self, seat: int) -> bool:
@@ -476,6 +479,7 @@ class Room:
         return state_message(self, seat)
 
     def close(self) -> None:
+        self.closed = True
         if self._timer is not None:
             self._timer.cancel()
         if self._bot_task is not None:

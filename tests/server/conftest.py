@@ -1,0 +1,106 @@
+"""A server per test on a fresh database, and players who sign in to it.
+
+The database is SQLite in a temporary folder, or PostgreSQL when
+``TAVLA_TEST_POSTGRES`` names a server to create databases on (``make test`` starts
+one, docs/API.md); the tests are the same on both.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from fastapi.testclient import TestClient
+
+from tavla.server.app import create_app
+from tavla.server.deps import SESSION_COOKIE
+from tavla.server.settings import Settings
+
+POSTGRES = os.environ.get("TAVLA_TEST_POSTGRES")
+"""e.g. postgresql://postgres@127.0.0.1:55432 — a server this user may create databases on."""
+
+
+def _postgres_database() -> str:
+    import psycopg
+
+    name = f"tavla_test_{uuid.uuid4().hex[:12]}"
+    assert POSTGRES is not None
+    with psycopg.connect(f"{POSTGRES}/postgres", autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    return f"{POSTGRES}/{name}"
+
+
+DATABASES = ["sqlite"] + (["postgresql"] if POSTGRES else [])
+
+
+@pytest.fixture(params=DATABASES)
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "postgresql":
+        return _postgres_database()
+    return f"sqlite:///{tmp_path / 'tavla.db'}"
+
+
+@dataclass
+class Player:
+    name: str
+    token: str
+    csrf: str
+
+
+class Site:
+    """One running server and the players signed in to it; requests act as one of them."""
+
+    def __init__(self, client: TestClient) -> None:
+        self.client = client
+
+    def as_(self, player: Player | None) -> TestClient:
+        self.client.cookies.clear()
+        if player is not None:
+            self.client.cookies.set(SESSION_COOKIE, player.token)
+        return self.client
+
+    def register(self, name: str, password: str = "correct horse", **extra: Any) -> Player:
+        self.client.cookies.clear()
+        response = self.client.post("/api/register", json={"name": name, "password": password, **extra})
+        assert response.status_code == 200, response.text
+        return Player(name, response.cookies[SESSION_COOKIE], response.json()["csrf_token"])
+
+    def guest(self) -> Player:
+        self.client.cookies.clear()
+        response = self.client.post("/api/guest", json={})
+        assert response.status_code == 200, response.text
+        return Player(
+            response.json()["name"], response.cookies[SESSION_COOKIE], response.json()["csrf_token"]
+        )
+
+    def post(self, player: Player, url: str, body: Any = None) -> Any:
+        return self.as_(player).post(
+            url, json=body if body is not None else {}, headers={"X-CSRF-Token": player.csrf}
+        )
+
+    def delete(self, player: Player, url: str) -> Any:
+        return self.as_(player).delete(url, headers={"X-CSRF-Token": player.csrf})
+
+    def bot_game(self, player: Player, **choice: Any) -> str:
+        response = self.post(player, "/api/bot-games", {"level": "easy", **choice})
+        assert response.status_code == 201, response.text
+        return str(response.json()["game_id"])
+
+
+def make_settings(database_url: str, **extra: Any) -> Settings:
+    extra.setdefault("messages_per_second", 10_000)
+    return Settings(database_url=database_url, bot_delay_ms=0, bot_movetime_ms=50, **extra)
+
+
+@pytest.fixture
+def site(database_url: str) -> Iterator[Site]:
+    with TestClient(create_app(make_settings(database_url)), base_url="http://testserver") as client:
+        yield Site(client)

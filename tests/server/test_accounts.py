@@ -1,0 +1,147 @@
+"""Accounts and sessions (issue: accounts; docs/API.md 1): argon2, cookies, CSRF, limits."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import create_engine, select
+from tests.server.conftest import Site
+
+from tavla.server.deps import SESSION_COOKIE
+from tavla.server.settings import Settings
+from tavla.storage.models import Session, User
+
+
+def test_register_sets_an_http_only_same_site_cookie_and_hashes_with_argon2(
+    site: Site, database_url: str
+) -> None:
+    response = site.as_(None).post("/api/register", json={"name": "Ayşe", "password": "çok gizli parola"})
+    assert response.status_code == 200
+    cookie = response.headers["set-cookie"]
+    assert f"{SESSION_COOKIE}=" in cookie and "HttpOnly" in cookie and "SameSite=lax" in cookie
+    assert "Secure" not in cookie  # plain HTTP here; behind TLS the cookie is Secure
+    body = response.json()
+    assert body["name"] == "Ayşe" and not body["guest"]
+    assert "password" not in response.text and "hash" not in response.text
+    engine = create_engine(database_url.replace("sqlite:", "sqlite+pysqlite:", 1))
+    with engine.connect() as connection:
+        stored = connection.execute(select(User.password_hash)).scalar_one()
+        session_hash = connection.execute(select(Session.token_hash)).scalar_one()
+    engine.dispose()
+    assert stored.startswith("$argon2id$")
+    assert session_hash != response.cookies[SESSION_COOKIE]  # the database keeps a digest only
+
+
+def test_the_cookie_is_secure_behind_tls(site: Site) -> None:
+    response = site.as_(None).post(
+        "https://testserver/api/register", json={"name": "selin", "password": "correct horse"}
+    )
+    assert response.status_code == 200
+    assert "Secure" in response.headers["set-cookie"]
+
+
+def test_names_are_unique_whatever_their_case(site: Site) -> None:
+    site.register("Ayşe")
+    response = site.as_(None).post("/api/register", json={"name": "AYŞE", "password": "another one"})
+    assert response.status_code == 409
+    assert response.json()["error"]["code"] == "name_taken"
+
+
+@pytest.mark.parametrize(
+    ("name", "password", "field"),
+    [
+        ("a", "long enough", "name"),
+        ("guest-7", "long enough", "name"),
+        ("x y", "long enough", "name"),
+        ("ivan", "short", "password"),
+    ],
+)
+def test_bad_names_and_passwords_are_refused_clearly(
+    site: Site, name: str, password: str, field: str
+) -> None:
+    response = site.as_(None).post("/api/register", json={"name": name, "password": password})
+    assert response.status_code == 422
+    error = response.json()["error"]
+    assert error["code"] == "invalid" and field in error["message"]
+
+
+def test_login_logout_and_me(site: Site) -> None:
+    site.register("ivan", "парола-дълга")
+    client = site.as_(None)
+    assert client.get("/api/me").status_code == 401
+    bad = client.post("/api/login", json={"name": "ivan", "password": "wrong password"})
+    assert bad.status_code == 401 and bad.json()["error"]["code"] == "bad_login"
+    good = client.post("/api/login", json={"name": "IVAN", "password": "парола-дълга"})
+    assert good.status_code == 200
+    csrf = good.json()["csrf_token"]
+    assert client.get("/api/me").json()["name"] == "ivan"
+    assert client.post("/api/logout", headers={"X-CSRF-Token": csrf}).status_code == 200
+    client.cookies.set(SESSION_COOKIE, good.cookies[SESSION_COOKIE])  # the old token is dead
+    assert client.get("/api/me").status_code == 401
+
+
+def test_a_changing_request_without_the_csrf_token_is_refused_and_changes_nothing(site: Site) -> None:
+    player = site.register("mehmet")
+    client = site.as_(player)
+    for headers in ({}, {"X-CSRF-Token": "forged"}):
+        response = client.put("/api/me/preferences", json={"language": "tr"}, headers=headers)
+        assert response.status_code == 403 and response.json()["error"]["code"] == "csrf"
+    assert client.get("/api/me").json()["language"] == "en"
+    ok = client.put("/api/me/preferences", json={"language": "tr"}, headers={"X-CSRF-Token": player.csrf})
+    assert ok.status_code == 200 and ok.json()["language"] == "tr"
+
+
+def test_another_sessions_csrf_token_does_not_pass(site: Site) -> None:
+    first, second = site.register("deniz"), site.register("elif")
+    response = site.as_(first).put(
+        "/api/me/preferences", json={"home_side": "left"}, headers={"X-CSRF-Token": second.csrf}
+    )
+    assert response.status_code == 403
+
+
+def test_a_cross_site_login_form_is_refused(site: Site) -> None:
+    site.register("kerem")
+    response = site.as_(None).post(
+        "/api/login",
+        json={"name": "kerem", "password": "correct horse"},
+        headers={"Origin": "https://evil.example"},
+    )
+    assert response.status_code == 403 and response.json()["error"]["code"] == "csrf"
+    same = site.as_(None).post(
+        "/api/login",
+        json={"name": "kerem", "password": "correct horse"},
+        headers={"Origin": "http://testserver"},
+    )
+    assert same.status_code == 200
+
+
+def test_login_attempts_are_limited_per_name(site: Site) -> None:
+    site.register("zeynep")
+    client = site.as_(None)
+    codes = [
+        client.post("/api/login", json={"name": "zeynep", "password": "wrong!!!!"}).status_code
+        for _ in range(11)
+    ]
+    assert codes[:10] == [401] * 10
+    assert codes[10] == 429
+    blocked = client.post("/api/login", json={"name": "zeynep", "password": "correct horse"})
+    assert blocked.status_code == 429 and int(blocked.headers["Retry-After"]) >= 1
+
+
+def test_a_guest_may_play_bots_but_not_offer_games(site: Site) -> None:
+    guest = site.guest()
+    assert guest.name.startswith("guest-")
+    assert site.post(guest, "/api/offers", {"game": "tabla"}).status_code == 403
+    assert site.post(guest, "/api/bot-games", {"game": "tabla", "level": "easy"}).status_code == 201
+
+
+def test_production_refuses_to_start_without_a_secret_key() -> None:
+    with pytest.raises(ValueError, match="secret key"):
+        Settings(production=True)
+    with pytest.raises(ValueError, match="at least 32"):
+        Settings(production=True, secret_key="short")
+    assert Settings(production=True, secret_key="k" * 40).signing_key == b"k" * 40
+
+
+def test_health_answers_once_migrated(site: Site) -> None:
+    response = site.as_(None).get("/api/health")
+    assert response.status_code == 200 and response.json()["status"] == "ok"

@@ -1,0 +1,290 @@
+"""Live play over the websocket (docs/API.md 3): intents, versions, refusals, presence.
+
+Every refused message is checked to change nothing: the version, the match and the
+steps are the same after it.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from tests.server.conftest import Player, Site
+from tests.server.play import Seat
+
+
+def first_step(seat: Seat) -> str:
+    steps = seat.state["steps"]
+    assert steps is not None and steps["legal"], seat.state
+    return str(steps["legal"][0]["text"])
+
+
+def to_my_move(seat: Seat) -> None:
+    """Roll when needed until the turn is this seat's to move."""
+    seat.wait(lambda s: s["match"]["actor"] == s["seat"] or s["match"]["over"])
+    if seat.match["phase"] == "roll":
+        assert seat.send({"kind": "roll"})["type"] == "ack"
+    seat.wait(lambda s: s["match"]["phase"] == "move" and s["match"]["actor"] == s["seat"])
+
+
+def unchanged(seat: Seat, before: dict[str, Any]) -> None:
+    seat.socket.send_json({"type": "sync"})
+    after = seat.read_state()
+    assert after["v"] == before["v"]
+    assert after["match"]["position"] == before["match"]["position"]
+    assert after["steps"] == before["steps"]
+    assert after["moves"] == before["moves"]
+
+
+def test_a_bot_game_opens_with_the_state_the_dice_commitment_and_no_seed(site: Site) -> None:
+    player = site.register("ayse")
+    game = site.bot_game(player, game="tabla", length=3)
+    with site.as_(player).websocket_connect(f"/ws/game/{game}") as socket:
+        seat = Seat(socket)
+        state = seat.state
+        assert state["seat"] == 0 and state["last_seq"] == 0 and state["v"] >= 1
+        assert state["players"][1]["bot"] and state["players"][0]["name"] == "ayse"
+        assert state["match"]["settings"]["length"] == 3 and state["match"]["game_number"] == 1
+        assert len(state["dice"]["commitment"]) == 64 and state["dice"]["revealed"] == []
+        assert "server_seed" not in str(state["dice"])
+        assert state["moves"][0]["kind"] == "opening"
+
+
+def test_steps_undo_and_commit_each_answer_with_an_ack_and_a_new_version(site: Site) -> None:
+    player = site.register("ayse")
+    with site.as_(player).websocket_connect(f"/ws/game/{site.bot_game(player, game='tabla')}") as socket:
+        seat = Seat(socket)
+        to_my_move(seat)
+        version = seat.state["v"]
+        step = first_step(seat)
+        ack = seat.send({"kind": "step", "step": step})
+        assert ack == {"type": "ack", "seq": seat.seq, "v": version + 1}
+        assert seat.state["steps"]["played"] == [step] and seat.state["last_seq"] == seat.seq
+        assert seat.send({"kind": "undo"})["type"] == "ack"
+        assert seat.state["steps"]["played"] == []
+        while not seat.state["steps"]["complete"]:
+            assert seat.send({"kind": "step", "step": first_step(seat)})["type"] == "ack"
+        moves_before = len(seat.state["moves"])
+        assert seat.send({"kind": "commit"})["type"] == "ack"
+        mine = [m for m in seat.state["moves"][moves_before - 1 :] if m["kind"] == "move" and m["seat"] == 0]
+        assert mine, seat.state["moves"]
+
+
+def test_a_repeated_intent_is_acknowledged_again_and_changes_nothing(site: Site) -> None:
+    player = site.register("ayse")
+    with site.as_(player).websocket_connect(f"/ws/game/{site.bot_game(player, game='tapa')}") as socket:
+        seat = Seat(socket)
+        to_my_move(seat)
+        step = first_step(seat)
+        version = seat.state["v"]
+        first = seat.send({"kind": "step", "step": step})
+        before = seat.state
+        again = seat.send({"kind": "step", "step": step}, seq=seat.seq, v=version)
+        assert again == first
+        unchanged(seat, before)
+        assert seat.state["steps"]["played"] == [step]
+
+
+def test_stale_old_illegal_forged_and_malformed_intents_are_refused_and_change_nothing(site: Site) -> None:
+    player = site.register("ayse")
+    with site.as_(player).websocket_connect(f"/ws/game/{site.bot_game(player, game='tabla')}") as socket:
+        seat = Seat(socket)
+        to_my_move(seat)
+        for action in ({"kind": "step", "step": first_step(seat)}, {"kind": "undo"}):
+            assert seat.send(action)["type"] == "ack"
+        seat.send({"kind": "step", "step": first_step(seat)})
+        before = seat.state
+        cases: list[tuple[dict[str, Any], str]] = [
+            (
+                {"type": "intent", "seq": seat.seq + 1, "v": before["v"] - 1, "action": {"kind": "undo"}},
+                "stale",
+            ),
+            (
+                {"type": "intent", "seq": seat.seq - 1, "v": before["v"], "action": {"kind": "undo"}},
+                "old_seq",
+            ),
+            (
+                {
+                    "type": "intent",
+                    "seq": seat.seq + 1,
+                    "v": before["v"],
+                    "action": {"kind": "step", "step": "1/off"},
+                },
+                "illegal",
+            ),
+            (
+                {"type": "intent", "seq": seat.seq + 1, "v": before["v"], "action": {"kind": "double"}},
+                "illegal",
+            ),
+            (
+                {
+                    "type": "intent",
+                    "seq": seat.seq + 1,
+                    "v": before["v"],
+                    "action": {"kind": "undo", "seat": 1},
+                },
+                "malformed",
+            ),
+            (
+                {"type": "intent", "seq": seat.seq + 1, "v": before["v"], "action": {"kind": "fly"}},
+                "malformed",
+            ),
+            ({"type": "intent", "seq": "7", "v": before["v"], "action": {"kind": "undo"}}, "malformed"),
+            ({"type": "dance"}, "malformed"),
+        ]
+        for message, code in cases:
+            socket.send_json(message)
+            answer = seat.answer()
+            assert answer["type"] == "error" and answer["code"] == code, (message, answer)
+            assert answer["message"]
+            unchanged(seat, before)
+        socket.send_text("not json {")
+        assert seat.answer()["code"] == "malformed"
+        unchanged(seat, before)
+
+
+def test_out_of_turn_and_spectators_cannot_act(site: Site) -> None:
+    host, guest = site.register("ayse"), site.register("ivan")
+    offer = site.post(host, "/api/offers", {"game": "tabla", "length": 1}).json()["id"]
+    game = site.post(guest, f"/api/offers/{offer}/accept").json()["game_id"]
+    watcher = site.register("zeynep")
+    with site.as_(host).websocket_connect(f"/ws/game/{game}") as host_socket:
+        first = Seat(host_socket)
+        with site.as_(guest).websocket_connect(f"/ws/game/{game}") as guest_socket:
+            second = Seat(guest_socket)
+            assert second.state["seat"] == 1
+            starter = first if first.match["actor"] == 0 else second
+            other = second if starter is first else first
+            other.read_state_until(starter.state["v"])
+            before = other.state
+            answer = other.send({"kind": "step", "step": first_step(starter)})
+            assert answer["code"] == "not_your_turn"
+            assert other.state["steps"] is None  # only the seat to play sees the steps
+            unchanged(other, before)
+            with site.as_(watcher).websocket_connect(f"/ws/game/{game}") as watch_socket:
+                spectator = Seat(watch_socket)
+                assert spectator.state["seat"] is None and spectator.state["steps"] is None
+                assert spectator.state["chat"]["messages"] == []
+                answer = spectator.send({"kind": "roll"})
+                assert answer["code"] == "not_player"
+                spectator.socket.send_json({"type": "chat", "seq": 1, "text": "hello"})
+                assert spectator.answer()["code"] == "not_player"
+
+
+def test_chat_needs_both_players_and_reaches_the_opponent_only(site: Site) -> None:
+    host, guest = site.register("ayse"), site.register("ivan")
+    offer = site.post(host, "/api/offers", {"game": "tapa", "chat": True}).json()["id"]
+    game = site.post(guest, f"/api/offers/{offer}/accept", {"chat": True}).json()["game_id"]
+    with site.as_(host).websocket_connect(f"/ws/game/{game}") as host_socket:
+        first = Seat(host_socket)
+        with site.as_(guest).websocket_connect(f"/ws/game/{game}") as guest_socket:
+            second = Seat(guest_socket)
+            assert second.state["chat"]["enabled"]
+            second.seq += 1
+            guest_socket.send_json({"type": "chat", "seq": second.seq, "text": "iyi oyunlar"})
+            assert second.answer()["type"] == "ack"
+            first.wait(lambda s: s["chat"]["messages"])
+            assert first.state["chat"]["messages"][0]["text"] == "iyi oyunlar"
+            assert first.state["chat"]["messages"][0]["seat"] == 1
+
+    quiet = site.post(host, "/api/offers", {"game": "tapa", "chat": True}).json()["id"]
+    game = site.post(guest, f"/api/offers/{quiet}/accept", {"chat": False}).json()["game_id"]
+    with site.as_(host).websocket_connect(f"/ws/game/{game}") as socket:
+        seat = Seat(socket)
+        assert not seat.state["chat"]["enabled"]
+        socket.send_json({"type": "chat", "seq": 1, "text": "hello?"})
+        assert seat.answer()["code"] == "chat_off"
+
+
+def test_the_opponent_sees_a_disconnected_player_with_the_time_away(site: Site) -> None:
+    host, guest = site.register("ayse"), site.register("ivan")
+    offer = site.post(host, "/api/offers", {"game": "tabla"}).json()["id"]
+    game = site.post(guest, f"/api/offers/{offer}/accept").json()["game_id"]
+    with site.as_(host).websocket_connect(f"/ws/game/{game}") as host_socket:
+        first = Seat(host_socket)
+        assert first.state["players"][1]["connected"] is False
+        with site.as_(guest).websocket_connect(f"/ws/game/{game}"):
+            first.wait(lambda s: s["players"][1]["connected"])
+        first.wait(lambda s: not s["players"][1]["connected"])
+        time.sleep(0.05)
+        first.socket.send_json({"type": "sync"})
+        assert first.read_state()["players"][1]["away_ms"] >= 50
+
+
+def test_a_private_game_refuses_spectators(site: Site) -> None:
+    host, guest, other = site.register("ayse"), site.register("ivan"), site.register("zeynep")
+    offer = site.post(host, "/api/offers", {"game": "tabla", "spectators": False}).json()["id"]
+    game = site.post(guest, f"/api/offers/{offer}/accept").json()["game_id"]
+    from starlette.websockets import WebSocketDisconnect
+
+    with (
+        pytest.raises(WebSocketDisconnect) as refused,
+        site.as_(other).websocket_connect(f"/ws/game/{game}") as socket,
+    ):
+        socket.receive_json()
+    assert refused.value.code == 4403
+    assert site.as_(other).get(f"/api/games/{game}/record").status_code == 403
+    assert site.as_(host).get(f"/api/games/{game}/record").status_code == 200
+
+
+def test_a_websocket_from_another_site_is_refused(site: Site) -> None:
+    player = site.register("ayse")
+    game = site.bot_game(player, game="tabla")
+    from starlette.websockets import WebSocketDisconnect
+
+    with (
+        pytest.raises(WebSocketDisconnect) as refused,
+        site.as_(player).websocket_connect(
+            f"/ws/game/{game}", headers={"Origin": "https://evil.example"}
+        ) as socket,
+    ):
+        socket.receive_json()
+    assert refused.value.code == 1008
+
+
+def play_out(seat: Seat, limit: int = 3000) -> dict[str, Any]:
+    """Play this seat's turns with the first legal step until the match ends."""
+    for _ in range(limit):
+        state = seat.wait(lambda s: s["match"]["over"] or s["match"]["actor"] == s["seat"])
+        if state["match"]["over"]:
+            return state
+        phase = state["match"]["phase"]
+        if phase in ("roll", "raccoon"):
+            action: dict[str, Any] = {"kind": "roll"}
+        elif phase == "move":
+            steps = state["steps"]
+            action = (
+                {"kind": "commit"}
+                if steps["complete"]
+                else {"kind": "step", "step": steps["legal"][0]["text"]}
+            )
+        elif phase == "double":
+            action = {"kind": "take"}
+        elif phase == "resign":
+            action = {"kind": "accept"}
+        else:
+            seat.read_state()
+            continue
+        answer = seat.send(action)
+        assert answer["type"] == "ack", answer
+    raise AssertionError("the match did not end")
+
+
+@pytest.mark.parametrize("game", ["tabla", "abluka"])
+def test_a_game_against_a_bot_is_played_to_the_end_and_archived(
+    site: Site, game: str, player_name: str = "ayse"
+) -> None:
+    player: Player = site.register(player_name)
+    game_id = site.bot_game(player, game=game, length=1, sets=1, level="beginner")
+    with site.as_(player).websocket_connect(f"/ws/game/{game_id}") as socket:
+        final = play_out(Seat(socket))
+    assert final["match"]["over"]
+    summary = site.as_(None).get(f"/api/games/{game_id}").json()
+    assert summary["status"] == "finished"
+    record = site.as_(None).get(f"/api/games/{game_id}/record").json()
+    assert record["format"] == "tavla-record" and record["actions"]
+    profile = site.as_(None).get(f"/api/users/{player_name}").json()
+    assert [g["id"] for g in profile["games"]] == [game_id]
+    page = site.as_(None).get(f"/archive/{game_id}")
+    assert page.status_code == 200 and game_id in page.text
