@@ -1,6 +1,7 @@
 """Example objects of docs/json.md for the web board's demo page and browser tests.
 
-    python tests/web/make_fixtures.py          # rewrites src/tavla/server/static/demo-data.js
+    python tests/web/make_fixtures.py          # rewrites static/demo-data.js and static/text.json
+    python tests/web/make_fixtures.py --check  # exit 1 if either is out of date
 
 For each of the seven games: the match at its start, and a match in the middle of a
 game with dice to play and the steps object of the turn (for the board to offer).
@@ -26,7 +27,11 @@ from tavla.match.players import RandomPlayer
 from tavla.schema import match_state_json, steps_json
 
 GAMES = ("tabla", "antitabla", "chelebi", "tapa", "gulbara", "indiyka", "abluka")
-OUT = Path(__file__).resolve().parents[2] / "src" / "tavla" / "server" / "static" / "demo-data.js"
+STATIC = Path(__file__).resolve().parents[2] / "src" / "tavla" / "server" / "static"
+OUT = STATIC / "demo-data.js"
+TEXT_JS = STATIC / "text.js"
+TEXT_JSON = STATIC / "text.json"
+"""The board's English texts as plain JSON, for the server's translation catalogs."""
 NAMES = ["Ayşe", "Mehmet"]
 SLOW_DOUBLES = ((1, 1), (2, 2))
 """Progressive 1-1 and 2-2 make turns that take long to enumerate: not rolled here."""
@@ -223,13 +228,25 @@ def module_text(data: dict[str, Json]) -> str:
     )
 
 
+def text_json() -> str:
+    """text.js's DEFAULT_TEXT (strict JSON between its markers) as a JSON file."""
+    source = TEXT_JS.read_text(encoding="utf-8")
+    block = source.split("/* BEGIN TAVLA_TEXT */", 1)[1].split("/* END TAVLA_TEXT */", 1)[0]
+    body = block.split("=", 1)[1].strip().removesuffix(";")
+    return json.dumps(json.loads(body), ensure_ascii=False, indent=2) + "\n"
+
+
 def main() -> None:
-    text = module_text(fixtures())
+    outputs = {OUT: module_text(fixtures()), TEXT_JSON: text_json()}
     if "--check" in sys.argv:
-        sys.exit(0 if OUT.read_text(encoding="utf-8") == text else 1)
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(text, encoding="utf-8")
-    print(f"wrote {OUT} ({len(text)} bytes)")
+        stale = [path.name for path, text in outputs.items() if path.read_text(encoding="utf-8") != text]
+        if stale:
+            print("out of date:", ", ".join(stale))
+        sys.exit(1 if stale else 0)
+    for path, text in outputs.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        print(f"wrote {path} ({len(text)} bytes)")
 
 
 if __name__ == "__main__":

@@ -51,28 +51,40 @@ const SVG_NS = "http://www.w3.org/2000/svg";
  */
 
 /** Sizes of the dice-game board, in SVG units. */
-const G = {
-  PW: 50, // point width
-  R: 22, // checker radius
-  HALF: 228, // length of a point's stack
-  GAP: 60, // between the two rows: the dice lie here
-  SIDE: 54, // the cube's column
-  BAR: 54,
-  TRAY: 54,
-  LABEL: 28, // the rows of point numbers
-  FRAME: 10,
-  MARGIN: 6,
-};
-G.INNER_TOP = G.LABEL + G.FRAME;
-G.INNER_H = 2 * G.HALF + G.GAP;
-G.INNER_BOTTOM = G.INNER_TOP + G.INNER_H;
-G.MIDDLE = G.INNER_TOP + G.INNER_H / 2;
-G.LEFT_HALF = G.MARGIN + G.SIDE;
-G.BAR_X = G.LEFT_HALF + 6 * G.PW;
-G.RIGHT_HALF = G.BAR_X + G.BAR;
-G.TRAY_X = G.RIGHT_HALF + 6 * G.PW;
-G.WIDTH = G.TRAY_X + G.TRAY + G.MARGIN;
-G.HEIGHT = G.INNER_BOTTOM + G.FRAME + G.LABEL;
+const G = (() => {
+  const base = {
+    PW: 50, // point width
+    R: 22, // checker radius
+    HALF: 228, // length of a point's stack
+    GAP: 60, // between the two rows: the dice lie here
+    SIDE: 54, // the cube's column
+    BAR: 54,
+    TRAY: 54,
+    LABEL: 28, // the rows of point numbers
+    FRAME: 10,
+    MARGIN: 6,
+  };
+  const INNER_TOP = base.LABEL + base.FRAME;
+  const INNER_H = 2 * base.HALF + base.GAP;
+  const INNER_BOTTOM = INNER_TOP + INNER_H;
+  const LEFT_HALF = base.MARGIN + base.SIDE;
+  const BAR_X = LEFT_HALF + 6 * base.PW;
+  const RIGHT_HALF = BAR_X + base.BAR;
+  const TRAY_X = RIGHT_HALF + 6 * base.PW;
+  return {
+    ...base,
+    INNER_TOP,
+    INNER_H,
+    INNER_BOTTOM,
+    MIDDLE: INNER_TOP + INNER_H / 2,
+    LEFT_HALF,
+    BAR_X,
+    RIGHT_HALF,
+    TRAY_X,
+    WIDTH: TRAY_X + base.TRAY + base.MARGIN,
+    HEIGHT: INNER_BOTTOM + base.FRAME + base.LABEL,
+  };
+})();
 
 /** Sizes of Abluka's grid. */
 const Q = { SQ: 64, LEFT: 30, TOP: 10, RIGHT: 10, BOTTOM: 30 };
@@ -853,8 +865,12 @@ export class Board {
     const steps = this.state.steps;
     const parts = [];
     if (steps && steps.played.length > 0) parts.push(t("played.label", { steps: steps.played.join(" ") }));
-    if (position.board === "points" && steps && steps.dice_left.length > 0 && (steps.dice_left.length > 2 || position.completing)) {
-      parts.push(t("dice.left", { dice: steps.dice_left.join(" ") }));
+    if (position.board === "points" && steps && steps.dice_left.length > 0) {
+      if (position.completing && !position.dice) {
+        parts.push(t("dice.completing", { colour: colourName(steps.to_act), dice: steps.dice_left.join(" ") }));
+      } else if (steps.dice_left.length > 2) {
+        parts.push(t("dice.left", { dice: steps.dice_left.join(" ") }));
+      }
     }
     return parts.join(" · ");
   }
@@ -1122,7 +1138,8 @@ export class Board {
     const left = steps ? [...steps.dice_left] : null;
     const moverBottom = mover === bottom;
     const bigHalf = moverBottom ? G.RIGHT_HALF : G.LEFT_HALF;
-    const smallHalf = moverBottom ? G.LEFT_HALF : G.RIGHT_HALF;
+    // The dice left of a double go opposite the rolled dice; a completion has no roll.
+    const smallHalf = !position.dice ? bigHalf : moverBottom ? G.LEFT_HALF : G.RIGHT_HALF;
     const group = svg("g", { class: "dice" });
     if (position.dice) {
       const size = 40;
