@@ -358,6 +358,8 @@ export class Board {
     this.busy = false;
     /** @type {Map<string, SVGGElement>} */
     this.spots = new Map();
+    /** @type {string | null} what the board last drew (see drawnKey) */
+    this.lastKey = null;
     /** @type {{pointerId: number, key: string, x: number, y: number, dragging: boolean, ghost: SVGElement | null} | null} */
     this.drag = null;
     this.suppressClick = false;
@@ -411,10 +413,30 @@ export class Board {
    * @param {BoardState} state
    */
   update(state) {
+    const key = this.drawnKey(state);
     this.state = { ...state };
+    if (key === this.lastKey) {
+      // Nothing on the board changed (a chat line, a player connecting): keep the
+      // player's selection and drag, and only bring the buttons up to date.
+      this.refresh();
+      return;
+    }
+    this.lastKey = key;
     this.selected = null;
     this.cancelDrag();
     this.render();
+  }
+
+  /**
+   * What the board draws from `state`, as text: equal keys draw the same board.
+   * @param {BoardState} state
+   */
+  drawnKey(state) {
+    const match = state.match;
+    return JSON.stringify([
+      match ? [match.position, match.cube, match.colours, match.phase, match.actor, match.over] : state.position,
+      state.steps,
+    ]);
   }
 
   /**
@@ -422,8 +444,11 @@ export class Board {
    * @param {{bottom?: Colour, home?: "right" | "left"}} orientation
    */
   setOrientation({ bottom, home }) {
+    if ((!bottom || bottom === this.bottom) && (!home || home === this.home)) return;
     if (bottom) this.bottom = bottom;
     if (home) this.home = home;
+    this.selected = null;
+    this.cancelDrag();
     this.render();
   }
 
@@ -442,9 +467,11 @@ export class Board {
    * @param {boolean} busy
    */
   setBusy(busy) {
+    if (busy && this.selected) this.selected = null;
+    if (busy) this.cancelDrag();
     this.busy = busy;
     this.container.classList.toggle("busy", busy);
-    this.updateButtons();
+    this.refresh();
   }
 
   /** The position as the state gives it (where the turn started). @returns {Position | null} */
@@ -605,7 +632,8 @@ export class Board {
   /** Keys that may take the focus now, in the order Tab visits them. */
   focusableKeys() {
     const keys = new Set();
-    if (!this.state.steps || this.busy) return keys;
+    // Not cut while busy: a spot that lost its tabindex would lose the keyboard focus.
+    if (!this.state.steps) return keys;
     if (this.selected) {
       keys.add(this.selected);
       for (const step of this.stepsFrom(this.selected)) keys.add(this.placeKey(step.to, "to"));
@@ -636,16 +664,22 @@ export class Board {
       if (focusable.has(key)) {
         node.setAttribute("tabindex", "0");
         node.setAttribute("role", "button");
+        node.setAttribute("aria-disabled", String(this.busy));
       } else {
         node.removeAttribute("tabindex");
-        node.removeAttribute("role");
+        node.removeAttribute("aria-disabled");
+        node.setAttribute("role", "img");
       }
       let label = node.dataset.label || "";
       if (key === this.selected) label += `, ${t("spot.selected")}`;
       else if (target) {
         const position = this.position;
         if (target.piece === "blocker") label += `, ${t("spot.blocker")}`;
-        else if (target.hit) label += `, ${t(position && position.game === "tapa" ? "spot.target_pin" : "spot.target_hit")}`;
+        else if (target.hit) {
+          // Where there is no bar a lone checker landed on is pinned, not hit.
+          const pins = position && position.board === "points" && position.bar === null;
+          label += `, ${t(pins ? "spot.target_pin" : "spot.target_hit")}`;
+        }
         else label += `, ${t("spot.target")}`;
       } else if (isSource) label += `, ${t("spot.source")}`;
       node.setAttribute("aria-label", label);

@@ -40,11 +40,13 @@ export const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000];
 export const RESEND_MS = 2000;
 
 /**
- * `m:ss` (or `h:mm:ss`) for a duration.
+ * `m:ss` (or `h:mm:ss`) for a duration: rounded up for a clock counting down (it shows
+ * 0:00 only when the time is out), down for a time counting up.
  * @param {number} ms
+ * @param {boolean} [up]
  */
-export function formatDuration(ms) {
-  const total = Math.max(0, Math.ceil(ms / 1000));
+export function formatDuration(ms, up = true) {
+  const total = Math.max(0, up ? Math.ceil(ms / 1000) : Math.floor(ms / 1000));
   const hours = Math.floor(total / 3600);
   const minutes = Math.floor((total % 3600) / 60);
   const seconds = String(total % 60).padStart(2, "0");
@@ -297,7 +299,6 @@ export class GameClient {
     if (!this.pending || message.seq !== this.pending.seq) return;
     const wasIntent = this.pending.intent;
     this.finishPending();
-    if (this.status.kind === "pending") this.setStatus("", "");
     if (typeof message.v === "number" && (this.v === null || message.v > this.v)) {
       // The state of that version follows; ask for it if it does not come.
       this.awaitingV = message.v;
@@ -379,7 +380,6 @@ export class GameClient {
         ? { type: "intent", seq, v: item.v ?? this.v, action: item.action }
         : { type: "chat", seq, text: item.text };
     this.pending = { seq, message, intent: item.type === "intent" };
-    if (item.type === "intent") this.setStatus(t("status.sent"), "pending");
     this.transmit(message);
     this.updateBusy();
   }
@@ -414,6 +414,7 @@ export class GameClient {
   build() {
     const root = this.root;
     root.classList.add("tavla-game");
+    if (root.dataset.lang) root.lang = root.dataset.lang;
     root.replaceChildren();
     root.append(
       html("div", { class: "game-status" }, [this.turnLine, this.statusLine]),
@@ -487,8 +488,7 @@ export class GameClient {
     const state = this.state;
     if (!state) return;
     this.root.dataset.v = String(state.v);
-    const bottom = this.bottomColour();
-    if (this.board.bottom !== bottom) this.board.bottom = bottom;
+    this.board.setOrientation({ bottom: this.bottomColour(), home: this.home });
     this.board.update({ match: state.match, steps: state.steps, seat: state.seat });
     this.updateBusy();
     this.turnLine.textContent = this.turnText();
@@ -600,7 +600,7 @@ export class GameClient {
         if (player.away_ms === null || player.away_ms === undefined) {
           away.textContent = player.connected === false ? t("player.offline") : "";
         } else {
-          away.textContent = t("player.away", { time: formatDuration(player.away_ms + elapsed) });
+          away.textContent = t("player.away", { time: formatDuration(player.away_ms + elapsed, false) });
         }
       }
     }
