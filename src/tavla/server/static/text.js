@@ -1,0 +1,168 @@
+// @ts-check
+/**
+ * Every user-visible string of the web board and the game page, with its English
+ * default. The server injects translations as `window.TAVLA_TEXT` (message key ->
+ * text); a key it leaves out falls back to the English here.
+ *
+ * The object between the BEGIN and END markers is strict JSON (double-quoted keys and
+ * strings, no trailing comma) so that a server's translation catalog can read the keys
+ * without running JavaScript. `{name}` in a text is replaced by the parameter `name`.
+ */
+
+/* BEGIN TAVLA_TEXT */
+export const DEFAULT_TEXT = {
+  "board.label": "Board",
+  "colour.white": "White",
+  "colour.black": "Black",
+  "point.label": "Point {n}",
+  "point.empty": "empty",
+  "point.run": "{count} {colour}",
+  "point.run_pinned": "{count} {colour} pinned",
+  "bar.label": "{colour} on the bar: {count}",
+  "off.label": "{colour} borne off: {count}",
+  "removed.label": "{colour} removed: {count}",
+  "waiting.label": "{colour} not yet entered: {count}",
+  "pips.label": "{colour} pip count: {n}",
+  "pips.short": "pips",
+  "cube.label": "Doubling cube {value}",
+  "cube.middle": "in the middle",
+  "cube.owned": "owned by {colour}",
+  "cube.offered": "offered by {colour}",
+  "dice.label": "{colour} rolled {dice}",
+  "dice.left": "Dice left: {dice}",
+  "dice.completing": "{colour} completes the double: {dice}",
+  "square.label": "Square {square}",
+  "square.king": "{colour} king",
+  "square.blocker": "blocked",
+  "square.empty": "empty",
+  "spot.source": "can move",
+  "spot.selected": "selected",
+  "spot.target": "move here",
+  "spot.target_hit": "move here and hit",
+  "spot.target_pin": "move here and pin",
+  "spot.blocker": "put a blocker here",
+  "outcome.win": "{colour} wins {points}",
+  "outcome.void": "Void game: nobody scores",
+  "outcome.points_1": "1 point",
+  "outcome.points_n": "{n} points",
+  "played.label": "Played: {steps}",
+  "btn.roll": "Roll",
+  "btn.double": "Double",
+  "btn.take": "Take",
+  "btn.drop": "Drop",
+  "btn.beaver": "Beaver",
+  "btn.raccoon": "Raccoon",
+  "btn.resign": "Resign",
+  "btn.accept": "Accept",
+  "btn.decline": "Decline",
+  "btn.undo": "Undo",
+  "btn.commit": "Commit",
+  "btn.break": "Take a break",
+  "btn.flip": "Flip board",
+  "btn.home": "Home left/right",
+  "aria.roll": "Roll the dice",
+  "aria.double": "Offer a double",
+  "aria.take": "Take the double",
+  "aria.drop": "Drop the double and lose the game",
+  "aria.beaver": "Beaver: take and redouble",
+  "aria.raccoon": "Raccoon: redouble the beaver",
+  "aria.resign": "Offer to resign",
+  "aria.accept": "Accept the resignation",
+  "aria.decline": "Decline the resignation",
+  "aria.undo": "Take back the last step",
+  "aria.commit": "Commit the turn",
+  "aria.break": "Take a break before the next game",
+  "aria.flip": "Turn the board round",
+  "aria.home": "Put the home board on the other side",
+  "aria.resign_level": "Resign how many points",
+  "key.roll": "r",
+  "key.double": "d",
+  "key.take": "t",
+  "key.drop": "p",
+  "key.beaver": "b",
+  "key.raccoon": "k",
+  "key.resign": "s",
+  "key.accept": "a",
+  "key.decline": "n",
+  "key.undo": "u",
+  "key.commit": "c",
+  "key.break": "w",
+  "resign.single": "single game",
+  "resign.gammon": "gammon",
+  "resign.backgammon": "backgammon",
+  "game.label": "Game",
+  "conn.connecting": "Connecting…",
+  "conn.lost": "Connection lost, reconnecting…",
+  "conn.open": "Connected",
+  "player.you": "(you)",
+  "player.bot": "bot",
+  "player.away": "disconnected for {time}",
+  "player.offline": "disconnected",
+  "player.to_act": "to act",
+  "clock.label": "Clock",
+  "clock.reserve": "reserve",
+  "score.label": "Score",
+  "match.length": "Match to {n}",
+  "match.money": "Single game",
+  "match.sets": "Best of {n} sets",
+  "match.crawford": "Crawford game",
+  "match.game": "Game {n}",
+  "match.over": "{name} wins the match",
+  "match.drawn": "The match is drawn",
+  "match.forfeit_flag": "{name} lost on time",
+  "match.forfeit_warnings": "{name} lost by warnings",
+  "turn.you_roll": "Your turn: roll the dice",
+  "turn.you_roll_double": "Your turn: roll or double",
+  "turn.you_move": "Your turn: play your move",
+  "turn.you_commit": "Your move is complete: commit it or undo",
+  "turn.you_double": "{name} doubles to {value}: take or drop",
+  "turn.you_raccoon": "{name} beavered: raccoon or roll",
+  "turn.you_resign": "{name} offers to resign ({level}): accept or decline",
+  "turn.you_break": "Between games: take a break or wait",
+  "turn.opening": "Opening roll",
+  "turn.between": "The next game starts soon",
+  "turn.waiting": "Waiting for {name}",
+  "turn.spectating": "{name} to act",
+  "moves.title": "Moves",
+  "moves.none": "No moves yet",
+  "moves.entry": "{name}: {text}",
+  "moves.entry_dice": "{name} {dice}: {text}",
+  "chat.title": "Chat",
+  "chat.placeholder": "Write a message",
+  "chat.send": "Send",
+  "chat.off": "Chat is off",
+  "dice.verify_title": "Verify the dice",
+  "dice.verify_help": "Before the game the server committed to its dice seed with this SHA-256 hash. After the game it publishes the seed: hash it and compare, then replay the dice from the seed and your client seed.",
+  "dice.commitment": "Server seed commitment (SHA-256)",
+  "dice.client_seed": "Client seed",
+  "spectators.count": "Spectators: {n}",
+  "error.malformed": "The server did not understand the message",
+  "error.stale": "The board changed before your move arrived: try again",
+  "error.old_seq": "That action was already handled",
+  "error.not_player": "Spectators cannot act",
+  "error.not_your_turn": "It is not your turn",
+  "error.illegal": "That is not allowed",
+  "error.chat_off": "Chat is off",
+  "error.over": "The game is over",
+  "error.rate_limited": "Too many messages: slow down",
+  "error.unknown": "Error: {code}"
+};
+/* END TAVLA_TEXT */
+
+/**
+ * The text of `key` in the page's language, `{name}` parameters filled in.
+ * @param {string} key
+ * @param {Record<string, string | number>} [params]
+ * @returns {string}
+ */
+export function t(key, params) {
+  /** @type {Record<string, string>} */
+  const injected = /** @type {any} */ (globalThis).TAVLA_TEXT || {};
+  /** @type {Record<string, string>} */
+  const defaults = DEFAULT_TEXT;
+  let text = injected[key] ?? defaults[key] ?? key;
+  if (params) {
+    text = text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  }
+  return text;
+}
