@@ -18,6 +18,7 @@ from tavla import rules as _rules  # noqa: F401  (registers the games)
 from tavla.core.definition import GameDefinition, GameFacts, GameOptions, NotationKind
 from tavla.core.dice import ROLLS, CryptoDice, ScriptedDice, SeededDice
 from tavla.core.errors import IllegalMoveError, NotationError, OptionError, TavlaError, UnknownGameError
+from tavla.core.fairdice import FairDice
 from tavla.core.game import Game, GameRecord
 from tavla.core.protocol import BLACK, WHITE, AnyPosition, Outcome, Position, Turn
 from tavla.core.registry import all_games, find_game, game_names
@@ -80,6 +81,7 @@ __all__ = [
     "WHITE",
     "AnyPosition",
     "CryptoDice",
+    "FairDice",
     "Game",
     "GameDefinition",
     "GameFacts",

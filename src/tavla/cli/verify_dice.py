@@ -1,6 +1,6 @@
 """``tavla verify-dice RECORD.json``: check a record's fair dice (docs/fair-dice.md).
 
-One line per game: OK, or what does not verify (the first roll that differs from
+One line per game, with its client seed: OK, or what does not verify (the first roll that differs from
 the seeds, a server seed that is not the one committed to, a seed not revealed).
 Exit status 0 when every game verifies, 1 when any does not or the record holds no
 fair dice, 2 for a file that cannot be read as a record.
@@ -22,11 +22,13 @@ from tavla.match.fairdice import GameCheck, verify_match_dice
 NOT_VERIFIED = 1
 
 
-def check_line(check: GameCheck) -> Text:
-    """``Game N: OK ...`` or ``Game N: FAILED ...``; plain text, so a seed with square
-    brackets is never read as Rich markup."""
+def check_line(check: GameCheck, client_seed: str | None) -> Text:
+    """``Game N (client seed 'a:b'): OK ...`` or ``... FAILED ...``. The seed is shown
+    so that players see their own seed went into the dice; the line is plain text, so
+    a seed with square brackets is never read as Rich markup."""
     verdict = check.verdict
-    line = Text(f"Game {check.game}: ")
+    seed = "" if client_seed is None else f" (client seed {client_seed!r})"
+    line = Text(f"Game {check.game}{seed}: ")
     if verdict.ok:
         line.append("OK", style="bold green")
         line.append(f" ({verdict.message})")
@@ -54,7 +56,8 @@ def verify_dice_command(
         raise typer.Exit(NOT_VERIFIED)
     checks = verify_match_dice(record)
     for check in checks:
-        console.print(check_line(check))
+        entry = record.dice[check.game - 1] if check.game <= len(record.dice) else None
+        console.print(check_line(check, None if entry is None else entry.client_seed))
     failed = sum(not check.verdict.ok for check in checks)
     if failed:
         console.print(f"{failed} of {len(checks)} games do not verify.", markup=False)

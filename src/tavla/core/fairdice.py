@@ -105,7 +105,7 @@ def die_messages(client_seed: str, index: int) -> Iterator[bytes]:
     The index has no ``:``, so within one game (one client seed) no two messages are equal.
     """
     base = f"{client_seed}{SEPARATOR}{index}"
-    yield base.encode("utf-8")
+    yield base.encode()  # UTF-8, as every message
     extension = 1
     while True:
         yield f"{base}{SEPARATOR}{extension}".encode()

@@ -26,6 +26,7 @@ from tavla.match.errors import (
     TimeForfeitError,
     WrongPlayerError,
 )
+from tavla.match.fairdice import MatchFairDice, verify_match_dice
 from tavla.match.gnubg_ids import match_ids, settings_from_ids, state_from_ids
 from tavla.match.mat import export_mat, import_mat
 from tavla.match.match import Match
@@ -43,6 +44,7 @@ __all__ = [
     "Match",
     "MatchAction",
     "MatchError",
+    "MatchFairDice",
     "MatchRecord",
     "MatchSettings",
     "MatchSettingsError",
@@ -59,4 +61,5 @@ __all__ = [
     "replay_states",
     "settings_from_ids",
     "state_from_ids",
+    "verify_match_dice",
 ]

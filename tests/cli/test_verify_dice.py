@@ -1,0 +1,113 @@
+"""``tavla verify-dice RECORD.json`` (docs/fair-dice.md): a line per game and the exit
+status, 0 when every game verifies, 1 when any does not, 2 for an unreadable file."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+import typer
+from tests.match.fair_helpers import fair_record
+from typer.testing import CliRunner, Result
+
+from tavla.cli import verify_dice
+from tavla.match.actions import MatchAction
+from tavla.match.match import Match
+from tavla.match.record import MatchRecord
+from tavla.match.settings import MatchSettings
+
+THREE_GAMES = 1
+"""The seed of a random fair match with three games (tests/match/fair_helpers.py)."""
+
+
+def run(path: Path) -> Result:
+    app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+    verify_dice.register(app)
+
+    @app.callback()
+    def _group() -> None:
+        """A group, so that the command is named as in ``tavla``."""
+
+    return CliRunner().invoke(app, ["verify-dice", str(path)])
+
+
+def saved(tmp_path: Path, record: MatchRecord) -> Path:
+    path = tmp_path / "match.json"
+    path.write_text(record.to_json(), encoding="utf-8")
+    return path
+
+
+def test_an_honest_record_verifies(tmp_path: Path) -> None:
+    result = run(saved(tmp_path, fair_record(THREE_GAMES)))
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    seeds = ["ayse1:mehmet", "ayse2:mehmet", "ayse3:mehmet"]
+    heads = [f"Game {number} (client seed {seed!r}" for number, seed in enumerate(seeds, start=1)]
+    assert [line.split("):")[0] for line in lines[:3]] == heads
+    assert all("): OK (" in line and "rolls" in line for line in lines[:3])
+    assert lines[-1] == "All 3 games' dice verify."
+
+
+def test_an_altered_roll_fails_with_its_action(tmp_path: Path) -> None:
+    record = fair_record(THREE_GAMES)
+    target = [i for i, action in enumerate(record.actions) if action.kind == "roll"][-1]
+    old = record.actions[target]
+    value = "12" if old.value not in ("12", "21") else "34"
+    actions = [*record.actions[:target], MatchAction(old.kind, old.seat, value, old.t_ms)]
+    actions += record.actions[target + 1 :]
+    # The altered record no longer replays to its final IDs: write it without them.
+    data = replace(record, actions=actions).to_dict()
+    data.pop("final", None)
+    path = tmp_path / "altered.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    result = run(path)
+    assert result.exit_code == 1, result.output
+    assert f"): FAILED [mismatch] at action {target + 1}:" in result.output
+    assert result.output.splitlines()[-1] == "1 of 3 games do not verify."
+
+
+def test_a_hidden_seed_fails(tmp_path: Path) -> None:
+    record = fair_record(THREE_GAMES)
+    hidden = replace(record, dice=(*record.dice[:2], replace(record.dice[2], server_seed=None)))
+    result = run(saved(tmp_path, hidden))
+    assert result.exit_code == 1
+    assert "Game 3 (client seed 'ayse3:mehmet'): FAILED [seed_hidden]" in result.output
+
+
+def test_a_wrong_commitment_fails(tmp_path: Path) -> None:
+    record = fair_record(THREE_GAMES)
+    wrong = replace(record.dice[0], commitment=record.dice[1].commitment)
+    result = run(saved(tmp_path, replace(record, dice=(wrong, *record.dice[1:]))))
+    assert result.exit_code == 1
+    assert "): FAILED [bad_commitment]" in result.output
+
+
+def test_a_record_without_fair_dice_fails(tmp_path: Path) -> None:
+    record = MatchRecord.of(Match(MatchSettings("tabla", length=1), now=lambda: 0))
+    result = run(saved(tmp_path, record))
+    assert result.exit_code == 1
+    assert "holds no fair dice" in result.output
+
+
+def test_abluka_has_nothing_to_check(tmp_path: Path) -> None:
+    result = run(saved(tmp_path, MatchRecord(MatchSettings("abluka"))))
+    assert result.exit_code == 0
+    assert "played without dice" in result.output
+
+
+@pytest.mark.parametrize("text", ["not json", '{"format": "tavla-record", "version": 3, "kind": "match"}'])
+def test_a_file_that_is_no_record_exits_2(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(text, encoding="utf-8")
+    result = run(path)
+    assert result.exit_code == 2
+
+
+def test_a_seed_with_markup_is_shown_as_written(tmp_path: Path) -> None:
+    record = fair_record(THREE_GAMES)
+    marked = replace(record.dice[0], client_seed="[bold]x[/bold]:y")
+    result = run(saved(tmp_path, replace(record, dice=(marked, *record.dice[1:]))))
+    assert result.exit_code == 1
+    assert "Game 1 (client seed '[bold]x[/bold]:y'): FAILED [mismatch]" in result.output
