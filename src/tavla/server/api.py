@@ -249,6 +249,16 @@ async def game_mat(game_id: str, db: Db, session: OptionalSession) -> Response:
     return Response(text, media_type="text/plain; charset=utf-8", headers=headers)
 
 
+@router.get("/games/{game_id}/replay")
+async def game_replay(game_id: str, db: Db, session: OptionalSession) -> dict[str, Any]:
+    """Every state of the match, the start and after each action, for stepping through it."""
+    row = await db.get(LiveGame, game_id)
+    if row is None:
+        raise not_found("game")
+    archive.check_may_see(row, session)
+    return await archive.replay_json(db, row)
+
+
 @router.get("/users/{name}")
 async def profile(name: str, db: Db) -> dict[str, Any]:
     user = await db.scalar(select(User).where(User.name_key == accounts.name_key(name)))

@@ -11,14 +11,15 @@ from tavla.core.dicestats import dice_stats
 from tavla.core.gamedice import GameDice as RecordDice
 from tavla.match.actions import ActionKind, MatchAction
 from tavla.match.mat import export_mat
-from tavla.match.record import MatchRecord
+from tavla.match.record import MatchRecord, replay_states
 from tavla.match.settings import MatchSettings
+from tavla.schema import match_state_json
 from tavla.server.accounts import SessionInfo
 from tavla.server.errors import ApiError, forbidden
 from tavla.server.live.rooms import bot_name
 from tavla.storage.models import GameAction, GameDice, LiveGame, Offer, User
 
-__all__ = ["Offer", "check_may_see", "profile", "record_json", "record_mat", "summary"]
+__all__ = ["Offer", "check_may_see", "profile", "record_json", "record_mat", "replay_json", "summary"]
 
 PROFILE_GAMES = 50
 
@@ -86,6 +87,23 @@ async def record(db: AsyncSession, row: LiveGame) -> MatchRecord:
         for d in dice_rows
     )
     return MatchRecord(settings, await _actions(db, row.id), dice=dice)
+
+
+async def replay_json(db: AsyncSession, row: LiveGame) -> dict[str, Any]:
+    """The states of the match as clients draw them, with the action that led to each."""
+    match_record = await record(db, row)
+    states = list(replay_states(match_record))
+    steps: list[dict[str, Any]] = []
+    for index, state in enumerate(states):
+        action = None if index == 0 else match_record.actions[index - 1]
+        t_ms = 0 if action is None else action.t_ms
+        steps.append(
+            {
+                "action": None if action is None else action.to_json(),
+                "match": match_state_json(state, t_ms).model_dump(mode="json", by_alias=True),
+            }
+        )
+    return {"id": row.id, "players": await _names(db, row), "states": steps}
 
 
 async def record_json(db: AsyncSession, row: LiveGame) -> str:
