@@ -8,19 +8,27 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev]'
+	$(PY) -m pip install -q -e '.[dev,server,servertest]'
 	touch $(STAMP)
 
+# The platform on http://127.0.0.1:8000 with its SQLite database tavla.db and the bots.
 run: $(STAMP)
-	$(VENV)/bin/tavla play tabla
+	$(VENV)/bin/tavla serve
 
-# GNU Backgammon is the outside oracle of the differential tests.
+# What the tests use from Debian: GNU Backgammon (the outside oracle of the
+# differential tests), Chromium (the web board's end-to-end tests) and PostgreSQL
+# (the server's tests run on it as well as on SQLite). Each missing one is installed
+# when running as root; without it, its tests are skipped with a warning.
+SYSTEM_PACKAGES := /usr/games/gnubg:gnubg /usr/bin/chromium:chromium /usr/lib/postgresql:postgresql
 system-packages:
-	@if ! command -v /usr/games/gnubg >/dev/null 2>&1; then \
+	@missing=""; for entry in $(SYSTEM_PACKAGES); do \
+	  [ -e "$${entry%%:*}" ] || missing="$$missing $${entry##*:}"; \
+	done; \
+	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
-	    (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q gnubg) >/dev/null \
-	      || echo "warning: gnubg could not be installed; its differential tests will be skipped"; \
-	  else echo "warning: not root, gnubg not installed; its differential tests will be skipped"; fi; \
+	    (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing) >/dev/null \
+	      || echo "warning: could not install$$missing; their tests will be skipped"; \
+	  else echo "warning: not root, missing$$missing; their tests will be skipped"; fi; \
 	fi
 
 lint: $(STAMP)
@@ -29,7 +37,7 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy
 
 test: $(STAMP) system-packages lint
-	$(VENV)/bin/pytest -n 2
+	scripts/with-postgres.sh $(VENV)/bin/pytest -n 2
 
 bench: $(STAMP)
 	$(PY) -m pip install -q -e '.[bench]'

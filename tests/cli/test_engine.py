@@ -53,9 +53,10 @@ def test_move_is_a_legal_abluka_turn(server: EngineServer) -> None:
         ({"cmd": "fly", "id": 2}, "unknown cmd"),
         ({"cmd": "move", "id": 2, "position": "7/7/7/3W3/7/xx5/Bx5 b", "level": "hard"}, "game is over"),
         (
-            {"cmd": "move", "id": 2, "position": TABLA.replace(" -", " 31"), "level": "hard"},
-            "no engine plays tabla",
+            {"cmd": "move", "id": 2, "position": TABLA.replace(" -", " 31"), "level": "godlike"},
+            "level 'godlike'",
         ),
+        ({"cmd": "move", "id": 2, "position": TABLA, "level": "hard"}, "not rolled"),
     ],
 )
 def test_requests_it_cannot_serve_get_one_line_errors(
