@@ -17,7 +17,7 @@ from rich.text import Text
 
 from tavla.cli.errors import reports_errors
 from tavla.cli.replay import load_record
-from tavla.match.fairdice import GameCheck, verify_match_dice
+from tavla.match.fairdice import GameCheck, chain_breaks, verify_match_dice
 
 NOT_VERIFIED = 1
 
@@ -63,6 +63,13 @@ def verify_dice_command(
         console.print(f"{failed} of {len(checks)} games do not verify.", markup=False)
         raise typer.Exit(NOT_VERIFIED)
     console.print(f"All {len(checks)} games' dice verify.", markup=False)
+    if len(record.dice) > 1:
+        breaks = chain_breaks(record.dice)
+        if breaks:
+            listed = ", ".join(str(number) for number in breaks)
+            console.print(f"The seeds are not one chain: game {listed} had a seed of its own.", markup=False)
+        else:
+            console.print("Each game's commitment is the seed revealed before it: one chain.", markup=False)
 
 
 def register(app: typer.Typer) -> None:

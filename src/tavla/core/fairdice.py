@@ -50,6 +50,23 @@ def new_server_seed() -> str:
     return secrets.token_hex(SEED_BYTES)
 
 
+def seed_chain(last_seed: str, games: int) -> list[str]:
+    """The server seeds of ``games`` games, each the commitment of the next one.
+
+    Game g plays ``chain[g - 1]``; ``chain[k] == commitment(chain[k + 1])``. Publishing
+    ``commitment(chain[0])`` before any player chooses a seed binds the server to the
+    seeds of every game of the match: each revealed seed is the next game's commitment.
+    """
+    if games < 1:
+        raise ValueError("a chain has one game or more")
+    chain = [last_seed]
+    check_server_seed(last_seed, "last_seed")
+    for _ in range(games - 1):
+        chain.append(commitment(chain[-1]))
+    chain.reverse()
+    return chain
+
+
 def is_hex_digest(text: str) -> bool:
     """64 lowercase hex digits: the one way seeds and commitments are written."""
     return _HEX_SEED.fullmatch(text) is not None

@@ -11,6 +11,7 @@ and saves :meth:`MatchFairDice.record` (docs/fair-dice.md).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tavla.core.diceverify import DiceProblem, DiceVerdict, verify_dice
@@ -113,3 +114,19 @@ def verify_match_dice(record: MatchRecord) -> tuple[GameCheck, ...]:
         verdict = DiceVerdict(DiceProblem.NO_GAME, "a fair-dice entry for a game the record does not hold")
         checks.append(GameCheck(number, verdict))
     return tuple(checks)
+
+
+def chain_breaks(dice: Sequence[GameDice]) -> list[int]:
+    """The games whose commitment is not the previous game's revealed seed.
+
+    A server that drew the seeds of the whole match as a chain (docs/fair-dice.md)
+    fixed them all before the first game; then every game after the first is
+    committed to by the seed revealed before it, and this list is empty. Games whose
+    previous seed is still hidden are not judged.
+    """
+    breaks = []
+    for number in range(2, len(dice) + 1):
+        previous = dice[number - 2].server_seed
+        if previous is not None and dice[number - 1].commitment != previous:
+            breaks.append(number)
+    return breaks

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import select
 
 from tavla.server import accounts, archive
+from tavla.server import lobby as lobby_module
 from tavla.server.deps import SESSION_COOKIE, CurrentSession, Db, OptionalSession, PlatformDep
 from tavla.server.errors import ApiError, not_found
 from tavla.server.offers import BotGameCreate, OfferAccept, OfferCreate
@@ -162,6 +163,15 @@ async def preferences(body: Preferences, db: Db, session: CurrentSession) -> Acc
 async def lobby(platform: PlatformDep) -> dict[str, Any]:
     """The open offers and the live games that may be watched (as /ws/lobby sends them)."""
     return await platform.lobby.snapshot()
+
+
+@router.post("/dice-commitments", status_code=201)
+async def dice_commitment(db: Db, session: CurrentSession) -> dict[str, str]:
+    """The server's commitment to the dice seeds of your next game, drawn before you
+    choose your own seed: pass its ``id`` as ``commitment_id`` with the seed when you
+    offer a game or play a bot (docs/fair-dice.md)."""
+    drawn = await lobby_module.draw_commitment(db, session.user)
+    return {"id": drawn.id, "commitment": drawn.commitment}
 
 
 @router.post("/offers", status_code=201)

@@ -11,15 +11,56 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from tavla.match.settings import MatchSettings
 from tavla.realtime.hub import Hub
 from tavla.server.accounts import now_ms
-from tavla.server.errors import ApiError, forbidden, not_found
+from tavla.server.errors import ApiError, forbidden, invalid, not_found
+from tavla.server.live.dicefeed import first_commitment, new_chain_end
 from tavla.server.live.room import Room, SeatInfo
 from tavla.server.live.rooms import Rooms, bot_name
 from tavla.server.offers import BotGameCreate, OfferAccept, OfferCreate
-from tavla.storage.models import LiveGame, Offer, User
+from tavla.storage.models import DiceCommitment, LiveGame, Offer, User
 
 LOBBY_TOPIC = "lobby"
 MAX_OPEN_OFFERS = 5
 """Open offers one player may have at once."""
+
+
+COMMITMENTS_KEPT = 20
+"""Unused commitments kept per player (a page drawn and left holds one)."""
+
+
+async def draw_commitment(db: AsyncSession, user: User) -> DiceCommitment:
+    """A seed chain for the player's next game; its first commitment is shown at once."""
+    unused = list(
+        await db.scalars(
+            select(DiceCommitment)
+            .where(DiceCommitment.user_id == user.id, DiceCommitment.used.is_(False))
+            .order_by(DiceCommitment.created_ms.desc())
+        )
+    )
+    for old in unused[COMMITMENTS_KEPT - 1 :]:
+        await db.delete(old)
+    chain_end = new_chain_end()
+    drawn = DiceCommitment(
+        id=secrets.token_urlsafe(12),
+        user_id=user.id,
+        seed_chain_end=chain_end,
+        commitment=first_commitment(chain_end),
+        used=False,
+        created_ms=now_ms(),
+    )
+    db.add(drawn)
+    await db.flush()
+    return drawn
+
+
+async def take_commitment(db: AsyncSession, user: User, commitment_id: str | None) -> str:
+    """The chain of a commitment the player drew (used once), or a new chain without one."""
+    if commitment_id is None:
+        return new_chain_end()
+    drawn = await db.get(DiceCommitment, commitment_id)
+    if drawn is None or drawn.user_id != user.id or drawn.used:
+        raise invalid("commitment_id: no unused dice commitment of yours has this id")
+    drawn.used = True
+    return drawn.seed_chain_end
 
 
 def user_topic(user_id: int) -> str:
@@ -66,6 +107,9 @@ class Lobby:
                 "settings": settings_summary(offer.settings),
                 "spectators": offer.spectators,
                 "chat": offer.chat,
+                "commitment": first_commitment(str(offer.settings["seed_chain_end"]))
+                if offer.settings.get("seed_chain_end")
+                else None,
                 "created_ms": offer.created_ms,
             }
             for offer, name in rows
@@ -101,8 +145,11 @@ class Lobby:
         )
         if open_count >= MAX_OPEN_OFFERS:
             raise ApiError(409, "too_many_offers", f"you have {open_count} open offers; cancel one first")
-        data = choice.model_dump(exclude={"spectators", "chat", "client_seed"})
+        data = choice.model_dump(exclude={"spectators", "chat", "client_seed", "commitment_id"})
         data["client_seed"] = client_seed(choice.client_seed)
+        # The seeds are fixed now, before whoever accepts chooses a seed; the chain's end
+        # stays in the offer's stored settings, which the lobby never shows.
+        data["seed_chain_end"] = await take_commitment(db, user, choice.commitment_id)
         offer = Offer(
             creator_id=user.id,
             settings=data,
@@ -146,6 +193,7 @@ class Lobby:
             assert creator is not None
             data = dict(offer.settings)
             seed0 = data.pop("client_seed", "") or client_seed(None)
+            chain_end = data.pop("seed_chain_end", None)
             settings: MatchSettings = GameChoice.model_validate(data).settings((creator.name, user.name))
             spectators, chat0 = offer.spectators, offer.chat
         room = await self.rooms.create(
@@ -154,6 +202,7 @@ class Lobby:
             spectators=spectators,
             chat_on=(chat0, answer.chat),
             client_seeds=(seed0, client_seed(answer.client_seed)),
+            seed_chain_end=chain_end,
         )
         async with self.sessions() as db, db.begin():
             await db.execute(update(Offer).where(Offer.id == offer_id).values(game_id=room.game_id))
@@ -166,12 +215,15 @@ class Lobby:
     async def play_bot(self, user: User, choice: BotGameCreate) -> Room:
         name = bot_name(choice.level)
         settings = choice.settings((user.name, name))
+        async with self.sessions() as db, db.begin():
+            chain_end = await take_commitment(db, user, choice.commitment_id)
         return await self.rooms.create(
             settings,
             (SeatInfo(user.name, user.id, None), SeatInfo(name, None, choice.level)),
             spectators=choice.spectators,
             chat_on=(False, False),
             client_seeds=(client_seed(choice.client_seed), client_seed(None)),
+            seed_chain_end=chain_end,
         )
 
     async def _rematch_offer(self, db: AsyncSession, user: User, row: LiveGame) -> Offer:
@@ -189,6 +241,7 @@ class Lobby:
             "sets": settings.sets,
             "clock": _clock_choice(settings),
             "client_seed": client_seed(None),
+            "seed_chain_end": new_chain_end(),
         }
         offer = Offer(
             creator_id=user.id,

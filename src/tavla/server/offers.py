@@ -68,16 +68,22 @@ class GameChoice(BaseModel):
             raise invalid(str(error)) from None
 
 
-class OfferCreate(GameChoice):
+class SeedChoice(BaseModel):
+    client_seed: str | None = Field(default=None, max_length=64)
+    """The player's dice seed (docs/fair-dice.md); a random one when left out."""
+    commitment_id: str | None = Field(default=None, max_length=24)
+    """A commitment drawn with POST /api/dice-commitments before the seed was chosen:
+    the server's seeds were fixed before it knew the player's."""
+
+
+class OfferCreate(GameChoice, SeedChoice):
     spectators: bool = True
     chat: bool = True
-    client_seed: str | None = Field(default=None, max_length=64)
 
 
-class BotGameCreate(GameChoice):
+class BotGameCreate(GameChoice, SeedChoice):
     level: Literal["beginner", "easy", "medium", "hard", "max"] = "medium"
     spectators: bool = True
-    client_seed: str | None = Field(default=None, max_length=64)
 
 
 class OfferAccept(BaseModel):

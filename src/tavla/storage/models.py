@@ -76,6 +76,9 @@ class LiveGame(Base):
     spectators: Mapped[bool] = mapped_column(Boolean, default=True)
     chat0: Mapped[bool] = mapped_column(Boolean, default=True)
     chat1: Mapped[bool] = mapped_column(Boolean, default=True)
+    # The last seed of the match's seed chain (secret; docs/fair-dice.md): every game's
+    # server seed follows from it, and the first commitment was shown before the match.
+    seed_chain_end: Mapped[str | None] = mapped_column(String(64))
     client_seed0: Mapped[str] = mapped_column(String(64), default="")
     client_seed1: Mapped[str] = mapped_column(String(64), default="")
     status: Mapped[str] = mapped_column(String(16), default="live", index=True)
@@ -119,6 +122,20 @@ class GameDice(Base):
     client_seed: Mapped[str] = mapped_column(String(160))
     dice_drawn: Mapped[int] = mapped_column(Integer, default=0)
     revealed: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class DiceCommitment(Base):
+    """A seed chain drawn for a player's next game, its first commitment shown before
+    the player chooses a dice seed; used once."""
+
+    __tablename__ = "dice_commitments"
+
+    id: Mapped[str] = mapped_column(String(24), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    seed_chain_end: Mapped[str] = mapped_column(String(64))
+    commitment: Mapped[str] = mapped_column(String(64))
+    used: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_ms: Mapped[int] = mapped_column(BigInteger)
 
 
 class ChatMessage(Base):

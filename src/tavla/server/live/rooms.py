@@ -18,7 +18,7 @@ from tavla.match.actions import ActionKind, MatchAction, apply_action
 from tavla.match.settings import MatchSettings
 from tavla.match.state import new_state
 from tavla.server.live.changes import Change, ChatLine
-from tavla.server.live.dicefeed import DiceFeed, GameSeed
+from tavla.server.live.dicefeed import DiceFeed, GameSeed, new_chain_end
 from tavla.server.live.room import Book, Room, SeatInfo
 from tavla.storage.models import ChatMessage, GameAction, GameDice, LiveGame, User
 
@@ -114,8 +114,10 @@ class Rooms:
         chat_on: tuple[bool, bool] = (True, True),
         client_seeds: tuple[str, str] = ("", ""),
         rematch_of: str | None = None,
+        seed_chain_end: str | None = None,
     ) -> Room:
         game_id = new_game_id()
+        chain_end = seed_chain_end or new_chain_end()
         async with self.sessions() as db, db.begin():
             db.add(
                 LiveGame(
@@ -128,6 +130,7 @@ class Rooms:
                     spectators=spectators,
                     chat0=chat_on[0],
                     chat1=chat_on[1],
+                    seed_chain_end=chain_end,
                     client_seed0=client_seeds[0],
                     client_seed1=client_seeds[1],
                     status="live",
@@ -144,7 +147,7 @@ class Rooms:
             seats,
             new_state(settings),
             [],
-            DiceFeed(client_seeds, []),
+            DiceFeed(client_seeds, [], chain_end),
             save=self.save,
             spectators=spectators,
             chat_on=chat_on,
@@ -215,7 +218,7 @@ class Rooms:
             seats,
             state,
             actions,
-            DiceFeed((row.client_seed0, row.client_seed1), seeds),
+            DiceFeed((row.client_seed0, row.client_seed1), seeds, row.seed_chain_end),
             save=self.save,
             book=book,
             spectators=row.spectators,

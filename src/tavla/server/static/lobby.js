@@ -21,10 +21,38 @@ function fields(form) {
   return { data, on };
 }
 
+/** A random dice seed the player may keep or change. */
+function randomSeed() {
+  const bytes = new Uint8Array(8);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * Draws the server's commitment for the form's next game before the player's seed is
+ * final (docs/fair-dice.md), and shows it.
+ * @param {HTMLFormElement} form
+ */
+async function drawCommitment(form) {
+  const shown = form.querySelector("[data-commitment]");
+  const seed = /** @type {HTMLInputElement | null} */ (form.querySelector('input[name="client_seed"]'));
+  if (!shown || !seed) return;
+  if (!seed.value) seed.value = randomSeed();
+  try {
+    const drawn = await api("POST", "/api/dice-commitments");
+    form.dataset.commitmentId = drawn.id;
+    shown.textContent = drawn.commitment;
+  } catch (error) {
+    shown.textContent = "–";
+  }
+}
+
 /** The game and format chosen in a form (see templates/game_choice.html). @param {HTMLFormElement} form */
 function gameChoice(form) {
   const { data, on } = fields(form);
   const choice = {
+    client_seed: String(data.get("client_seed") || "") || null,
+    commitment_id: form.dataset.commitmentId || null,
     game: String(data.get("game")),
     length: Number(data.get("length")),
     cube: on("cube"),
@@ -76,7 +104,13 @@ onSubmit("bot-form", async (form) => {
 onSubmit("offer-form", async (form) => {
   const { choice, on } = gameChoice(form);
   await api("POST", "/api/offers", { ...choice, spectators: on("spectators"), chat: on("chat") });
+  await drawCommitment(form); // each offer gets seeds of its own
 });
+
+for (const id of ["bot-form", "offer-form"]) {
+  const form = /** @type {HTMLFormElement | null} */ (document.getElementById(id));
+  if (form) drawCommitment(form);
+}
 
 /** @param {Record<string, any>} settings */
 function describe(settings) {
@@ -102,6 +136,7 @@ function show(lobby) {
     for (const offer of lobby.offers) {
       const { title, length, clock } = describe(offer.settings);
       const row = el("tr", undefined, { "data-offer": String(offer.id) });
+      if (offer.commitment) row.title = `${TEXT.commitment || "commitment"}: ${offer.commitment}`;
       row.append(el("td", offer.by), el("td", title), el("td", length), el("td", clock));
       const cell = el("td");
       if (me && offer.by === me) {
@@ -112,7 +147,8 @@ function show(lobby) {
         const accept = el("button", TEXT.accept, { type: "button", class: "accept" });
         accept.addEventListener("click", async () => {
           try {
-            const answer = await api("POST", `/api/offers/${offer.id}/accept`, {});
+            // The offer's commitment is already public: the seed chosen now cannot be aimed at.
+            const answer = await api("POST", `/api/offers/${offer.id}/accept`, { client_seed: randomSeed() });
             location.href = answer.url;
           } catch (error) {
             say(error instanceof Error ? error.message : String(error));

@@ -29,6 +29,20 @@ def upgrade() -> None:
         sa.UniqueConstraint("name_key"),
     )
     op.create_table(
+        "dice_commitments",
+        sa.Column("id", sa.String(length=24), nullable=False),
+        sa.Column("user_id", sa.Integer(), nullable=False),
+        sa.Column("seed_chain_end", sa.String(length=64), nullable=False),
+        sa.Column("commitment", sa.String(length=64), nullable=False),
+        sa.Column("used", sa.Boolean(), nullable=False),
+        sa.Column("created_ms", sa.BigInteger(), nullable=False),
+        sa.ForeignKeyConstraint(["user_id"], ["users.id"], ondelete="CASCADE"),
+        sa.PrimaryKeyConstraint("id"),
+    )
+    with op.batch_alter_table("dice_commitments", schema=None) as batch_op:
+        batch_op.create_index(batch_op.f("ix_dice_commitments_user_id"), ["user_id"], unique=False)
+
+    op.create_table(
         "games",
         sa.Column("id", sa.String(length=16), nullable=False),
         sa.Column("settings", sa.JSON(), nullable=False),
@@ -39,6 +53,7 @@ def upgrade() -> None:
         sa.Column("spectators", sa.Boolean(), nullable=False),
         sa.Column("chat0", sa.Boolean(), nullable=False),
         sa.Column("chat1", sa.Boolean(), nullable=False),
+        sa.Column("seed_chain_end", sa.String(length=64), nullable=True),
         sa.Column("client_seed0", sa.String(length=64), nullable=False),
         sa.Column("client_seed1", sa.String(length=64), nullable=False),
         sa.Column("status", sa.String(length=16), nullable=False),
@@ -137,6 +152,7 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    op.drop_table("dice_commitments")
 
     op.drop_table("game_dice")
     op.drop_table("game_actions")
