@@ -1,4 +1,4 @@
-"""Playing a game over the websocket as a test client would (docs/API.md 3)."""
+"""Playing a game over the websocket as a test client would (docs/API.md 4)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Live play over the websocket (docs/API.md 3): intents, versions, refusals, presence.
+"""Live play over the websocket (docs/API.md 4): intents, versions, refusals, presence.
 
 Every refused message is checked to change nothing: the version, the match and the
 steps are the same after it.

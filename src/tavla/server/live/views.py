@@ -1,4 +1,4 @@
-"""What a connection is shown of a room: the ``state`` message of docs/API.md 3."""
+"""What a connection is shown of a room: the ``state`` message of docs/API.md 4."""
 
 from __future__ import annotations
 
