@@ -288,3 +288,24 @@ def test_a_game_against_a_bot_is_played_to_the_end_and_archived(
     assert [g["id"] for g in profile["games"]] == [game_id]
     page = site.as_(None).get(f"/archive/{game_id}")
     assert page.status_code == 200 and game_id in page.text
+
+
+def test_a_flood_of_messages_is_refused_and_an_oversized_one_too(database_url: str) -> None:
+    from fastapi.testclient import TestClient
+
+    from tavla.server.app import create_app
+    from tests.server.conftest import make_settings
+
+    with TestClient(create_app(make_settings(database_url, messages_per_second=5))) as client:
+        site = Site(client)
+        player = site.register("ayse")
+        with site.as_(player).websocket_connect(f"/ws/game/{site.bot_game(player, game='tapa')}") as socket:
+            seat = Seat(socket)
+            socket.send_text("x" * 5000)
+            assert seat.answer()["code"] == "malformed"
+            codes = []
+            for _ in range(8):
+                socket.send_json({"type": "dance"})
+                codes.append(seat.answer()["code"])
+            assert "rate_limited" in codes and codes[0] == "malformed"
+            socket.send_json({"type": "sync"})  # the connection itself goes on
