@@ -292,9 +292,9 @@ def test_a_game_against_a_bot_is_played_to_the_end_and_archived(
 
 def test_a_flood_of_messages_is_refused_and_an_oversized_one_too(database_url: str) -> None:
     from fastapi.testclient import TestClient
+    from tests.server.conftest import make_settings
 
     from tavla.server.app import create_app
-    from tests.server.conftest import make_settings
 
     with TestClient(create_app(make_settings(database_url, messages_per_second=5))) as client:
         site = Site(client)
