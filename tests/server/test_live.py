@@ -309,3 +309,23 @@ def test_a_flood_of_messages_is_refused_and_an_oversized_one_too(database_url: s
                 codes.append(seat.answer()["code"])
             assert "rate_limited" in codes and codes[0] == "malformed"
             socket.send_json({"type": "sync"})  # the connection itself goes on
+
+
+def test_chat_and_presence_do_not_make_an_intent_stale_but_a_move_does(site: Site) -> None:
+    host, guest = site.register("ayse"), site.register("ivan")
+    offer = site.post(host, "/api/offers", {"game": "tabla"}).json()["id"]
+    game = site.post(guest, f"/api/offers/{offer}/accept").json()["game_id"]
+    with site.as_(host).websocket_connect(f"/ws/game/{game}") as host_socket:
+        first = Seat(host_socket)
+        with site.as_(guest).websocket_connect(f"/ws/game/{game}") as guest_socket:
+            second = Seat(guest_socket)
+            starter, other = (first, second) if first.match["actor"] == 0 else (second, first)
+            starter.read_state_until(other.state["v"])
+            seen = starter.state["v"]
+            other.seq += 1
+            other.socket.send_json({"type": "chat", "seq": other.seq, "text": "merhaba"})
+            assert other.answer()["type"] == "ack"
+            starter.wait(lambda s: s["chat"]["messages"])
+            answer = starter.send({"kind": "step", "step": first_step(starter)}, v=seen)
+            assert answer["type"] == "ack"  # the chat line changed no board
+            assert starter.send({"kind": "undo"}, v=seen)["code"] == "stale"  # the step did

@@ -131,6 +131,9 @@ class Room:
         self.bot_chooser: Callable[[Room, int], Awaitable[dict[str, Any] | None]] | None = None
         self.bot_delay_ms = 0
         self.builder: StepBuilder[Turn] | None = None
+        self.board_version = self.book.version
+        """The version of the last change to the game itself (an action or a step): an
+        intent made on an older one is stale; chat and presence do not make it so."""
         self._new_builder()
         for text in pending_steps or []:
             if self.builder is not None:
@@ -260,6 +263,8 @@ class Room:
         except BaseException:
             self.book.version -= 1
             raise
+        if change.actions or change.pending_steps != self.pending_steps:
+            self.board_version = self.book.version
         self.state = change.state
         self.actions.extend(change.actions)
         for new in change.new_dice:
@@ -313,7 +318,7 @@ class Room:
                 await self._commit(flagged)
                 viewer.send(_error(seq, "illegal", "your time ran out: the flag fell"))
                 return
-            if version != self.book.version:
+            if not self.board_version <= version <= self.book.version:
                 viewer.send(
                     _error(
                         seq, "stale", f"you acted on version {version}; the game is at {self.book.version}"
