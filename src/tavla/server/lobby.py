@@ -99,11 +99,15 @@ class Lobby:
                     .order_by(Offer.created_ms)
                 )
             ).all()
+            targets = {offer.for_user_id for offer, _name in rows if offer.for_user_id is not None}
+            target_names = {
+                user.id: user.name for user in await db.scalars(select(User).where(User.id.in_(targets)))
+            }
         offers = [
             {
                 "id": offer.id,
                 "by": name,
-                "for": offer.for_user_id,
+                "for": target_names.get(offer.for_user_id) if offer.for_user_id is not None else None,
                 "settings": settings_summary(offer.settings),
                 "spectators": offer.spectators,
                 "chat": offer.chat,

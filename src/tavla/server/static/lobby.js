@@ -134,6 +134,8 @@ function show(lobby) {
   if (body) {
     body.replaceChildren();
     for (const offer of lobby.offers) {
+      // A rematch offer is for one player: nobody else is shown it.
+      if (offer.for && offer.for !== me && offer.by !== me) continue;
       const { title, length, clock } = describe(offer.settings);
       const row = el("tr", undefined, { "data-offer": String(offer.id) });
       if (offer.commitment) row.title = `${TEXT.commitment || "commitment"}: ${offer.commitment}`;
