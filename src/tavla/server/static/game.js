@@ -128,6 +128,7 @@ export class GameClient {
     // The page's parts (put together by build()).
     this.turnLine = html("p", { class: "turn-line", "aria-live": "polite" });
     this.statusLine = html("p", { class: "status-line", role: "status", "aria-live": "polite" });
+    this.afterBox = html("div", { class: "after-match", hidden: "" });
     this.playersBox = html("div", { class: "game-players" });
     this.boardHolder = html("div", { class: "board-holder" });
     this.flipButton = html("button", { type: "button", class: "btn btn-flip", "aria-label": t("aria.flip") }, [t("btn.flip")]);
@@ -418,6 +419,7 @@ export class GameClient {
     root.replaceChildren();
     root.append(
       html("div", { class: "game-status" }, [this.turnLine, this.statusLine]),
+      this.afterBox,
       this.playersBox,
       html("div", { class: "game-main" }, [
         this.boardHolder,
@@ -497,7 +499,38 @@ export class GameClient {
     this.renderMoves();
     this.renderChat();
     this.renderVerify();
+    this.renderAfter();
     this.spectators.textContent = t("spectators.count", { n: state.spectators || 0 });
+  }
+
+  /** After the match: a rematch for its players, the archive and the lobby for all. */
+  renderAfter() {
+    const state = /** @type {StateMessage} */ (this.state);
+    const over = Boolean(state.match && state.match.over);
+    this.afterBox.hidden = !over;
+    if (!over || this.afterBox.childElementCount) return;
+    const gameId = this.root.dataset.gameId || "";
+    const links = [
+      html("a", { href: `/archive/${gameId}`, class: "after-archive" }, [t("after.archive")]),
+      html("a", { href: "/", class: "after-lobby" }, [t("after.lobby")]),
+    ];
+    if (state.seat !== null) {
+      const rematch = html("button", { type: "button", class: "after-rematch" }, [t("after.rematch")]);
+      rematch.addEventListener("click", async () => {
+        const meta = document.querySelector('meta[name="csrf-token"]');
+        const response = await fetch(`/api/games/${gameId}/rematch`, {
+          method: "POST",
+          headers: { "X-CSRF-Token": meta ? meta.getAttribute("content") || "" : "" },
+          credentials: "same-origin",
+        });
+        const answer = await response.json().catch(() => ({}));
+        if (!response.ok) this.setStatus(answer.error ? answer.error.message : response.statusText, "error");
+        else if (answer.url) location.href = answer.url;
+        else this.setStatus(t("after.offered"), "");
+      });
+      links.unshift(rematch);
+    }
+    this.afterBox.replaceChildren(...links);
   }
 
   turnText() {
