@@ -62,7 +62,7 @@ def extract() -> Catalog:
         fuzzy=False,
     )
     with MAPPING.open(encoding="utf-8") as file:
-        method_map, options_map = parse_mapping_cfg(file, str(MAPPING))
+        method_map, options_map = parse_mapping_cfg(file, str(MAPPING))  # type: ignore[no-untyped-call]
     for filename, lineno, message, comments, context in extract_from_dir(
         SERVER, method_map, options_map, strip_comment_tags=True
     ):
