@@ -12,6 +12,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tavla.server.errors import ApiError, invalid
+from tavla.server.i18n import N_
 from tavla.server.security import (
     hash_password,
     new_token,
@@ -47,13 +48,15 @@ class SessionInfo:
 def check_name(name: str) -> str:
     name = unicodedata.normalize("NFC", name.strip())
     if not NAME_PATTERN.match(name) or name.lower().startswith("guest-"):
-        raise invalid("a name is 2 to 24 letters, digits, '.', '-' or '_', beginning with a letter or digit")
+        raise invalid(
+            N_("a name is 2 to 24 letters, digits, '.', '-' or '_', beginning with a letter or digit")
+        )
     return name
 
 
 def check_password(password: str) -> str:
     if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
-        raise invalid(f"a password is {MIN_PASSWORD} to {MAX_PASSWORD} characters")
+        raise invalid(N_("a password is {least} to {most} characters"), least=MIN_PASSWORD, most=MAX_PASSWORD)
     return password
 
 
@@ -61,10 +64,10 @@ async def register(db: AsyncSession, name: str, password: str, language: str = "
     name = check_name(name)
     check_password(password)
     if language not in LANGUAGES:
-        raise invalid(f"language must be one of {', '.join(LANGUAGES)}")
+        raise invalid(N_("language must be one of {languages}"), languages=", ".join(LANGUAGES))
     key = name_key(name)
     if (await db.scalar(select(User.id).where(User.name_key == key))) is not None:
-        raise ApiError(409, "name_taken", f"the name {name} is taken")
+        raise ApiError(409, "name_taken", N_("the name {name} is taken"), name=name)
     user = User(
         name=name,
         name_key=key,
@@ -136,11 +139,11 @@ async def close_session(db: AsyncSession, token: str, key: bytes) -> None:
 async def set_preferences(db: AsyncSession, user: User, language: str | None, home_side: str | None) -> User:
     if language is not None:
         if language not in LANGUAGES:
-            raise invalid(f"language must be one of {', '.join(LANGUAGES)}")
+            raise invalid(N_("language must be one of {languages}"), languages=", ".join(LANGUAGES))
         user.language = language
     if home_side is not None:
         if home_side not in HOME_SIDES:
-            raise invalid("home_side must be right or left")
+            raise invalid(N_("home_side must be right or left"))
         user.home_side = home_side
     await db.flush()
     return user

@@ -12,6 +12,7 @@ from tavla.server import accounts, archive
 from tavla.server import lobby as lobby_module
 from tavla.server.deps import SESSION_COOKIE, CurrentSession, Db, OptionalSession, PlatformDep
 from tavla.server.errors import ApiError, not_found
+from tavla.server.i18n import N_
 from tavla.server.offers import BotGameCreate, OfferAccept, OfferCreate
 from tavla.storage.models import LiveGame, User
 
@@ -71,7 +72,7 @@ def _set_cookie(request: Request, response: Response, token: str, days: int) -> 
 async def health(platform: PlatformDep) -> dict[str, Any]:
     """200 once the database is migrated and the server takes requests."""
     if not platform.ready:
-        raise ApiError(503, "starting", "the server is starting")
+        raise ApiError(503, "starting", N_("the server is starting"))
     return {"status": "ok", "live_games": sum(1 for room in platform.rooms.rooms.values() if not room.over)}
 
 
@@ -109,11 +110,15 @@ async def login(
         wait = limiter.retry_after(key)
         if wait:
             raise ApiError(
-                429, "rate_limited", f"too many attempts; try again in {wait} s", retry_after_s=wait
+                429,
+                "rate_limited",
+                N_("too many attempts; try again in {seconds} s"),
+                retry_after_s=wait,
+                seconds=wait,
             )
     user = await accounts.authenticate(db, body.name, body.password)
     if user is None:
-        raise ApiError(401, "bad_login", "wrong name or password")
+        raise ApiError(401, "bad_login", N_("wrong name or password"))
     token, csrf = await accounts.open_session(
         db, user, platform.settings.signing_key, platform.settings.session_days
     )
@@ -230,7 +235,7 @@ async def games(platform: PlatformDep) -> dict[str, Any]:
 async def game_summary(game_id: str, db: Db, session: OptionalSession) -> dict[str, Any]:
     row = await db.get(LiveGame, game_id)
     if row is None:
-        raise not_found("game")
+        raise not_found(N_("game not found"))
     archive.check_may_see(row, session)
     return await archive.summary(db, row)
 
@@ -240,7 +245,7 @@ async def game_record(game_id: str, db: Db, session: OptionalSession) -> Respons
     """The match record (docs/records.md): JSON, seeds of the finished games revealed."""
     row = await db.get(LiveGame, game_id)
     if row is None:
-        raise not_found("game")
+        raise not_found(N_("game not found"))
     archive.check_may_see(row, session)
     text = await archive.record_json(db, row)
     headers = {"Content-Disposition": f'attachment; filename="tavla-{game_id}.json"'}
@@ -252,7 +257,7 @@ async def game_mat(game_id: str, db: Db, session: OptionalSession) -> Response:
     """The match in Jellyfish .mat form (tabla only), as GNU Backgammon imports it."""
     row = await db.get(LiveGame, game_id)
     if row is None:
-        raise not_found("game")
+        raise not_found(N_("game not found"))
     archive.check_may_see(row, session)
     text = await archive.record_mat(db, row)
     headers = {"Content-Disposition": f'attachment; filename="tavla-{game_id}.mat"'}
@@ -264,7 +269,7 @@ async def game_replay(game_id: str, db: Db, session: OptionalSession) -> dict[st
     """Every state of the match, the start and after each action, for stepping through it."""
     row = await db.get(LiveGame, game_id)
     if row is None:
-        raise not_found("game")
+        raise not_found(N_("game not found"))
     archive.check_may_see(row, session)
     return await archive.replay_json(db, row)
 
@@ -273,7 +278,7 @@ async def game_replay(game_id: str, db: Db, session: OptionalSession) -> dict[st
 async def profile(name: str, db: Db) -> dict[str, Any]:
     user = await db.scalar(select(User).where(User.name_key == accounts.name_key(name)))
     if user is None or user.guest:
-        raise not_found("player")
+        raise not_found(N_("player not found"))
     return await archive.profile(db, user)
 
 

@@ -15,11 +15,22 @@ from fastapi.staticfiles import StaticFiles
 import tavla
 from tavla.server import api, pages, ws
 from tavla.server.errors import ApiError
+from tavla.server.i18n import LANGUAGE_COOKIE, N_, choose_language, translate
 from tavla.server.platform import Platform
 from tavla.server.settings import Settings
 
 STATIC = Path(__file__).with_name("static")
 LOBBY_DEBOUNCE_S = 0.25
+
+
+def answer_language(request: Request) -> str:
+    """The language a refusal is answered in: the session's (deps.py keeps it on the
+    request), else the one picked on a page, else the browser's."""
+    return choose_language(
+        getattr(request.state, "reader", None),
+        request.cookies.get(LANGUAGE_COOKIE),
+        request.headers.get("accept-language", ""),
+    )
 
 
 async def _lobby_refresher(platform: Platform) -> None:
@@ -60,14 +71,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, error: ApiError) -> JSONResponse:
         headers = {"Retry-After": str(error.retry_after_s)} if error.retry_after_s else None
-        body = {"error": {"code": error.code, "message": error.message}}
+        body = {"error": {"code": error.code, "message": error.text(answer_language(request))}}
         return JSONResponse(body, status_code=error.status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, error: RequestValidationError) -> JSONResponse:
         first = error.errors()[0] if error.errors() else {"loc": (), "msg": "invalid request"}
         where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
-        message = f"{where}: {first.get('msg')}" if where else str(first.get("msg"))
+        detail = f"{where}: {first.get('msg')}" if where else str(first.get("msg"))
+        # pydantic's own words stay English, inside a translated frame.
+        message = translate(answer_language(request), N_("invalid request: {detail}"), {"detail": detail})
         return JSONResponse({"error": {"code": "invalid", "message": message}}, status_code=422)
 
     app.include_router(api.router)

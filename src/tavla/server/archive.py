@@ -16,6 +16,7 @@ from tavla.match.settings import MatchSettings
 from tavla.schema import match_state_json
 from tavla.server.accounts import SessionInfo
 from tavla.server.errors import ApiError, forbidden
+from tavla.server.i18n import N_
 from tavla.server.live.rooms import bot_name
 from tavla.storage.models import GameAction, GameDice, LiveGame, Offer, User
 
@@ -38,7 +39,7 @@ def check_may_see(row: LiveGame, session: SessionInfo | None) -> None:
     if row.status == "finished" or row.spectators:
         return
     if session is None or seat_of(row, session.user.id) is None:
-        raise forbidden("the players of this game do not allow spectators")
+        raise forbidden(N_("the players of this game do not allow spectators"))
 
 
 async def _names(db: AsyncSession, row: LiveGame) -> list[str]:
@@ -113,7 +114,9 @@ async def record_json(db: AsyncSession, row: LiveGame) -> str:
 async def record_mat(db: AsyncSession, row: LiveGame) -> str:
     match_record = await record(db, row)
     if not match_record.settings.definition.facts.gnubg_compatible:
-        raise ApiError(409, "no_mat", f"the .mat format is for tabla, not {match_record.settings.game}")
+        raise ApiError(
+            409, "no_mat", N_("the .mat format is for tabla, not {game}"), game=match_record.settings.game
+        )
     return export_mat(match_record)
 
 

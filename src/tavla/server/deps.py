@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from tavla.server.accounts import SessionInfo, session_of
 from tavla.server.errors import ApiError
+from tavla.server.i18n import N_, Reader
 from tavla.server.platform import Platform
 from tavla.server.security import same_secret
 
@@ -42,18 +43,20 @@ def same_origin(request: Request, origin: str, platform: Platform) -> bool:
 
 async def optional_session(request: Request, db: Db, platform: PlatformDep) -> SessionInfo | None:
     info = await session_of(db, request.cookies.get(SESSION_COOKIE), platform.settings.signing_key)
+    # A refusal is answered in the session's language (app.py).
+    request.state.reader = None if info is None else Reader(info.user.guest, info.user.language)
     if info is not None and request.method in UNSAFE_METHODS:
         # A signed-in browser's request that changes something must prove it comes
         # from our own page: the session's CSRF token in a header.
         token = request.headers.get(CSRF_HEADER, "")
         if not same_secret(token, info.csrf_token):
-            raise ApiError(403, "csrf", "the request lacks this session's CSRF token")
+            raise ApiError(403, "csrf", N_("the request lacks this session's CSRF token"))
     elif request.method in UNSAFE_METHODS:
         # Before a session exists (register, log in) a browser's cross-site form is
         # told apart by its Origin header; programs without one may go on.
         origin = request.headers.get("origin")
         if origin is not None and not same_origin(request, origin, platform):
-            raise ApiError(403, "csrf", "cross-site request refused")
+            raise ApiError(403, "csrf", N_("cross-site request refused"))
     return info
 
 
@@ -62,7 +65,7 @@ OptionalSession = Annotated[SessionInfo | None, Depends(optional_session)]
 
 async def required_session(info: OptionalSession) -> SessionInfo:
     if info is None:
-        raise ApiError(401, "not_signed_in", "sign in (or play as a guest) first")
+        raise ApiError(401, "not_signed_in", N_("sign in (or play as a guest) first"))
     return info
 
 

@@ -7,8 +7,12 @@ read with Babel when the server starts (no compiled ``.mo`` files to keep in ste
 from __future__ import annotations
 
 import gettext
+import string
+from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Protocol
 
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
@@ -16,6 +20,14 @@ from babel.messages.pofile import read_po
 LANGUAGES = ("en", "tr", "bg")
 LANGUAGE_NAMES = {"en": "English", "tr": "Türkçe", "bg": "Български"}
 LOCALE = Path(__file__).with_name("locale")
+LANGUAGE_COOKIE = "tavla_lang"
+"""The language a visitor picked on a page (``?lang=``), kept for the guest's next visits."""
+
+
+def N_(message: str) -> str:
+    """Marks ``message`` for extraction into the catalog; it is translated where it is
+    answered, in the reader's language (``translate``). ``{name}`` marks a parameter."""
+    return message
 
 
 class CatalogTranslations(gettext.NullTranslations):
@@ -74,3 +86,54 @@ def browser_language(accept_language: str) -> str:
         if language in LANGUAGES:
             return language
     return "en"
+
+
+class HasLanguage(Protocol):
+    """An account (``User``) or a copy of its language settings (``Reader``)."""
+
+    @property
+    def guest(self) -> bool: ...
+
+    @property
+    def language(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class Reader:
+    """The language settings of a session's account, copied while its database session
+    is open (a refusal is answered after the transaction ended)."""
+
+    guest: bool
+    language: str
+
+
+def choose_language(user: HasLanguage | None, chosen: str | None, accept_language: str) -> str:
+    """The language to answer in: a registered account's own; for a guest or nobody the
+    one picked on a page (``chosen``), else the guest's, else the browser's."""
+    if user is not None and not user.guest:
+        return str(user.language)
+    if chosen in LANGUAGES:
+        return str(chosen)
+    if user is not None and user.language in LANGUAGES:
+        return str(user.language)
+    return browser_language(accept_language)
+
+
+def placeholders(text: str) -> set[str]:
+    """The named parameters ``{name}`` of a message (``{{`` is a literal brace)."""
+    try:
+        return {field for _literal, field, _spec, _conv in string.Formatter().parse(text) if field}
+    except ValueError:
+        return set()
+
+
+def translate(language: str, message: str, params: Mapping[str, object] | None = None) -> str:
+    """``message`` (an English msgid marked with ``N_``) in ``language``, its ``{name}``
+    parameters filled in. A translation that does not format falls back to English."""
+    text = translations(language).gettext(message)
+    if not params:
+        return text
+    try:
+        return text.format(**params)
+    except (KeyError, IndexError, ValueError):
+        return message.format(**params)

@@ -12,6 +12,7 @@ from tavla.match.settings import MatchSettings
 from tavla.realtime.hub import Hub
 from tavla.server.accounts import now_ms
 from tavla.server.errors import ApiError, forbidden, invalid, not_found
+from tavla.server.i18n import N_
 from tavla.server.live.dicefeed import first_commitment, new_chain_end
 from tavla.server.live.room import Room, SeatInfo
 from tavla.server.live.rooms import Rooms, bot_name
@@ -58,7 +59,7 @@ async def take_commitment(db: AsyncSession, user: User, commitment_id: str | Non
         return new_chain_end()
     drawn = await db.get(DiceCommitment, commitment_id)
     if drawn is None or drawn.user_id != user.id or drawn.used:
-        raise invalid("commitment_id: no unused dice commitment of yours has this id")
+        raise invalid(N_("commitment_id: no unused dice commitment of yours has this id"))
     drawn.used = True
     return drawn.seed_chain_end
 
@@ -140,7 +141,7 @@ class Lobby:
     # --------------------------------------------------------------- offers
     async def create_offer(self, db: AsyncSession, user: User, choice: OfferCreate) -> Offer:
         if user.guest:
-            raise forbidden("guests may play the bots; register to play people")
+            raise forbidden(N_("guests may play the bots; register to play people"))
         choice.settings((user.name, "?"))  # refuses impossible settings now, not on accepting
         open_count = len(
             list(
@@ -148,7 +149,9 @@ class Lobby:
             )
         )
         if open_count >= MAX_OPEN_OFFERS:
-            raise ApiError(409, "too_many_offers", f"you have {open_count} open offers; cancel one first")
+            raise ApiError(
+                409, "too_many_offers", N_("you have {count} open offers; cancel one first"), count=open_count
+            )
         data = choice.model_dump(exclude={"spectators", "chat", "client_seed", "commitment_id"})
         data["client_seed"] = client_seed(choice.client_seed)
         # The seeds are fixed now, before whoever accepts chooses a seed; the chain's end
@@ -169,30 +172,30 @@ class Lobby:
     async def cancel_offer(self, db: AsyncSession, user: User, offer_id: int) -> None:
         offer = await db.get(Offer, offer_id)
         if offer is None or offer.status != "open":
-            raise not_found("open offer")
+            raise not_found(N_("open offer not found"))
         if offer.creator_id != user.id:
-            raise forbidden("only the player who made an offer may cancel it")
+            raise forbidden(N_("only the player who made an offer may cancel it"))
         offer.status = "cancelled"
 
     async def accept_offer(self, user: User, offer_id: int, answer: OfferAccept) -> Room:
         from tavla.server.offers import GameChoice
 
         if user.guest:
-            raise forbidden("guests may play the bots; register to play people")
+            raise forbidden(N_("guests may play the bots; register to play people"))
         async with self.sessions() as db, db.begin():
             offer = await db.get(Offer, offer_id)
             if offer is None or offer.status != "open":
-                raise not_found("open offer")
+                raise not_found(N_("open offer not found"))
             if offer.creator_id == user.id:
-                raise ApiError(409, "own_offer", "you cannot accept your own offer")
+                raise ApiError(409, "own_offer", N_("you cannot accept your own offer"))
             if offer.for_user_id is not None and offer.for_user_id != user.id:
-                raise forbidden("this rematch offer is for another player")
+                raise forbidden(N_("this rematch offer is for another player"))
             # Only one acceptance wins: the update succeeds for the first one alone.
             won = await db.execute(
                 update(Offer).where(Offer.id == offer_id, Offer.status == "open").values(status="accepted")
             )
             if won.rowcount != 1:  # type: ignore[attr-defined]
-                raise not_found("open offer")
+                raise not_found(N_("open offer not found"))
             creator = await db.get(User, offer.creator_id)
             assert creator is not None
             data = dict(offer.settings)
@@ -264,11 +267,11 @@ class Lobby:
         async with self.sessions() as db:
             row = await db.get(LiveGame, game_id)
             if row is None:
-                raise not_found("game")
+                raise not_found(N_("game not found"))
             if user.id not in (row.seat0_user_id, row.seat1_user_id):
-                raise forbidden("only a player of the game may ask for a rematch")
+                raise forbidden(N_("only a player of the game may ask for a rematch"))
             if row.status != "finished":
-                raise ApiError(409, "not_finished", "a rematch follows a finished game")
+                raise ApiError(409, "not_finished", N_("a rematch follows a finished game"))
             if row.seat0_bot is None and row.seat1_bot is None:
                 return await self._rematch_offer(db, user, row)
             level = row.seat1_bot or row.seat0_bot or "medium"

@@ -11,6 +11,7 @@ from tavla.core.registry import find_game
 from tavla.match.clock import ClockSettings, parse_clock_spec
 from tavla.match.settings import MatchSettings
 from tavla.server.errors import invalid
+from tavla.server.i18n import N_
 
 MAX_LENGTH = 25
 """The longest match the lobby offers (federation matches are 5 to 25 points)."""
@@ -65,7 +66,7 @@ class GameChoice(BaseModel):
                 names=names,
             )
         except TavlaError as error:
-            raise invalid(str(error)) from None
+            raise invalid(N_("these game settings are not possible: {detail}"), detail=str(error)) from None
 
 
 class SeedChoice(BaseModel):

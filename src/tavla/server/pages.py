@@ -15,12 +15,11 @@ from tavla.core.registry import all_games
 from tavla.server import archive
 from tavla.server.accounts import name_key
 from tavla.server.deps import Db, OptionalSession, PlatformDep
-from tavla.server.i18n import LANGUAGE_NAMES, LANGUAGES, browser_language, translations
+from tavla.server.i18n import LANGUAGE_COOKIE, LANGUAGE_NAMES, LANGUAGES, choose_language, translations
 from tavla.server.live.bots import bot_levels
 from tavla.storage.models import LiveGame, User
 
 router = APIRouter(include_in_schema=False)
-LANGUAGE_COOKIE = "tavla_lang"
 
 _env = Environment(
     loader=FileSystemLoader(Path(__file__).with_name("templates")),
@@ -32,13 +31,8 @@ _env = Environment(
 def page_language(request: Request, session: Any) -> str:
     """The account's language; for guests the chosen one, else the browser's."""
     chosen = request.query_params.get("lang") or request.cookies.get(LANGUAGE_COOKIE)
-    if session is not None and not session.user.guest:
-        return str(session.user.language)
-    if chosen in LANGUAGES:
-        return str(chosen)
-    if session is not None:
-        return str(session.user.language)
-    return browser_language(request.headers.get("accept-language", ""))
+    user = None if session is None else session.user
+    return choose_language(user, chosen, request.headers.get("accept-language", ""))
 
 
 def render(request: Request, session: Any, template: str, status: int = 200, **context: Any) -> HTMLResponse:

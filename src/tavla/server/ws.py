@@ -16,6 +16,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from tavla.server.accounts import SessionInfo, session_of
 from tavla.server.deps import SESSION_COOKIE, same_origin
+from tavla.server.i18n import LANGUAGE_COOKIE, N_, choose_language, translate
 from tavla.server.lobby import LOBBY_TOPIC, user_topic
 from tavla.server.platform import Platform
 from tavla.server.security import RateLimiter
@@ -29,11 +30,13 @@ QUEUE_LIMIT = 256
 
 
 class Connection:
-    """One websocket: a seat (or None), and a queue its writer task empties in order."""
+    """One websocket: a seat (or None), the language its refusals are written in, and a
+    queue its writer task empties in order."""
 
-    def __init__(self, socket: WebSocket, seat: int | None) -> None:
+    def __init__(self, socket: WebSocket, seat: int | None, language: str = "en") -> None:
         self.socket = socket
         self.seat = seat
+        self.language = language
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self.closed = False
 
@@ -86,8 +89,20 @@ async def finish_running(timeout_s: float = 5.0) -> None:
         await asyncio.wait(list(_running), timeout=timeout_s)
 
 
-def _error(code: str, message: str, seq: object = None) -> dict[str, Any]:
+def _error(
+    connection: Connection, code: str, template: str, seq: object = None, /, **params: object
+) -> dict[str, Any]:
+    message = translate(connection.language, template, params)
     return {"type": "error", "seq": seq if type(seq) is int else None, "code": code, "message": message}
+
+
+def _language(socket: WebSocket, info: SessionInfo | None) -> str:
+    """The connection's language: the account's, else the page's choice, else the browser's."""
+    return choose_language(
+        None if info is None else info.user,
+        socket.cookies.get(LANGUAGE_COOKIE),
+        socket.headers.get("accept-language", ""),
+    )
 
 
 def _tracked(platform: Platform) -> contextlib.AbstractContextManager[None]:
@@ -131,7 +146,7 @@ async def _game_socket(socket: WebSocket, game_id: str) -> None:
         await socket.close(code=4403, reason="the players do not allow spectators")
         return
     await socket.accept()
-    connection = Connection(socket, seat)
+    connection = Connection(socket, seat, _language(socket, info))
     writer = asyncio.create_task(connection.writer())
     limiter = RateLimiter(platform.settings.messages_per_second, 1.0)
     await _whole(room.join(connection))
@@ -139,18 +154,22 @@ async def _game_socket(socket: WebSocket, game_id: str) -> None:
         while not connection.closed:
             text = await socket.receive_text()
             if len(text) > MAX_MESSAGE:
-                connection.send(_error("malformed", f"a message is at most {MAX_MESSAGE} bytes"))
+                connection.send(
+                    _error(
+                        connection, "malformed", N_("a message is at most {limit} bytes"), limit=MAX_MESSAGE
+                    )
+                )
                 continue
             if limiter.retry_after("socket"):
-                connection.send(_error("rate_limited", "too many messages; slow down"))
+                connection.send(_error(connection, "rate_limited", N_("too many messages; slow down")))
                 continue
             try:
                 message = json.loads(text)
             except ValueError:
-                connection.send(_error("malformed", "a message is one JSON object"))
+                connection.send(_error(connection, "malformed", N_("a message is one JSON object")))
                 continue
             if not isinstance(message, dict):
-                connection.send(_error("malformed", "a message is one JSON object"))
+                connection.send(_error(connection, "malformed", N_("a message is one JSON object")))
                 continue
             kind = message.get("type")
             if kind == "intent":
@@ -162,7 +181,15 @@ async def _game_socket(socket: WebSocket, game_id: str) -> None:
             elif kind == "sync":
                 connection.send(room.view(connection.seat))
             else:
-                connection.send(_error("malformed", f"unknown message type {kind!r}", message.get("seq")))
+                connection.send(
+                    _error(
+                        connection,
+                        "malformed",
+                        N_("unknown message type {kind}"),
+                        message.get("seq"),
+                        kind=repr(kind),
+                    )
+                )
     except WebSocketDisconnect:
         pass
     finally:

@@ -25,6 +25,7 @@ from tavla.match.settings import MatchSettings
 from tavla.match.state import MatchState, Phase
 from tavla.schema import ActionJsonError, match_action, parse_action
 from tavla.schema.actions import CommitAction, StepAction, UndoAction, acting_seat
+from tavla.server.i18n import N_, translate
 from tavla.server.live.changes import Change, ChatLine, NewDice
 from tavla.server.live.dicefeed import DiceFeed
 
@@ -44,6 +45,8 @@ class Viewer(Protocol):
     """A connection watching the room; ``send`` must not block (it queues)."""
 
     seat: int | None
+    language: str
+    """The language its refusals are written in (``en``, ``tr``, ``bg``)."""
 
     def send(self, message: dict[str, Any]) -> None: ...
 
@@ -57,12 +60,15 @@ class SeatInfo:
 
 
 class Refused(Exception):
-    """An intent the room refuses: ``code`` and a message; nothing changed."""
+    """An intent the room refuses: ``code`` and a message (an ``N_`` template and its
+    parameters; ``message`` is the English text); nothing changed."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, template: str, **params: object) -> None:
         self.code = code
-        self.message = message
+        self.template = template
+        self.params = params
+        self.message = template.format(**params) if params else template
+        super().__init__(self.message)
 
 
 class CountingDice:
@@ -217,7 +223,7 @@ class Room:
             action = parse_action(data)
             acting_seat(action, seat)
         except ActionJsonError as error:
-            raise Refused("malformed", str(error)) from None
+            raise Refused("malformed", N_("the action cannot be read: {detail}"), detail=str(error)) from None
         change = Change(state=self.state, pending_steps=self.pending_steps)
         try:
             if isinstance(action, StepAction | UndoAction | CommitAction):
@@ -227,9 +233,9 @@ class Room:
             else:
                 self._apply(change, match_action(action, seat, self.now()))
         except WrongPlayerError as error:
-            raise Refused("not_your_turn", str(error)) from None
+            raise Refused("not_your_turn", N_("not your turn: {detail}"), detail=str(error)) from None
         except (TavlaError, RuntimeError) as error:
-            raise Refused("illegal", str(error)) from None
+            raise Refused("illegal", N_("not allowed: {detail}"), detail=str(error)) from None
         self._advance(change)
         return change
 
@@ -237,7 +243,12 @@ class Room:
         self, change: Change, seat: int, action: StepAction | UndoAction | CommitAction
     ) -> None:
         if self.state.actor != seat or self.state.phase != Phase.MOVE:
-            raise Refused("not_your_turn", f"{action.kind}: it is not player {seat}'s turn to move")
+            raise Refused(
+                "not_your_turn",
+                N_("{action}: it is not player {seat}'s turn to move"),
+                action=action.kind,
+                seat=seat,
+            )
         builder = self.state.position.steps()
         for text in change.pending_steps:
             builder.step(text)
@@ -291,10 +302,10 @@ class Room:
     async def intent(self, viewer: Viewer, seq: object, version: object, data: object) -> None:
         seat = viewer.seat
         if seat is None:
-            viewer.send(_error(seq, "not_player", "spectators cannot act in the game"))
+            viewer.send(_error(viewer, seq, "not_player", N_("spectators cannot act in the game")))
             return
         if type(seq) is not int or seq < 1 or type(version) is not int:
-            viewer.send(_error(seq, "malformed", "an intent needs an integer seq (1 up) and v"))
+            viewer.send(_error(viewer, seq, "malformed", N_("an intent needs an integer seq (1 up) and v")))
             return
         async with self.lock:
             if seq == self.book.last_seq[seat]:
@@ -304,24 +315,32 @@ class Room:
             if seq < self.book.last_seq[seat]:
                 viewer.send(
                     _error(
+                        viewer,
                         seq,
                         "old_seq",
-                        f"intent {seq} is older than the last accepted, {self.book.last_seq[seat]}",
+                        N_("intent {seq} is older than the last accepted, {last}"),
+                        seq=seq,
+                        last=self.book.last_seq[seat],
                     )
                 )
                 return
             if self.state.over:
-                viewer.send(_error(seq, "over", "the match is over"))
+                viewer.send(_error(viewer, seq, "over", N_("the match is over")))
                 return
             flagged = self._flag(self.now())
             if flagged is not None:
                 await self._commit(flagged)
-                viewer.send(_error(seq, "illegal", "your time ran out: the flag fell"))
+                viewer.send(_error(viewer, seq, "illegal", N_("your time ran out: the flag fell")))
                 return
             if not self.board_version <= version <= self.book.version:
                 viewer.send(
                     _error(
-                        seq, "stale", f"you acted on version {version}; the game is at {self.book.version}"
+                        viewer,
+                        seq,
+                        "stale",
+                        N_("you acted on version {version}; the game is at {current}"),
+                        version=version,
+                        current=self.book.version,
                     )
                 )
                 viewer.send(self.view(seat))
@@ -329,7 +348,7 @@ class Room:
             try:
                 change = self._propose(seat, data)
             except Refused as refused:
-                viewer.send(_error(seq, refused.code, refused.message))
+                viewer.send(_error(viewer, seq, refused.code, refused.template, **refused.params))
                 return
             change.seat, change.seq = seat, seq
             await self._commit(change)
@@ -337,24 +356,36 @@ class Room:
     async def say(self, viewer: Viewer, seq: object, text: object) -> None:
         seat = viewer.seat
         if seat is None:
-            viewer.send(_error(seq, "not_player", "spectators cannot chat with the players"))
+            viewer.send(_error(viewer, seq, "not_player", N_("spectators cannot chat with the players")))
             return
         if type(seq) is not int or seq < 1 or not isinstance(text, str) or not text.strip():
-            viewer.send(_error(seq, "malformed", "a chat message needs an integer seq and some text"))
+            viewer.send(
+                _error(viewer, seq, "malformed", N_("a chat message needs an integer seq and some text"))
+            )
             return
         if len(text) > CHAT_LIMIT:
-            viewer.send(_error(seq, "malformed", f"a chat message is at most {CHAT_LIMIT} characters"))
+            viewer.send(
+                _error(
+                    viewer,
+                    seq,
+                    "malformed",
+                    N_("a chat message is at most {limit} characters"),
+                    limit=CHAT_LIMIT,
+                )
+            )
             return
         async with self.lock:
             if seq <= self.book.last_seq[seat]:
                 viewer.send(
                     {"type": "ack", "seq": seq, "v": self.book.last_ack[seat]}
                     if seq == self.book.last_seq[seat]
-                    else _error(seq, "old_seq", "an older message")
+                    else _error(viewer, seq, "old_seq", N_("an older message"))
                 )
                 return
             if not self.chat_enabled:
-                viewer.send(_error(seq, "chat_off", "chat is on only when both players turned it on"))
+                viewer.send(
+                    _error(viewer, seq, "chat_off", N_("chat is on only when both players turned it on"))
+                )
                 return
             change = Change(state=self.state, pending_steps=self.pending_steps, seat=seat, seq=seq)
             change.chat = ChatLine(seat, text.strip(), self.now())
@@ -491,7 +522,9 @@ class Room:
             self._bot_task.cancel()
 
 
-def _error(seq: object, code: str, message: str) -> dict[str, Any]:
+def _error(viewer: Viewer, seq: object, code: str, template: str, /, **params: object) -> dict[str, Any]:
+    """An error message for ``viewer``: ``template`` (marked with ``N_``) in its language."""
+    message = translate(viewer.language, template, params)
     return {"type": "error", "seq": seq if type(seq) is int else None, "code": code, "message": message}
 
 
