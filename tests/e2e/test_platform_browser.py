@@ -194,9 +194,10 @@ def _name(prefix: str) -> str:
 
 
 @pytest.fixture(scope="session")
-def player(browser: Any, server: str) -> Iterator[Visitor]:
+def player(browser: Any, server: str, screenshots: Path) -> Iterator[Visitor]:
     visitor = Visitor(browser, server)
     visitor.register(_name("e2e"))
+    _shoot(visitor.page, screenshots, "lobby")
     yield visitor
     visitor.close()
 
@@ -355,6 +356,9 @@ def _check_replay(visitor: Visitor, game_id: str, screenshots: Path, name: str) 
             boards.add(replay.locator(".board-svg").inner_html())
     assert len(boards) > 1
     _shoot(page, screenshots, f"{name}-replay")
+    page.set_viewport_size({"width": 390, "height": 844})
+    _shoot(page, screenshots, f"{name}-replay-phone")
+    page.set_viewport_size({"width": 1200, "height": 900})
     # The record download.
     with page.expect_download() as download_info:
         page.locator("#download-json").click()

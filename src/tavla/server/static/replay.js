@@ -100,13 +100,14 @@ export class Replay {
     this.board = new Board(this.boardHolder, { controls: false });
     /** @type {Record<string, HTMLButtonElement>} */
     this.nav = {};
-    for (const [go, symbol] of [["first", "⏮"], ["previous", "◀"], ["next", "▶"], ["last", "⏭"]]) {
+    for (const [go, symbol] of [["first", "«"], ["previous", "‹"], ["next", "›"], ["last", "»"]]) {
       const label = t(`replay.${go}`);
+      const arrow = html("span", { class: "replay-arrow", "aria-hidden": "true" }, [symbol]);
+      const word = html("span", { class: "replay-word" }, [label]);
+      const forward = go === "next" || go === "last";
       this.nav[go] = /** @type {HTMLButtonElement} */ (
-        html("button", { type: "button", class: `btn replay-${go}`, "data-go": go, "aria-label": label, title: label }, [
-          html("span", { "aria-hidden": "true" }, [symbol]),
-          html("span", { class: "replay-word" }, [label]),
-        ])
+        html("button", { type: "button", class: `btn replay-${go}`, "data-go": go, "aria-label": label, title: label },
+          forward ? [word, arrow] : [arrow, word])
       );
       this.nav[go].addEventListener("click", () => this.go(go));
     }
