@@ -114,8 +114,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         assert "Traceback" not in text, text[-5000:]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    # Module-scoped: Playwright's sync API runs one at a time, and tests/web starts its own.
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         yield browser
@@ -193,7 +194,7 @@ def _name(prefix: str) -> str:
     return f"{prefix}{uuid.uuid4().hex[:8]}"
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def player(browser: Any, server: str, screenshots: Path) -> Iterator[Visitor]:
     visitor = Visitor(browser, server)
     visitor.register(_name("e2e"))
