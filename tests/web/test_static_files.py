@@ -48,7 +48,7 @@ def test_text_json_lists_every_default_text() -> None:
 def test_every_text_key_the_scripts_use_has_an_english_default() -> None:
     texts = json.loads(make_fixtures.text_json())
     used: set[str] = set()
-    for name in ("board.js", "game.js"):
+    for name in ("board.js", "game.js", "replay.js"):
         source = (STATIC / name).read_text(encoding="utf-8")
         used.update(re.findall(r"""\bt\(\s*["']([\w.]+)["']""", source))
     # Keys built from a name: the buttons, the error codes, colours and resign levels.

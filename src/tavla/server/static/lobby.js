@@ -59,6 +59,7 @@ function gameChoice(form) {
     beavers: on("beavers"),
     raccoons: on("raccoons"),
     jacoby: on("jacoby"),
+    sets: Number(data.get("sets") || 3),
     clock: on("clock") ? { move_s: Number(data.get("move_s")), reserve_s: Number(data.get("reserve_s")) } : null,
   };
   return { choice, data, on };

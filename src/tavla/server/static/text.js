@@ -149,7 +149,24 @@ export const DEFAULT_TEXT = {
   "error.chat_off": "Chat is off",
   "error.over": "The game is over",
   "error.rate_limited": "Too many messages: slow down",
-  "error.unknown": "Error: {code}"
+  "error.unknown": "Error: {code}",
+  "replay.title": "Replay",
+  "replay.loading": "Loading the replay…",
+  "replay.error": "The replay could not be loaded",
+  "replay.first": "First",
+  "replay.previous": "Previous",
+  "replay.next": "Next",
+  "replay.last": "Last",
+  "replay.slider": "Step through the match",
+  "replay.position": "Step {n} of {total}",
+  "replay.start": "Start of the match",
+  "replay.game_start": "Game {n} begins",
+  "replay.opening": "Opening roll: {dice}",
+  "replay.roll": "{name} rolls {dice}",
+  "replay.no_move": "no move",
+  "replay.flag": "{name} runs out of time",
+  "replay.warn": "{name} is warned",
+  "replay.warn_note": "{name} is warned: {note}"
 };
 /* END TAVLA_TEXT */
 

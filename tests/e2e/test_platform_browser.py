@@ -1,0 +1,455 @@
+"""The whole platform in headless Chromium: `tavla serve` as a real process, a player
+who registers in the lobby, plays the bots by clicking the board, watches the replay
+in the archive; a spectator who sees the board move; another user who is refused.
+
+Needs Debian's Chromium (/usr/bin/chromium), the playwright package and the server's
+packages; skipped without them. Screenshots of every game's page go to
+$TAVLA_SCREENSHOTS (default: a temporary directory).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("uvicorn")
+sync_api = pytest.importorskip("playwright.sync_api")
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+GAMES = ("tabla", "antitabla", "chelebi", "tapa", "gulbara", "indiyka", "abluka")
+PASSWORD = "correct horse battery"
+ACTION_TIMEOUT_MS = 15_000
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's Chromium at /usr/bin/chromium"),
+]
+
+Json = dict[str, Any]
+
+
+# ---------------------------------------------------------------------- the server
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def _healthy(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{url}/api/health", timeout=1) as response:
+            return bool(response.status == 200)
+    except OSError:
+        return False
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`tavla serve` on a free port and a fresh SQLite database; its URL."""
+    folder = tmp_path_factory.mktemp("server")
+    port = _free_port()
+    env = {
+        **os.environ,
+        "TAVLA_BOT_DELAY_MS": "0",
+        "TAVLA_BOT_MOVETIME_MS": "50",
+        "TAVLA_MESSAGES_PER_SECOND": "10000",
+    }
+    log = (folder / "server.log").open("wb")
+    command = [
+        sys.executable,
+        "-c",
+        "from tavla.cli.main import app; app()",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--database",
+        f"sqlite:///{folder / 'tavla.db'}",
+    ]
+    process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while not _healthy(url):
+            if process.poll() is not None or time.monotonic() > deadline:
+                log.flush()
+                raise RuntimeError(
+                    f"tavla serve did not start:\n{(folder / 'server.log').read_text(errors='replace')}"
+                )
+            time.sleep(0.1)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        log.close()
+        text = (folder / "server.log").read_text(errors="replace")
+        assert "Traceback" not in text, text[-5000:]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    # Module-scoped: Playwright's sync API runs one at a time, and tests/web starts its own.
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="session")
+def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    wanted = os.environ.get("TAVLA_SCREENSHOTS")
+    path = Path(wanted) if wanted else tmp_path_factory.mktemp("screenshots")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+class Visitor:
+    """One browser context (its own cookies) and its page, failing on any script error."""
+
+    def __init__(self, browser: Any, server: str, width: int = 1200, height: int = 900) -> None:
+        self.server = server
+        self.context = browser.new_context(viewport={"width": width, "height": height}, accept_downloads=True)
+        self.context.set_default_timeout(ACTION_TIMEOUT_MS)
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        # A resource that fails is named by the response (the console line has no address).
+        self.page.on(
+            "console",
+            lambda message: (
+                self.errors.append(message.text)
+                if message.type == "error" and not message.text.startswith("Failed to load resource")
+                else None
+            ),
+        )
+        self.page.on(
+            "response",
+            lambda response: (
+                self.errors.append(f"{response.status} {response.url}")
+                if response.status >= 400 and not response.url.endswith("/favicon.ico")
+                else None
+            ),
+        )
+
+    def goto(self, path: str) -> None:
+        self.page.goto(f"{self.server}{path}")
+
+    def register(self, name: str) -> None:
+        """Register with the lobby's form."""
+        self.goto("/")
+        form = self.page.locator("#register-form")
+        form.locator("input[name=name]").fill(name)
+        form.locator("input[name=password]").fill(PASSWORD)
+        form.locator("button[type=submit]").click()
+        self.page.wait_for_selector("#who")
+        assert self.page.locator("#who").inner_text() == name
+
+    def play_bot(self, game: str, length: int = 1, sets: int = 1) -> str:
+        """Start a game against the weakest bot from the lobby's form; its id."""
+        self.goto("/")
+        form = self.page.locator("#bot-form")
+        form.locator("select[name=game]").select_option(game)
+        form.locator("select[name=length]").select_option(str(length))
+        form.locator("select[name=sets]").select_option(str(sets))
+        form.locator("select[name=level]").select_option("beginner")
+        form.locator("button[type=submit]").click()
+        self.page.wait_for_url("**/game/*")
+        self.page.wait_for_selector("#game[data-v] .board-svg[viewBox]")
+        return str(self.page.url.rsplit("/", 1)[1])
+
+    def close(self) -> None:
+        self.context.close()
+        assert self.errors == [], self.errors
+
+
+def _name(prefix: str) -> str:
+    return f"{prefix}{uuid.uuid4().hex[:8]}"
+
+
+@pytest.fixture(scope="module")
+def player(browser: Any, server: str, screenshots: Path) -> Iterator[Visitor]:
+    visitor = Visitor(browser, server)
+    visitor.register(_name("e2e"))
+    _shoot(visitor.page, screenshots, "lobby")
+    yield visitor
+    visitor.close()
+
+
+# ---------------------------------------------------------------------- playing by clicks
+
+READ_STATE = """() => {
+  const game = window.tavlaGame;
+  if (!game || !game.state) return null;
+  const s = game.state;
+  return {v: s.v, seat: s.seat, busy: game.busy, over: s.match.over, phase: s.match.phase,
+          actor: s.match.actor, complete: s.steps ? s.steps.complete : null,
+          legal: s.steps ? s.steps.legal.length : null, played: s.steps ? s.steps.played.length : null};
+}"""
+
+MY_MOVE = """() => {
+  const game = window.tavlaGame;
+  if (!game || !game.state || game.busy) return false;
+  const m = game.state.match;
+  if (m.over) return true;
+  if (m.actor !== game.state.seat) return false;
+  if (m.phase === "move") return !!game.state.steps;
+  return ["roll", "double", "resign", "raccoon"].includes(m.phase);
+}"""
+
+
+def _read(page: Any) -> Json:
+    state: Json = page.evaluate(READ_STATE)
+    return state
+
+
+def _wait_newer(page: Any, v: int) -> None:
+    page.wait_for_function(
+        "(v) => window.tavlaGame && window.tavlaGame.state.v > v && !window.tavlaGame.busy", arg=v
+    )
+
+
+def _click_step(page: Any) -> None:
+    """Play one step with the mouse: a highlighted source, then a highlighted target."""
+    board = page.locator("#game .board-svg")
+    if board.locator("g.spot.target").count() == 0:
+        # (Abluka's blocker has no source: its squares are targets at once.)
+        board.locator("g.spot.source").first.click()
+        if page.evaluate("() => window.tavlaGame.board.selected") is None:
+            return  # the source had one place to go: the step was sent
+    # A source with several places: now selected, its targets highlighted.
+    assert board.locator("g.spot.selected").count() <= 1
+    board.locator("g.spot.target").first.click()
+
+
+def act_once(page: Any) -> str:
+    """Wait until the player may act (or the match is over) and do one thing by clicking.
+
+    The thing done: "over", "roll", "step", "commit", "take", "accept" or "roll".
+    """
+    page.wait_for_function(MY_MOVE, timeout=30_000)
+    state = _read(page)
+    if state["over"]:
+        return "over"
+    controls = page.locator("#game .board-controls")
+    phase = state["phase"]
+    if phase in ("roll", "raccoon"):
+        done = "roll"
+        controls.locator("button.btn-roll").click()
+    elif phase == "double":
+        done = "take"
+        controls.locator("button.btn-take").click()
+    elif phase == "resign":
+        done = "accept"
+        controls.locator("button.btn-accept").click()
+    elif state["complete"]:
+        done = "commit"
+        controls.locator("button.btn-commit").click()
+    else:
+        done = "step"
+        _click_step(page)
+    _wait_newer(page, state["v"])
+    return done
+
+
+def play_first_turn(page: Any) -> list[str]:
+    """Act until the player has committed a turn."""
+    done: list[str] = []
+    while "commit" not in done:
+        what = act_once(page)
+        assert what != "over", done
+        done.append(what)
+    return done
+
+
+def play_to_the_end(page: Any, limit: int = 2000) -> list[str]:
+    done: list[str] = []
+    for _ in range(limit):
+        what = act_once(page)
+        if what == "over":
+            return done
+        done.append(what)
+    raise AssertionError(f"the match did not end in {limit} actions")
+
+
+# ---------------------------------------------------------------------- the tests
+
+
+def _shoot(page: Any, screenshots: Path, name: str) -> None:
+    page.screenshot(path=str(screenshots / f"{name}.png"), full_page=True)
+
+
+def _check_replay(visitor: Visitor, game_id: str, screenshots: Path, name: str) -> None:
+    """The archive page steps through every state and downloads the record."""
+    page = visitor.page
+    visitor.goto(f"/game/{game_id}")
+    page.wait_for_url(f"**/archive/{game_id}")
+    page.wait_for_selector("#replay[data-ready]")
+    replay = page.locator("#replay")
+    moves = replay.locator("ol.replay-moves button[data-index]")
+    total = moves.count()
+    assert total > 5
+    assert replay.get_attribute("data-index") == "0"
+    assert replay.locator("button[data-go=first]").is_disabled()
+    # Next, Previous, Last, First and the keys.
+    replay.locator("button[data-go=next]").click()
+    assert replay.get_attribute("data-index") == "1"
+    assert moves.nth(1).get_attribute("aria-current") == "step"
+    replay.locator("button[data-go=last]").click()
+    assert replay.get_attribute("data-index") == str(total - 1)
+    assert replay.locator("button[data-go=next]").is_disabled()
+    assert replay.locator(".board-svg g.outcome").count() == 1
+    _shoot(page, screenshots, f"{name}-replay-end")
+    replay.locator("button[data-go=previous]").click()
+    assert replay.get_attribute("data-index") == str(total - 2)
+    replay.locator("button[data-go=first]").click()
+    assert replay.get_attribute("data-index") == "0"
+    page.locator("body").press("ArrowRight")
+    page.locator("body").press("ArrowRight")
+    assert replay.get_attribute("data-index") == "2"
+    page.locator("body").press("ArrowLeft")
+    assert replay.get_attribute("data-index") == "1"
+    page.locator("body").press("End")
+    assert replay.get_attribute("data-index") == str(total - 1)
+    # A click in the move list, and the slider.
+    middle = total // 2
+    moves.nth(middle).click()
+    assert replay.get_attribute("data-index") == str(middle)
+    assert replay.locator("ol.replay-moves [aria-current=step]").count() == 1
+    assert moves.nth(middle).get_attribute("aria-current") == "step"
+    slider = replay.locator("input.replay-slider")
+    slider.fill("3")
+    assert replay.get_attribute("data-index") == "3"
+    # Every state draws: step through them all with Next.
+    replay.locator("button[data-go=first]").click()
+    boards = set()
+    for index in range(1, total):
+        replay.locator("button[data-go=next]").click()
+        assert replay.get_attribute("data-index") == str(index)
+        boards.add(replay.locator(".board-svg").inner_html())
+    assert len(boards) > total // 3  # the states differ (a roll, a move, a blocker changes the board)
+    _shoot(page, screenshots, f"{name}-replay")
+    page.set_viewport_size({"width": 390, "height": 844})
+    _shoot(page, screenshots, f"{name}-replay-phone")
+    page.set_viewport_size({"width": 1200, "height": 900})
+    # The record download.
+    with page.expect_download() as download_info:
+        page.locator("#download-json").click()
+    path = download_info.value.path()
+    record = json.loads(Path(path).read_text(encoding="utf-8"))
+    assert record["format"] == "tavla-record"
+    assert len(record["actions"]) == total - 1
+    kinds = {action["k"] for action in record["actions"]}
+    assert "move" in kinds
+
+
+@pytest.mark.parametrize(("game", "length", "sets"), [("tabla", 1, 1), ("abluka", 1, 1)])
+def test_a_bot_game_played_to_the_end_by_clicking_then_replayed(
+    player: Visitor, screenshots: Path, game: str, length: int, sets: int
+) -> None:
+    page = player.page
+    game_id = player.play_bot(game, length=length, sets=sets)
+    done = play_to_the_end(page)
+    assert done.count("commit") >= 3
+    page.wait_for_selector("#game .board-svg g.outcome")
+    assert "wins the match" in page.locator("#game .turn-line").inner_text()
+    _shoot(page, screenshots, f"{game}-over")
+    _check_replay(player, game_id, screenshots, game)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_takes_its_first_turn_by_clicking(player: Visitor, screenshots: Path, game: str) -> None:
+    page = player.page
+    player.play_bot(game, length=3, sets=3)
+    done = play_first_turn(page)
+    assert done[-1] == "commit"
+    moves = page.locator("#game .move-list li.move")
+    assert moves.count() >= 1
+    page.wait_for_function(MY_MOVE, timeout=30_000)  # the bot has answered
+    _shoot(page, screenshots, f"game-{game}")
+    page.locator("#game .board-holder").screenshot(path=str(screenshots / f"board-{game}.png"))
+
+
+def test_a_spectator_sees_the_moves_and_another_user_may_not_act(
+    browser: Any, server: str, player: Visitor, screenshots: Path
+) -> None:
+    page = player.page
+    game_id = player.play_bot("tabla", length=3)
+    page.wait_for_function(MY_MOVE, timeout=30_000)
+
+    watcher = Visitor(browser, server)
+    intruder = Visitor(browser, server)
+    try:
+        watcher.goto(f"/game/{game_id}")
+        watcher.page.wait_for_selector("#game[data-v] .board-svg[viewBox]")
+        assert watcher.page.evaluate("() => window.tavlaGame.state.seat") is None
+        assert watcher.page.locator("#game .board-controls").is_hidden()
+        before_svg = watcher.page.locator("#game .board-svg").inner_html()
+        before_moves = watcher.page.locator("#game .move-list li.move").count()
+
+        play_first_turn(page)
+        player_moves = page.locator("#game .move-list li.move").count()
+        watcher.page.wait_for_function(
+            "(n) => document.querySelectorAll('#game .move-list li.move').length >= n", arg=player_moves
+        )
+        assert watcher.page.locator("#game .move-list li.move").count() > before_moves
+        assert watcher.page.locator("#game .board-svg").inner_html() != before_svg
+        assert watcher.page.locator("#game .board-svg g.spot.source").count() == 0
+        _shoot(watcher.page, screenshots, "spectator")
+
+        intruder.register(_name("other"))
+        intruder.goto(f"/game/{game_id}")
+        intruder.page.wait_for_selector("#game[data-v]")
+        answer = intruder.page.evaluate(
+            """(gameId) => new Promise((resolve, reject) => {
+                const socket = new WebSocket(`ws://${location.host}/ws/game/${gameId}`);
+                const timer = setTimeout(() => reject(new Error("no answer")), 10000);
+                socket.onmessage = (event) => {
+                  const message = JSON.parse(event.data);
+                  if (message.type === "state") {
+                    socket.send(JSON.stringify({type: "intent", seq: message.last_seq + 1, v: message.v,
+                                                action: {kind: "roll"}}));
+                  } else if (message.type === "error" || message.type === "ack") {
+                    clearTimeout(timer);
+                    socket.close();
+                    resolve({message, seat: null});
+                  }
+                };
+                socket.onerror = () => reject(new Error("socket error"));
+            })""",
+            game_id,
+        )
+        assert answer["message"]["type"] == "error"
+        assert answer["message"]["code"] == "not_player"
+        # The game went on untouched: the player still acts.
+        page.wait_for_function(MY_MOVE, timeout=30_000)
+    finally:
+        watcher.close()
+        intruder.close()
