@@ -58,6 +58,7 @@ async def summary(db: AsyncSession, row: LiveGame) -> dict[str, Any]:
     return {
         "id": row.id,
         "game": settings.game,
+        "title": settings.definition.facts.title,
         "length": settings.length,
         "players": await _names(db, row),
         "status": row.status,

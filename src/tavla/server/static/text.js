@@ -104,7 +104,7 @@ export const DEFAULT_TEXT = {
   "score.label": "Score",
   "match.length": "Match to {n}",
   "match.money": "Single game",
-  "match.sets": "Best of {n} sets",
+  "match.sets": "Sets: {n}",
   "match.crawford": "Crawford game",
   "match.game": "Game {n}",
   "match.over": "{name} wins the match",
