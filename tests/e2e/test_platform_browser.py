@@ -177,8 +177,13 @@ class Visitor:
         self.goto("/")
         form = self.page.locator("#bot-form")
         form.locator("select[name=game]").select_option(game)
-        form.locator("select[name=length]").select_option(str(length))
-        form.locator("select[name=sets]").select_option(str(sets))
+        # The form shows the match length for the dice games and the sets for Abluka.
+        if game == "abluka":
+            assert form.locator("select[name=length]").is_hidden()
+            form.locator("select[name=sets]").select_option(str(sets))
+        else:
+            assert form.locator("select[name=sets]").is_hidden()
+            form.locator("select[name=length]").select_option(str(length))
         form.locator("select[name=level]").select_option("beginner")
         form.locator("button[type=submit]").click()
         self.page.wait_for_url("**/game/*")

@@ -47,6 +47,34 @@ async function drawCommitment(form) {
   }
 }
 
+/** The chosen game's option element. @param {HTMLFormElement} form */
+function chosenGame(form) {
+  const select = /** @type {HTMLSelectElement} */ (form.querySelector('select[name="game"]'));
+  return select.selectedOptions[0];
+}
+
+/** @param {HTMLFormElement} form */
+function diceGame(form) {
+  return chosenGame(form)?.dataset.dice === "1";
+}
+
+/** Shows only the fields the chosen game has: match length and cube, or Abluka's sets. @param {HTMLFormElement} form */
+function fitFields(form) {
+  const option = chosenGame(form);
+  const has = { dice: option?.dataset.dice === "1", grid: option?.dataset.dice !== "1", cube: option?.dataset.cube === "1" };
+  for (const node of form.querySelectorAll("[data-needs]")) {
+    const need = /** @type {"dice" | "grid" | "cube"} */ (node.getAttribute("data-needs"));
+    node.toggleAttribute("hidden", !has[need]);
+  }
+}
+
+for (const id of ["bot-form", "offer-form"]) {
+  const form = /** @type {HTMLFormElement | null} */ (document.getElementById(id));
+  if (!form) continue;
+  form.querySelector('select[name="game"]')?.addEventListener("change", () => fitFields(form));
+  fitFields(form);
+}
+
 /** The game and format chosen in a form (see templates/game_choice.html). @param {HTMLFormElement} form */
 function gameChoice(form) {
   const { data, on } = fields(form);
@@ -60,7 +88,11 @@ function gameChoice(form) {
     raccoons: on("raccoons"),
     jacoby: on("jacoby"),
     sets: Number(data.get("sets") || 3),
-    clock: on("clock") ? { move_s: Number(data.get("move_s")), reserve_s: Number(data.get("reserve_s")) } : null,
+    clock: !on("clock")
+      ? null
+      : diceGame(form)
+        ? { move_s: Number(data.get("move_s")), reserve_s: Number(data.get("reserve_s")) }
+        : { move_s: 0, reserve_s: Number(data.get("budget_s")) },
   };
   return { choice, data, on };
 }
@@ -117,7 +149,11 @@ for (const id of ["bot-form", "offer-form"]) {
 function describe(settings) {
   const title = (TEXT.games || {})[settings.game] || settings.game;
   const length = settings.game === "abluka" ? `${settings.sets} ${TEXT.sets}` : settings.length ? `${settings.length} ${TEXT.points}` : TEXT.money;
-  const clock = settings.clock ? `${settings.clock.move_s}s + ${settings.clock.reserve_s}s` : TEXT.no_clock;
+  const clock = !settings.clock
+    ? TEXT.no_clock
+    : settings.clock.move_s
+      ? `${settings.clock.move_s}s + ${settings.clock.reserve_s}s`
+      : `${Math.round(settings.clock.reserve_s / 60)} min`;
   return { title, length, clock };
 }
 
