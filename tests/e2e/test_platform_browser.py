@@ -458,3 +458,25 @@ def test_a_spectator_sees_the_moves_and_another_user_may_not_act(
     finally:
         watcher.close()
         intruder.close()
+
+
+def test_a_registered_players_language_and_board_side_are_kept_in_the_account(
+    browser: Any, server: str
+) -> None:
+    visitor = Visitor(browser, server)
+    try:
+        visitor.register(_name("sofia"))
+        visitor.page.select_option("#lang-select", "bg")
+        visitor.page.wait_for_function("() => document.documentElement.lang === 'bg'")
+        assert "Лоби" in visitor.page.locator("header.site nav").inner_text()
+        me = visitor.page.evaluate("() => fetch('/api/me').then((r) => r.json())")
+        assert me["language"] == "bg"
+        game_id = visitor.play_bot("tapa")
+        visitor.page.click("#game .btn-home")
+        visitor.page.wait_for_function(
+            "() => fetch('/api/me').then((r) => r.json()).then((me) => me.home_side === 'left')"
+        )
+        visitor.goto(f"/game/{game_id}")
+        assert visitor.page.locator("#game").get_attribute("data-home-side") == "left"
+    finally:
+        visitor.close()

@@ -447,6 +447,18 @@ export class GameClient {
         // storage may be off
       }
       this.orient();
+      // A signed-in player's choice follows them to every device (their account's setting).
+      const meta = document.querySelector('meta[name="csrf-token"]');
+      const csrf = meta ? meta.getAttribute("content") || "" : "";
+      if (csrf) {
+        this.root.dataset.homeSide = this.home;
+        fetch("/api/me/preferences", {
+          method: "PUT",
+          headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+          body: JSON.stringify({ home_side: this.home }),
+          credentials: "same-origin",
+        }).catch(() => undefined);
+      }
     });
     this.chatForm.addEventListener("submit", (event) => {
       event.preventDefault();
@@ -733,7 +745,7 @@ function readHome(root) {
   } catch {
     stored = null;
   }
-  const value = stored || root.dataset.homeSide;
+  const value = root.dataset.homeSide || stored;
   return value === "left" ? "left" : "right";
 }
 

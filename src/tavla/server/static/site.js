@@ -36,3 +36,18 @@ if (logout) {
     location.href = "/";
   });
 }
+
+// The language: a registered player's account keeps it (every device, and the server's
+// messages); a visitor's choice is kept by the page's ?lang= (a cookie).
+const language = /** @type {HTMLSelectElement | null} */ (document.getElementById("lang-select"));
+if (language) {
+  language.addEventListener("change", async () => {
+    const registered = document.body.dataset.registered === "1";
+    if (registered) {
+      await api("PUT", "/api/me/preferences", { language: language.value }).catch(() => undefined);
+      location.reload();
+    } else if (language.form) {
+      language.form.submit();
+    }
+  });
+}
