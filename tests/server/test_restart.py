@@ -161,8 +161,8 @@ def test_a_match_survives_sigkill_in_mid_turn_and_finishes_as_an_uninterrupted_o
     ]
     assert by_players == intents
     # The sequence numbers continue across the restart, each used once.
-    for seat in (0, 1):
-        numbers = [seq for s, seq, _a in acked if s == seat]
+    for index in (0, 1):
+        numbers = [seq for s, seq, _a in acked if s == index]
         assert numbers == list(range(1, len(numbers) + 1))
     for seat in seats:
         seat.close()
