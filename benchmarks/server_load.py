@@ -225,7 +225,17 @@ async def game_slot(
         taker = players[(index + 1 + rng.randrange(len(players) - 1)) % len(players)]
         if taker is maker:
             taker = players[(index + 1) % len(players)]
-        game_id = await new_game(http, maker, taker)
+        try:
+            game_id = await new_game(http, maker, taker)
+        except httpx.HTTPError:
+            stats.broken += 1  # counted as ready, so that one refusal cannot stall the run
+            if first:
+                first = False
+                ready[0] += 1
+                if ready[0] == total:
+                    connected.set()
+            await asyncio.sleep(1)
+            continue
         url = f"ws://127.0.0.1:{server.port}/ws/game/{game_id}"
         async with (
             connect(url, additional_headers={"Cookie": f"{COOKIE}={maker.token}"}, max_queue=None) as one,

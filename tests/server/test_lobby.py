@@ -183,6 +183,7 @@ def test_a_rematch_against_a_person_is_an_offer_only_that_person_may_accept(site
         site.as_(mehmet).websocket_connect(f"/ws/game/{game_id}") as second,
     ):
         seats = (Seat(first), Seat(second))
+        seats[0].read_state_until(seats[1].state["v"])  # the opponent's arrival is a version too
         actor = seats[0].wait(lambda s: s["match"]["phase"] in ("roll", "move"))["match"]["actor"]
         finish_by_resigning(seats[actor], seats[1 - actor])
     assert site.post(zeynep, f"/api/games/{game_id}/rematch").status_code == 403
