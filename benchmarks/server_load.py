@@ -343,7 +343,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--players", type=int, default=20, help="registered players sharing the games")
     arguments = parser.parse_args()
-    console = Console()
+    console = Console(width=max(Console().width, 130))
     results: list[Result] = []
     columns = (TextColumn("{task.description}"), BarColumn(), TimeRemainingColumn())
     for games in arguments.games:
