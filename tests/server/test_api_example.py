@@ -1,4 +1,4 @@
-"""The example session of docs/API.md 6 runs as written against a real server process."""
+"""The example session of docs/API.md 7 runs as written against a real server process."""
 
 from __future__ import annotations
 

@@ -41,8 +41,13 @@ def same_origin(request: Request, origin: str, platform: Platform) -> bool:
     return origin in (own, own_ws, *platform.settings.allowed_origins)
 
 
-async def optional_session(request: Request, db: Db, platform: PlatformDep) -> SessionInfo | None:
-    info = await session_of(db, request.cookies.get(SESSION_COOKIE), platform.settings.signing_key)
+async def optional_session(request: Request, platform: PlatformDep) -> SessionInfo | None:
+    # A session of its own, closed at once: a request's ``Db`` would hold its pooled
+    # connection for the whole request, and a request that opens more (accepting an
+    # offer makes a room, which stores its first change) could then wait forever for
+    # a connection that requests just like it hold (the pool's timeout, then 500).
+    async with platform.sessions() as db:
+        info = await session_of(db, request.cookies.get(SESSION_COOKIE), platform.settings.signing_key)
     # A refusal is answered in the session's language (app.py).
     request.state.reader = None if info is None else Reader(info.user.guest, info.user.language)
     if info is not None and request.method in UNSAFE_METHODS:

@@ -36,7 +36,7 @@ class Platform:
         engine = open_engine(settings.database_url)
         maker = sessions(engine)
         hub = Hub()
-        rooms = Rooms(maker)
+        rooms = Rooms(maker, one_writer=engine.dialect.name == "sqlite")
         lobby = Lobby(maker, rooms, hub)
         limit = settings.login_attempts_per_minute
         platform = cls(

@@ -140,6 +140,9 @@ class Room:
         self.board_version = self.book.version
         """The version of the last change to the game itself (an action or a step): an
         intent made on an older one is stale; chat and presence do not make it so."""
+        from tavla.server.live.views import MoveList
+
+        self.move_list = MoveList()
         self._new_builder()
         for text in pending_steps or []:
             if self.builder is not None:
@@ -501,8 +504,13 @@ class Room:
 
     # ------------------------------------------------------------------ views
     def broadcast(self) -> None:
+        from tavla.server.live.views import shared_view, state_message
+
+        if not self.viewers:
+            return
+        shared = shared_view(self)  # built once for all viewers, their own parts apart
         for viewer in list(self.viewers):
-            viewer.send(self.view(viewer.seat))
+            viewer.send(state_message(self, viewer.seat, shared))
 
     def _send_to_seat(self, seat: int, message: dict[str, Any]) -> None:
         for viewer in self.viewers:

@@ -6,6 +6,7 @@ replayed; the stored steps of a turn in progress, the seeds and the chat follow.
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import time
 from collections.abc import Callable
@@ -34,14 +35,24 @@ def new_game_id() -> str:
 class Rooms:
     """Every live game this process owns, by id."""
 
-    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], *, one_writer: bool = False) -> None:
         self.sessions = sessions
+        self._writes = asyncio.Lock() if one_writer else None
+        """SQLite takes one writer at a time: the rooms queue here, in turn, instead of
+        in SQLite's busy handler, whose growing sleeps starve some writers for seconds."""
         self.rooms: dict[str, Room] = {}
         self.configure: Callable[[Room], None] = lambda room: None
         """Called on every room made or loaded (bots, listeners)."""
 
     # ---------------------------------------------------------------- storage
     async def save(self, room: Room, change: Change) -> None:
+        if self._writes is None:
+            await self._store(room, change)
+            return
+        async with self._writes:
+            await self._store(room, change)
+
+    async def _store(self, room: Room, change: Change) -> None:
         async with self.sessions() as db, db.begin():
             first = len(room.actions)
             for offset, action in enumerate(change.actions):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from tavla.match.actions import ActionKind
+from tavla.match.actions import ActionKind, MatchAction
 from tavla.schema import match_state_json, steps_json
 
 if TYPE_CHECKING:
@@ -28,31 +28,53 @@ _LISTED = {
 }
 
 
-def move_list(room: Room) -> list[dict[str, Any]]:
-    moves: list[dict[str, Any]] = []
-    game = 0
-    dice = ""
-    for action in room.actions:
+class MoveList:
+    """A room's move list, extended as actions are appended instead of rebuilt for
+    every message (a room's actions only ever grow)."""
+
+    def __init__(self) -> None:
+        self.moves: list[dict[str, Any]] = []
+        self.seen = 0
+        self.game = 0
+        self.dice = ""
+
+    def of(self, room: Room) -> list[dict[str, Any]]:
+        actions = room.actions
+        if len(actions) < self.seen:  # not the same actions: start again
+            self.__init__()  # type: ignore[misc]
+        for action in actions[self.seen :]:
+            self._add(room, action)
+        self.seen = len(actions)
+        return self.moves
+
+    def _add(self, room: Room, action: MatchAction) -> None:
         if action.kind == ActionKind.START:
-            game += 1
-            continue
+            self.game += 1
+            return
         if action.kind == ActionKind.ROLL:
-            dice = action.value
+            self.dice = action.value
             if action.seat is None:
-                moves.append({"game": game, "seat": None, "kind": "opening", "text": dice, "dice": dice})
-            continue
+                self.moves.append(
+                    {"game": self.game, "seat": None, "kind": "opening", "text": self.dice, "dice": self.dice}
+                )
+            return
         if action.kind in _LISTED:
             entry = {
-                "game": game,
+                "game": self.game,
                 "seat": action.seat,
                 "kind": str(action.kind),
                 "text": action.value,
                 "dice": None,
             }
             if action.kind == ActionKind.MOVE and room.has_dice:
-                entry["dice"] = dice
-            moves.append(entry)
-    return moves
+                entry["dice"] = self.dice
+            self.moves.append(entry)
+
+
+def move_list(room: Room) -> list[dict[str, Any]]:
+    """The moves a person reads, one entry per listed action (a copy: messages wait in
+    queues while the room goes on)."""
+    return list(room.move_list.of(room))
 
 
 def _players(room: Room) -> list[dict[str, Any]]:
@@ -87,7 +109,23 @@ def _dice(room: Room) -> dict[str, Any] | None:
     }
 
 
-def state_message(room: Room, seat: int | None) -> dict[str, Any]:
+def shared_view(room: Room) -> dict[str, Any]:
+    """What every connection of the room is shown alike at this moment."""
+    return {
+        "v": room.book.version,
+        "game_id": room.game_id,
+        "players": _players(room),
+        "match": match_state_json(room.state, room.now()).model_dump(mode="json", by_alias=True),
+        "moves": move_list(room),
+        "dice": _dice(room),
+        "spectators": sum(1 for viewer in room.viewers if viewer.seat is None),
+    }
+
+
+def state_message(room: Room, seat: int | None, shared: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The ``state`` for ``seat``; ``shared`` is :func:`shared_view` when the caller
+    shows the same moment to several connections (it is built once, not per viewer)."""
+    common = shared_view(room) if shared is None else shared
     steps = None
     if room.builder is not None and seat is not None and room.state.actor == seat:
         steps = steps_json(room.builder).model_dump(mode="json", by_alias=True)
@@ -99,15 +137,15 @@ def state_message(room: Room, seat: int | None) -> dict[str, Any]:
     }
     return {
         "type": "state",
-        "v": room.book.version,
-        "game_id": room.game_id,
+        "v": common["v"],
+        "game_id": common["game_id"],
         "seat": seat,
         "last_seq": 0 if seat is None else room.book.last_seq[seat],
-        "players": _players(room),
-        "match": match_state_json(room.state, room.now()).model_dump(mode="json", by_alias=True),
+        "players": common["players"],
+        "match": common["match"],
         "steps": steps,
-        "moves": move_list(room),
-        "dice": _dice(room),
+        "moves": common["moves"],
+        "dice": common["dice"],
         "chat": chat,
-        "spectators": sum(1 for viewer in room.viewers if viewer.seat is None),
+        "spectators": common["spectators"],
     }

@@ -1,0 +1,391 @@
+"""Load on one ``tavla serve`` process: N concurrent games played over websockets.
+
+    .venv/bin/python benchmarks/server_load.py [--games 10 100 500] [--seconds 30]
+                                               [--players 20] [--seed 1]
+
+For each N a fresh server process is started on loopback (SQLite in a temporary
+folder, bots without delay, no message limit to speak of). N games of tabla to one
+point are made over HTTP (an offer and its acceptance); a few registered players
+share them, each playing many games at once, since registering (argon2) is slow.
+Then one load-generator process (this one, asyncio) connects both players of every
+game to ``/ws/game/{id}`` and plays random legal steps, one intent in flight per
+player, for ``--seconds``; a finished game is replaced by a new one.
+
+Reported per N: acknowledged intents per second, the latency of an intent (sent ->
+its ``ack`` received) at p50 and p99, refused intents (``stale`` after a race with
+the opponent's presence, etc.), games finished, the server's RSS at the end and its
+peak (``/proc/<pid>/status``), its CPU time over the window (``/proc/<pid>/stat``,
+as a share of one core) and the load generator's own CPU time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+from websockets.asyncio.client import ClientConnection, connect
+
+COOKIE = "tavla_session"
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+# ------------------------------------------------------------------ the server
+class Server:
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        env = {
+            **os.environ,
+            "TAVLA_BOT_DELAY_MS": "0",
+            "TAVLA_MESSAGES_PER_SECOND": "100000",
+            "TAVLA_LOGIN_ATTEMPTS_PER_MINUTE": "100000",
+        }
+        tavla = Path(sys.executable).with_name("tavla")
+        command = [str(tavla), "serve", "--host", "127.0.0.1", "--port", str(self.port)]
+        command += ["--database", f"sqlite:///{self.folder / 'load.db'}"]
+        with (self.folder / "server.log").open("ab") as log:
+            self.process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{self.url}/api/health", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise SystemExit(f"the server did not start; see {self.folder / 'server.log'}")
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+    @property
+    def pid(self) -> int:
+        assert self.process is not None
+        return self.process.pid
+
+    def cpu_s(self) -> float:
+        """User + system CPU seconds of the server process so far."""
+        text = Path(f"/proc/{self.pid}/stat").read_text()
+        fields = text[text.rindex(")") + 2 :].split()
+        return (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime (fields 14, 15)
+
+    def memory_mib(self) -> tuple[float, float]:
+        """(VmRSS, VmHWM) in MiB: the resident size now and at its peak."""
+        values: dict[str, float] = {}
+        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
+            key, _, rest = line.partition(":")
+            if key in ("VmRSS", "VmHWM"):
+                values[key] = int(rest.split()[0]) / 1024
+        return values["VmRSS"], values["VmHWM"]
+
+
+# ------------------------------------------------------------------ the players
+@dataclass
+class Account:
+    name: str
+    token: str
+    csrf: str
+
+    def headers(self) -> dict[str, str]:
+        return {"Cookie": f"{COOKIE}={self.token}", "X-CSRF-Token": self.csrf}
+
+
+async def register(http: httpx.AsyncClient, name: str) -> Account:
+    response = await http.post("/api/register", json={"name": name, "password": "load test password"})
+    response.raise_for_status()
+    http.cookies.clear()  # the sessions travel in explicit headers, one per player
+    return Account(name, response.cookies[COOKIE], response.json()["csrf_token"])
+
+
+async def new_game(http: httpx.AsyncClient, maker: Account, taker: Account) -> str:
+    made = await http.post(
+        "/api/offers", json={"game": "tabla", "length": 1, "cube": False}, headers=maker.headers()
+    )
+    made.raise_for_status()
+    accepted = await http.post(f"/api/offers/{made.json()['id']}/accept", json={}, headers=taker.headers())
+    accepted.raise_for_status()
+    return str(accepted.json()["game_id"])
+
+
+@dataclass
+class Stats:
+    measuring: bool = False
+    latencies_ms: list[float] = field(default_factory=list)
+    acks: int = 0
+    refused: dict[str, int] = field(default_factory=dict)
+    finished: int = 0
+    broken: int = 0
+
+
+def choose(state: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
+    match = state["match"]
+    if match["over"] or match["actor"] != state["seat"]:
+        return None
+    phase = match["phase"]
+    if phase in ("roll", "raccoon"):
+        return {"kind": "roll"}
+    if phase == "move":
+        steps = state["steps"]
+        if steps is None:
+            return None
+        if steps["complete"]:
+            return {"kind": "commit"}
+        return {"kind": "step", "step": rng.choice(steps["legal"])["text"]}
+    if phase == "double":
+        return {"kind": "take"}
+    if phase == "resign":
+        return {"kind": "accept"}
+    return None
+
+
+async def play_seat(socket: ClientConnection, stats: Stats, rng: random.Random, stop: asyncio.Event) -> None:
+    """One player: act whenever the latest state is theirs, one intent in flight."""
+    state: dict[str, Any] | None = None
+    seq = 0
+    sent_at: float | None = None
+    async for text in socket:
+        message = json.loads(text)
+        kind = message["type"]
+        if kind == "state":
+            if state is None:
+                seq = message["last_seq"]
+            state = message
+            if message["match"]["over"]:
+                return
+        elif kind == "ack":
+            if sent_at is not None and stats.measuring:
+                stats.latencies_ms.append((time.perf_counter() - sent_at) * 1000)
+                stats.acks += 1
+            sent_at = None
+            continue  # the state of the ack's version follows
+        elif kind == "error":
+            stats.refused[message["code"]] = stats.refused.get(message["code"], 0) + 1
+            sent_at = None
+            continue
+        if stop.is_set():
+            return
+        if sent_at is None and state is not None:
+            action = choose(state, rng)
+            if action is not None:
+                seq += 1
+                sent_at = time.perf_counter()
+                await socket.send(
+                    json.dumps({"type": "intent", "seq": seq, "v": state["v"], "action": action})
+                )
+    return
+
+
+async def game_slot(
+    server: Server,
+    http: httpx.AsyncClient,
+    players: list[Account],
+    index: int,
+    stats: Stats,
+    stop: asyncio.Event,
+    connected: asyncio.Event,
+    ready: list[int],
+    total: int,
+) -> None:
+    """Keeps one game going: two players play it; when it ends, a new one."""
+    rng = random.Random(index)
+    first = True
+    while not stop.is_set():
+        maker = players[index % len(players)]
+        taker = players[(index + 1 + rng.randrange(len(players) - 1)) % len(players)]
+        if taker is maker:
+            taker = players[(index + 1) % len(players)]
+        try:
+            game_id = await new_game(http, maker, taker)
+        except httpx.HTTPError:
+            stats.broken += 1  # counted as ready, so that one refusal cannot stall the run
+            if first:
+                first = False
+                ready[0] += 1
+                if ready[0] == total:
+                    connected.set()
+            await asyncio.sleep(1)
+            continue
+        url = f"ws://127.0.0.1:{server.port}/ws/game/{game_id}"
+        async with (
+            connect(url, additional_headers={"Cookie": f"{COOKIE}={maker.token}"}, max_queue=None) as one,
+            connect(url, additional_headers={"Cookie": f"{COOKIE}={taker.token}"}, max_queue=None) as two,
+        ):
+            if first:
+                first = False
+                ready[0] += 1
+                if ready[0] == total:
+                    connected.set()
+                await connected.wait()
+            try:
+                await asyncio.gather(
+                    play_seat(one, stats, random.Random(rng.random()), stop),
+                    play_seat(two, stats, random.Random(rng.random()), stop),
+                )
+            except Exception:
+                stats.broken += 1
+                continue
+        if not stop.is_set():
+            stats.finished += 1
+
+
+@dataclass
+class Result:
+    games: int
+    seconds: float
+    acks: int
+    p50_ms: float
+    p99_ms: float
+    refused: int
+    finished: int
+    broken: int
+    rss_mib: float
+    peak_mib: float
+    server_cpu_s: float
+    generator_cpu_s: float
+
+
+def percentile(values: list[float], share: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+async def run_load(
+    server: Server, games: int, seconds: float, player_count: int, progress: Progress
+) -> Result:
+    limits = httpx.Limits(max_connections=16)
+    async with httpx.AsyncClient(base_url=server.url, timeout=60, limits=limits) as http:
+        setup = progress.add_task(f"N={games}: players and games", total=games)
+        players = [await register(http, f"load{index}") for index in range(player_count)]
+        stats, stop, connected = Stats(), asyncio.Event(), asyncio.Event()
+        ready = [0]
+
+        async def counted() -> None:
+            while not connected.is_set():
+                progress.update(setup, completed=ready[0])
+                await asyncio.sleep(0.2)
+            progress.update(setup, completed=games)
+
+        watcher = asyncio.create_task(counted())
+        tasks = [
+            asyncio.create_task(game_slot(server, http, players, i, stats, stop, connected, ready, games))
+            for i in range(games)
+        ]
+        await connected.wait()
+        await watcher
+        await asyncio.sleep(1.0)  # the first states and intents settle
+        window = progress.add_task(f"N={games}: playing", total=seconds)
+        stats.measuring = True
+        server_cpu0, own_cpu0, started = server.cpu_s(), time.process_time(), time.monotonic()
+        while (elapsed := time.monotonic() - started) < seconds:
+            progress.update(window, completed=elapsed)
+            await asyncio.sleep(0.25)
+        stats.measuring = False
+        elapsed = time.monotonic() - started
+        server_cpu, own_cpu = server.cpu_s() - server_cpu0, time.process_time() - own_cpu0
+        rss, peak = server.memory_mib()
+        progress.update(window, completed=seconds)
+        stop.set()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    return Result(
+        games,
+        elapsed,
+        stats.acks,
+        percentile(stats.latencies_ms, 0.50),
+        percentile(stats.latencies_ms, 0.99),
+        sum(stats.refused.values()),
+        stats.finished,
+        stats.broken,
+        rss,
+        peak,
+        server_cpu,
+        own_cpu,
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, nargs="+", default=[10, 100, 500])
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--players", type=int, default=20, help="registered players sharing the games")
+    arguments = parser.parse_args()
+    console = Console(width=max(Console().width, 130))
+    results: list[Result] = []
+    columns = (TextColumn("{task.description}"), BarColumn(), TimeRemainingColumn())
+    for games in arguments.games:
+        with tempfile.TemporaryDirectory(prefix="tavla-load-") as folder:
+            server = Server(Path(folder))
+            server.start()
+            try:
+                with Progress(*columns, console=console, transient=True) as progress:
+                    result = asyncio.run(
+                        run_load(server, games, arguments.seconds, arguments.players, progress)
+                    )
+            finally:
+                server.stop()
+        results.append(result)
+        console.print(f"N={games}: {result.acks / result.seconds:.0f} intents/s")
+    table = Table(title=f"tavla serve under load ({arguments.seconds:.0f} s per N, one server process)")
+    for heading in (
+        "games",
+        "intents/s",
+        "p50 ms",
+        "p99 ms",
+        "refused",
+        "finished",
+        "server RSS MiB (peak)",
+        "server CPU",
+        "generator CPU",
+    ):
+        table.add_column(heading, justify="right")
+    for r in results:
+        table.add_row(
+            str(r.games),
+            f"{r.acks / r.seconds:.0f}",
+            f"{r.p50_ms:.1f}",
+            f"{r.p99_ms:.1f}",
+            str(r.refused),
+            str(r.finished) + (f" ({r.broken} broken)" if r.broken else ""),
+            f"{r.rss_mib:.0f} ({r.peak_mib:.0f})",
+            f"{r.server_cpu_s:.1f} s ({100 * r.server_cpu_s / r.seconds:.0f}%)",
+            f"{r.generator_cpu_s:.1f} s ({100 * r.generator_cpu_s / r.seconds:.0f}%)",
+        )
+    console.print(table)
+
+
+if __name__ == "__main__":
+    main()

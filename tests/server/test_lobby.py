@@ -1,0 +1,198 @@
+"""The lobby (docs/API.md 4): offers made, cancelled and accepted, live for everybody.
+
+Every visitor's ``/ws/lobby`` shows an offer appear and go without a reload; the
+creator hears that the game started; the refusals (another's offer, one's own, a
+second acceptance, a guest) change nothing; rematches follow finished games.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import WebSocketTestSession
+from tests.server.conftest import Player, Site
+from tests.server.play import Seat
+from tests.server.served import Account, Served
+
+MAX_MESSAGES = 40
+
+
+def lobby_until(socket: WebSocketTestSession, predicate: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """Read lobby messages until one holds ``predicate`` (others, e.g. ``started``, are skipped)."""
+    for _ in range(MAX_MESSAGES):
+        message: dict[str, Any] = socket.receive_json()
+        if message["type"] == "lobby" and predicate(message):
+            return message
+    raise AssertionError("the awaited lobby never came")
+
+
+def offer_ids(message: dict[str, Any]) -> set[int]:
+    return {offer["id"] for offer in message["offers"]}
+
+
+def make_offer(site: Site, player: Player, **choice: Any) -> int:
+    response = site.post(player, "/api/offers", {"game": "tabla", "length": 1, **choice})
+    assert response.status_code == 201, response.text
+    return int(response.json()["id"])
+
+
+def test_an_offer_appears_for_everybody_and_goes_when_cancelled(site: Site) -> None:
+    ayse, mehmet = site.register("ayse"), site.register("mehmet")
+    with (
+        site.as_(ayse).websocket_connect("/ws/lobby") as own,
+        site.as_(mehmet).websocket_connect("/ws/lobby") as other,
+        site.as_(None).websocket_connect("/ws/lobby") as anonymous,
+    ):
+        sockets = (own, other, anonymous)
+        for socket in sockets:
+            assert lobby_until(socket, lambda m: True)["offers"] == []
+        offer = make_offer(site, ayse, clock={"move_s": 12, "reserve_s": 60})
+        for socket in sockets:
+            shown = lobby_until(socket, lambda m: offer in offer_ids(m))
+            row = next(o for o in shown["offers"] if o["id"] == offer)
+            assert row["by"] == "ayse" and row["settings"]["game"] == "tabla" and row["for"] is None
+            assert row["settings"]["clock"] == {"move_s": 12, "reserve_s": 60}
+        assert site.delete(ayse, f"/api/offers/{offer}").status_code == 200
+        for socket in sockets:
+            lobby_until(socket, lambda m: offer not in offer_ids(m))
+    assert site.as_(None).get("/api/lobby").json()["offers"] == []
+
+
+def test_an_accepted_offer_goes_for_everybody_and_its_maker_hears_the_game_started(site: Site) -> None:
+    ayse, mehmet, zeynep = site.register("ayse"), site.register("mehmet"), site.register("zeynep")
+    offer = make_offer(site, ayse)
+    with (
+        site.as_(ayse).websocket_connect("/ws/lobby") as own,
+        site.as_(zeynep).websocket_connect("/ws/lobby") as other,
+    ):
+        for socket in (own, other):
+            lobby_until(socket, lambda m: offer in offer_ids(m))
+        accepted = site.post(mehmet, f"/api/offers/{offer}/accept", {})
+        assert accepted.status_code == 200, accepted.text
+        game_id = accepted.json()["game_id"]
+        started = None
+        for _ in range(MAX_MESSAGES):
+            message = own.receive_json()
+            if message["type"] == "started":
+                started = message
+                break
+        assert started == {"type": "started", "game_id": game_id, "url": f"/game/{game_id}"}
+        for socket in (own, other):
+            lobby_until(socket, lambda m: offer not in offer_ids(m))
+        # Only the maker hears of it: the other visitor's socket gets lobbies alone.
+        site.post(zeynep, "/api/offers", {"game": "tabla"})
+        message = other.receive_json()
+        assert message["type"] == "lobby"
+    with site.as_(ayse).websocket_connect(f"/ws/game/{game_id}") as socket:
+        state = Seat(socket).state
+        assert state["seat"] == 0 and [p["name"] for p in state["players"]] == ["ayse", "mehmet"]
+
+
+def test_another_players_offer_cannot_be_cancelled_nor_ones_own_accepted(site: Site) -> None:
+    ayse, mehmet = site.register("ayse"), site.register("mehmet")
+    offer = make_offer(site, ayse)
+    refused = site.delete(mehmet, f"/api/offers/{offer}")
+    assert refused.status_code == 403 and refused.json()["error"]["code"] == "forbidden"
+    own = site.post(ayse, f"/api/offers/{offer}/accept", {})
+    assert own.status_code == 409 and own.json()["error"]["code"] == "own_offer"
+    assert offer in offer_ids(site.as_(None).get("/api/lobby").json())
+    assert site.delete(ayse, f"/api/offers/{offer}").status_code == 200
+    gone = site.post(mehmet, f"/api/offers/{offer}/accept", {})
+    assert gone.status_code == 404
+
+
+def test_a_guest_can_neither_offer_nor_accept(site: Site) -> None:
+    ayse, guest = site.register("ayse"), site.guest()
+    assert site.post(guest, "/api/offers", {"game": "tabla"}).status_code == 403
+    offer = make_offer(site, ayse)
+    refused = site.post(guest, f"/api/offers/{offer}/accept", {})
+    assert refused.status_code == 403
+    assert offer in offer_ids(site.as_(None).get("/api/lobby").json())
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[Served]:
+    server = Served(tmp_path / "tavla.db", tmp_path / "server.log")
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_of_players_accepting_one_offer_at_once_exactly_one_wins(served: Served) -> None:
+    maker = Account(served, "ayse")
+    takers = [Account(served, f"taker{index}") for index in range(4)]
+    made = maker.post("/api/offers", {"game": "tabla", "length": 1})
+    offer = made.json()["id"]
+    barrier = threading.Barrier(len(takers))
+    answers: list[tuple[int, dict[str, Any]]] = []
+
+    def accept(taker: Account) -> None:
+        barrier.wait()
+        response = taker.post(f"/api/offers/{offer}/accept", {})
+        answers.append((response.status_code, response.json()))
+
+    threads = [threading.Thread(target=accept, args=(taker,)) for taker in takers]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    codes = sorted(code for code, _body in answers)
+    assert codes == [200] + [404] * (len(takers) - 1), answers
+    game_id = next(body["game_id"] for code, body in answers if code == 200)
+    assert maker.get(f"/api/games/{game_id}").json()["status"] == "live"
+    assert maker.get("/api/lobby").json()["offers"] == []
+
+
+def finish_by_resigning(seat: Seat, answerer: Seat | None) -> dict[str, Any]:
+    """``seat`` resigns a backgammon (the most there is); the opponent accepts it."""
+    seat.wait(lambda s: s["match"]["phase"] in ("roll", "move"))
+    assert seat.send({"kind": "resign", "level": "backgammon"})["type"] == "ack"
+    if answerer is not None:
+        answerer.wait(lambda s: s["match"]["phase"] == "resign")
+        assert answerer.send({"kind": "accept"})["type"] == "ack"
+    return seat.wait(lambda s: s["match"]["over"])
+
+
+def test_a_rematch_against_a_bot_is_a_new_game(site: Site) -> None:
+    ayse = site.register("ayse")
+    game_id = site.bot_game(ayse, game="tabla", length=1, level="beginner")
+    with site.as_(ayse).websocket_connect(f"/ws/game/{game_id}") as socket:
+        finish_by_resigning(Seat(socket), None)
+    again = site.post(ayse, f"/api/games/{game_id}/rematch")
+    assert again.status_code == 201, again.text
+    new_id = again.json()["game_id"]
+    assert new_id != game_id
+    summary = site.as_(None).get(f"/api/games/{new_id}").json()
+    assert summary["status"] == "live" and summary["players"][0] == "ayse"
+
+
+def test_a_rematch_against_a_person_is_an_offer_only_that_person_may_accept(site: Site) -> None:
+    ayse, mehmet, zeynep = site.register("ayse"), site.register("mehmet"), site.register("zeynep")
+    offer = make_offer(site, ayse, cube=False)
+    game_id = site.post(mehmet, f"/api/offers/{offer}/accept", {}).json()["game_id"]
+    early = site.post(ayse, f"/api/games/{game_id}/rematch")
+    assert early.status_code == 409
+    with (
+        site.as_(ayse).websocket_connect(f"/ws/game/{game_id}") as first,
+        site.as_(mehmet).websocket_connect(f"/ws/game/{game_id}") as second,
+    ):
+        seats = (Seat(first), Seat(second))
+        seats[0].read_state_until(seats[1].state["v"])  # the opponent's arrival is a version too
+        actor = seats[0].wait(lambda s: s["match"]["phase"] in ("roll", "move"))["match"]["actor"]
+        finish_by_resigning(seats[actor], seats[1 - actor])
+    assert site.post(zeynep, f"/api/games/{game_id}/rematch").status_code == 403
+    asked = site.post(ayse, f"/api/games/{game_id}/rematch")
+    assert asked.status_code == 201, asked.text
+    rematch = asked.json()["offer_id"]
+    row = next(o for o in site.as_(None).get("/api/lobby").json()["offers"] if o["id"] == rematch)
+    assert row["for"] is not None and row["by"] == "ayse"
+    assert site.post(zeynep, f"/api/offers/{rematch}/accept", {}).status_code == 403
+    accepted = site.post(mehmet, f"/api/offers/{rematch}/accept", {})
+    assert accepted.status_code == 200, accepted.text
+    assert accepted.json()["game_id"] != game_id
