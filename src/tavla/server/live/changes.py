@@ -7,6 +7,7 @@ room and sent to the players (persist, then acknowledge, then broadcast).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tavla.match.actions import MatchAction
@@ -45,3 +46,8 @@ class Change:
     seat: int | None = None
     seq: int | None = None
     chat: ChatLine | None = None
+    steps_changed: bool = False
+    """A step was played or taken back on the room's step builder."""
+    restore: Callable[[], None] | None = None
+    """Undoes what proposing the change did to the room's step builder, should storing
+    the change fail."""

@@ -252,13 +252,24 @@ class Room:
                 action=action.kind,
                 seat=seat,
             )
-        builder = self.state.position.steps()
-        for text in change.pending_steps:
-            builder.step(text)
+        builder = self.builder
+        if builder is None:  # a bot's seat taken over cannot happen; rebuild to be safe
+            builder = self.builder = self.state.position.steps()
+            for text in change.pending_steps:
+                builder.step(text)
+        # The room's own builder plays the step at once (it refuses an illegal one and
+        # changes nothing); should storing the change fail, ``restore`` takes it back.
         if isinstance(action, StepAction):
             builder.step(action.step)
+            change.restore = builder.undo
+            change.steps_changed = True
         elif isinstance(action, UndoAction):
+            if not builder.played:
+                builder.undo()  # raises: nothing to take back
+            last = builder.played[-1]
             builder.undo()
+            change.restore = lambda: builder.step(last)
+            change.steps_changed = True
         else:
             turn = builder.commit()
             self._apply(change, MatchAction(ActionKind.MOVE, seat, turn.text, self.now()), turn)
@@ -269,15 +280,21 @@ class Room:
     async def _commit(self, change: Change) -> None:
         """Store ``change``, then adopt it and show it (the caller holds the lock)."""
         self.book.version += 1
+        kept = (0, 0)
         if change.seat is not None and change.seq is not None:
+            kept = (self.book.last_seq[change.seat], self.book.last_ack[change.seat])
             self.book.last_seq[change.seat] = change.seq
             self.book.last_ack[change.seat] = self.book.version
         try:
             await self._save(self, change)
         except BaseException:
             self.book.version -= 1
+            if change.seat is not None and change.seq is not None:
+                self.book.last_seq[change.seat], self.book.last_ack[change.seat] = kept
+            if change.restore is not None:
+                change.restore()
             raise
-        if change.actions or change.pending_steps != self.pending_steps:
+        if change.actions or change.steps_changed:
             self.board_version = self.book.version
         self.state = change.state
         self.actions.extend(change.actions)
@@ -354,7 +371,22 @@ class Room:
                 viewer.send(_error(viewer, seq, refused.code, refused.template, **refused.params))
                 return
             change.seat, change.seq = seat, seq
+            await self._commit_or_refuse(viewer, seq, change)
+
+    async def _commit_or_refuse(self, viewer: Viewer, seq: int, change: Change) -> None:
+        """Commit a player's change; if the database refuses it, tell them and keep the game."""
+        try:
             await self._commit(change)
+        except Exception:
+            log.exception("game %s: a change could not be stored", self.game_id)
+            viewer.send(
+                _error(
+                    viewer,
+                    seq,
+                    "unavailable",
+                    N_("the server could not store this; nothing changed, try again"),
+                )
+            )
 
     async def say(self, viewer: Viewer, seq: object, text: object) -> None:
         seat = viewer.seat
@@ -392,7 +424,7 @@ class Room:
                 return
             change = Change(state=self.state, pending_steps=self.pending_steps, seat=seat, seq=seq)
             change.chat = ChatLine(seat, text.strip(), self.now())
-            await self._commit(change)
+            await self._commit_or_refuse(viewer, seq, change)
 
     @property
     def chat_enabled(self) -> bool:

@@ -10,10 +10,10 @@ import asyncio
 import secrets
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import select, update
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy import Table, select
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from tavla.match.actions import ActionKind, MatchAction, apply_action
 from tavla.match.settings import MatchSettings
@@ -22,6 +22,11 @@ from tavla.server.live.changes import Change, ChatLine
 from tavla.server.live.dicefeed import DiceFeed, GameSeed, new_chain_end
 from tavla.server.live.room import Book, Room, SeatInfo
 from tavla.storage.models import ChatMessage, GameAction, GameDice, LiveGame, User
+
+ACTIONS = cast(Table, GameAction.__table__)
+DICE = cast(Table, GameDice.__table__)
+CHAT = cast(Table, ChatMessage.__table__)
+GAMES = cast(Table, LiveGame.__table__)
 
 
 def wall_ms() -> int:
@@ -37,6 +42,9 @@ class Rooms:
 
     def __init__(self, sessions: async_sessionmaker[AsyncSession], *, one_writer: bool = False) -> None:
         self.sessions = sessions
+        engine = sessions.kw["bind"]
+        assert isinstance(engine, AsyncEngine)
+        self.engine = engine
         self._writes = asyncio.Lock() if one_writer else None
         """SQLite takes one writer at a time: the rooms queue here, in turn, instead of
         in SQLite's busy handler, whose growing sleeps starve some writers for seconds."""
@@ -53,48 +61,58 @@ class Rooms:
             await self._store(room, change)
 
     async def _store(self, room: Room, change: Change) -> None:
-        async with self.sessions() as db, db.begin():
-            first = len(room.actions)
-            for offset, action in enumerate(change.actions):
-                db.add(
-                    GameAction(
-                        game_id=room.game_id,
-                        index=first + offset,
-                        kind=str(action.kind),
-                        seat=action.seat,
-                        value=action.value,
-                        t_ms=action.t_ms,
-                    )
+        # SQLAlchemy Core on one connection: a change is a handful of statements, and
+        # the ORM's unit of work would cost more than they do (benchmarks/server_load.py).
+        game_id = room.game_id
+        async with self.engine.begin() as connection:
+            if change.actions:
+                first = len(room.actions)
+                await connection.execute(
+                    ACTIONS.insert(),
+                    [
+                        {
+                            "game_id": game_id,
+                            "index": first + offset,
+                            "kind": str(action.kind),
+                            "seat": action.seat,
+                            "value": action.value,
+                            "t_ms": action.t_ms,
+                        }
+                        for offset, action in enumerate(change.actions)
+                    ],
                 )
-            for new in change.new_dice:
-                db.add(
-                    GameDice(
-                        game_id=room.game_id,
-                        game_number=new.game_number,
-                        server_seed=new.server_seed,
-                        commitment=new.commitment,
-                        client_seed=new.client_seed,
-                        dice_drawn=0,
-                        revealed=False,
-                    )
+            if change.new_dice:
+                await connection.execute(
+                    DICE.insert(),
+                    [
+                        {
+                            "game_id": game_id,
+                            "game_number": new.game_number,
+                            "server_seed": new.server_seed,
+                            "commitment": new.commitment,
+                            "client_seed": new.client_seed,
+                            "dice_drawn": 0,
+                            "revealed": False,
+                        }
+                        for new in change.new_dice
+                    ],
                 )
             if change.dice_drawn is not None:
-                await db.flush()
-                await db.execute(
-                    update(GameDice)
-                    .where(GameDice.game_id == room.game_id, GameDice.game_number == change.state.game_number)
+                await connection.execute(
+                    DICE.update()
+                    .where(DICE.c.game_id == game_id, DICE.c.game_number == change.state.game_number)
                     .values(dice_drawn=change.dice_drawn)
                 )
             if change.reveal:
-                await db.execute(
-                    update(GameDice)
-                    .where(GameDice.game_id == room.game_id, GameDice.game_number.in_(change.reveal))
+                await connection.execute(
+                    DICE.update()
+                    .where(DICE.c.game_id == game_id, DICE.c.game_number.in_(change.reveal))
                     .values(revealed=True)
                 )
             if change.chat is not None:
-                db.add(
-                    ChatMessage(
-                        game_id=room.game_id,
+                await connection.execute(
+                    CHAT.insert().values(
+                        game_id=game_id,
                         index=len(room.chat),
                         seat=change.chat.seat,
                         text=change.chat.text,
@@ -113,7 +131,7 @@ class Rooms:
             }
             if state.over:
                 values.update(status="finished", winner=state.winner, finished_ms=wall_ms())
-            await db.execute(update(LiveGame).where(LiveGame.id == room.game_id).values(**values))
+            await connection.execute(GAMES.update().where(GAMES.c.id == game_id).values(**values))
 
     # ---------------------------------------------------------------- rooms
     async def create(

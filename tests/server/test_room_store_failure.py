@@ -1,0 +1,80 @@
+"""A change the database refuses is neither adopted, acknowledged nor shown (docs/API.md 6)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from tavla.match.settings import MatchSettings
+from tavla.match.state import new_state
+from tavla.server.live.changes import Change
+from tavla.server.live.dicefeed import DiceFeed
+from tavla.server.live.room import Room, SeatInfo
+
+
+class Viewer:
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self.language = "en"
+        self.messages: list[dict[str, Any]] = []
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.messages.append(message)
+
+
+class FlakyStore:
+    def __init__(self) -> None:
+        self.fail = False
+        self.stored: list[Change] = []
+
+    async def __call__(self, room: Room, change: Change) -> None:
+        if self.fail:
+            raise OSError("disk full")
+        self.stored.append(change)
+
+
+async def _scenario() -> None:
+    store = FlakyStore()
+    settings = MatchSettings(game="tabla", names=("ayse", "ivan"))
+    room = Room(
+        "g1",
+        settings,
+        (SeatInfo("ayse", 1, None), SeatInfo("ivan", 2, None)),
+        new_state(settings),
+        [],
+        DiceFeed(("a", "b"), [], "ab" * 32),
+        save=store,
+    )
+    from tavla.match.actions import ActionKind, MatchAction
+
+    async with room.lock:
+        start = Change(state=room.state)
+        room._apply(start, MatchAction(ActionKind.START, None, "", room.now()))
+        room._advance(start)
+        await room._commit(start)
+    seat = room.state.actor
+    assert seat is not None and room.builder is not None
+    viewer = Viewer(seat)
+    room.viewers.append(viewer)
+    step = room.builder.legal_steps()[0]
+    before = (room.book.version, list(room.book.last_seq), room.pending_steps, room.state)
+
+    store.fail = True
+    await room.intent(viewer, 1, room.book.version, {"kind": "step", "step": step})
+    assert viewer.messages[-1]["type"] == "error" and viewer.messages[-1]["code"] == "unavailable"
+    assert (room.book.version, list(room.book.last_seq), room.pending_steps, room.state) == before
+
+    store.fail = False
+    await room.intent(viewer, 1, room.book.version, {"kind": "step", "step": step})
+    assert viewer.messages[-2] == {"type": "ack", "seq": 1, "v": before[0] + 1}
+    assert room.pending_steps == [step]
+
+    store.fail = True
+    await room.intent(viewer, 2, room.book.version, {"kind": "undo"})
+    assert viewer.messages[-1]["code"] == "unavailable"
+    assert room.pending_steps == [step]  # the undo was taken back
+    room.close()
+
+
+def test_a_refused_store_changes_nothing_and_the_same_intent_succeeds_later() -> None:
+    asyncio.run(_scenario())
