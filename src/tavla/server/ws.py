@@ -37,10 +37,11 @@ class Connection:
         self.socket = socket
         self.seat = seat
         self.language = language
-        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.queue: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue()
         self.closed = False
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: dict[str, Any] | str) -> None:
+        """Queue a message: an object, or its JSON text already made."""
         if self.closed:
             return
         if self.queue.qsize() >= QUEUE_LIMIT:
@@ -56,7 +57,8 @@ class Connection:
                 with contextlib.suppress(Exception):
                     await self.socket.close(code=1013)
                 return
-            await self.socket.send_text(json.dumps(message, separators=(",", ":")))
+            text = message if isinstance(message, str) else json.dumps(message, separators=(",", ":"))
+            await self.socket.send_text(text)
 
 
 async def _handshake(socket: WebSocket) -> tuple[Platform, SessionInfo | None] | None:

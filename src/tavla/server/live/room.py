@@ -9,6 +9,7 @@ A refused intent changes nothing.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -48,7 +49,9 @@ class Viewer(Protocol):
     language: str
     """The language its refusals are written in (``en``, ``tr``, ``bg``)."""
 
-    def send(self, message: dict[str, Any]) -> None: ...
+    def send(self, message: dict[str, Any] | str) -> None:
+        """Queue ``message``: an object, or its JSON text made once for many viewers."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -536,13 +539,24 @@ class Room:
 
     # ------------------------------------------------------------------ views
     def broadcast(self) -> None:
-        from tavla.server.live.views import shared_view, state_message
+        from tavla.server.live.views import SHARED_KEYS, shared_view, state_message
 
         if not self.viewers:
             return
-        shared = shared_view(self)  # built once for all viewers, their own parts apart
+        # What all viewers share is built and written as JSON once; each message is its
+        # viewer's own part followed by that text.
+        shared = shared_view(self)
+        shared_text = json.dumps(
+            {key: shared[key] for key in SHARED_KEYS}, separators=(",", ":"), ensure_ascii=False
+        )
         for viewer in list(self.viewers):
-            viewer.send(state_message(self, viewer.seat, shared))
+            own = state_message(self, viewer.seat, shared)
+            own_text = json.dumps(
+                {key: value for key, value in own.items() if key not in SHARED_KEYS},
+                separators=(",", ":"),
+                ensure_ascii=False,
+            )
+            viewer.send(own_text[:-1] + "," + shared_text[1:])
 
     def _send_to_seat(self, seat: int, message: dict[str, Any]) -> None:
         for viewer in self.viewers:

@@ -109,6 +109,10 @@ def _dice(room: Room) -> dict[str, Any] | None:
     }
 
 
+SHARED_KEYS = ("players", "match", "moves", "dice", "spectators")
+"""The parts of a ``state`` message that are the same for every viewer."""
+
+
 def shared_view(room: Room) -> dict[str, Any]:
     """What every connection of the room is shown alike at this moment."""
     return {
