@@ -100,7 +100,8 @@ def test_a_match_survives_sigkill_in_mid_turn_and_finishes_as_an_uninterrupted_o
     served: Served,
 ) -> None:
     ayse, mehmet = Account(served, "ayse"), Account(served, "mehmet")
-    game_id = offer_and_accept(ayse, mehmet, game="tabla", length=2, cube=True)
+    # Four points: no game of a match without doubles scores more than three, so there is a second.
+    game_id = offer_and_accept(ayse, mehmet, game="tabla", length=4, cube=True)
     table = Table((ayse.connect(game_id), mehmet.connect(game_id)))
     mover = table.play(stop=in_second_game_mid_turn)
     assert mover is not None, "the match ended before its second game"

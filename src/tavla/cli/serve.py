@@ -60,6 +60,9 @@ def serve(
         host=settings.host,
         port=settings.port,
         ws="websockets-sansio",
+        # Board states are a few kilobytes; compressing each one cost the server more
+        # CPU than anything but the rules (benchmarks/server_load.py).
+        ws_per_message_deflate=False,
         log_level="info",
         proxy_headers=True,
     )

@@ -190,7 +190,7 @@ def _resign_json(offer: ResignOffer | None) -> ResignJson | None:
     return ResignJson(by=offer.by, level=levels[offer.points], points=offer.points)
 
 
-def _clock_json(clock: Clock | None, now_ms: int) -> ClockJson | None:
+def clock_json(clock: Clock | None, now_ms: int) -> ClockJson | None:
     if clock is None:
         return None
     seats = []
@@ -221,7 +221,7 @@ def match_state_json(state: MatchState, now_ms: int) -> MatchStateJson:
         colours=[colour(state.colour_of(seat)) for seat in (0, 1)],
         cube=_cube_json(state),
         resign=_resign_json(state.resign),
-        clock=_clock_json(state.clock, now_ms),
+        clock=clock_json(state.clock, now_ms),
         position=position_json(state.position),
         results=[_result_json(result) for result in state.results],
         over=state.over,

@@ -62,6 +62,5 @@ class DiceFeed:
             return FairDice(pending.server_seed, pending.client_seed)
         seed = self.seeds[game_number]
         dice = FairDice(seed.server_seed, seed.client_seed)
-        for _ in range(seed.dice_drawn):
-            dice.die()
+        dice.dice_drawn = seed.dice_drawn  # die i depends on i alone: start at the next one
         return dice

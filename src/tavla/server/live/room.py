@@ -146,6 +146,8 @@ class Room:
         from tavla.server.live.views import MoveList
 
         self.move_list = MoveList()
+        self.match_json_cache: tuple[MatchState, dict[str, Any]] | None = None
+        """The JSON of the state last shown (views.py), kept while the state is the same."""
         self._new_builder()
         for text in pending_steps or []:
             if self.builder is not None:
@@ -186,8 +188,7 @@ class Room:
         stored = 0 if pending is not None else self.feed.seeds[game_number].dice_drawn
         drawn = change.dice_drawn if change.dice_drawn is not None else stored
         source = self.feed.source(game_number, pending)
-        for _ in range(drawn - stored):
-            source.die()
+        source.dice_drawn = drawn
         return CountingDice(source, drawn)
 
     def _apply(self, change: Change, action: MatchAction, turn: Turn | None = None) -> None:

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from tavla.match.actions import ActionKind, MatchAction
 from tavla.schema import match_state_json, steps_json
+from tavla.schema.match import clock_json
 
 if TYPE_CHECKING:
     from tavla.server.live.room import Room
@@ -113,13 +114,28 @@ SHARED_KEYS = ("players", "match", "moves", "dice", "spectators")
 """The parts of a ``state`` message that are the same for every viewer."""
 
 
+def _match_json(room: Room) -> dict[str, Any]:
+    """The match state's JSON. Steps, chat and presence leave the state as it was: its
+    JSON is kept and only the clock, which reads the time, is made again."""
+    now = room.now()
+    cached = room.match_json_cache
+    if cached is not None and cached[0] is room.state:
+        data = dict(cached[1])
+        clock = clock_json(room.state.clock, now)
+        data["clock"] = None if clock is None else clock.model_dump(mode="json", by_alias=True)
+        return data
+    data = match_state_json(room.state, now).model_dump(mode="json", by_alias=True)
+    room.match_json_cache = (room.state, data)
+    return data
+
+
 def shared_view(room: Room) -> dict[str, Any]:
     """What every connection of the room is shown alike at this moment."""
     return {
         "v": room.book.version,
         "game_id": room.game_id,
         "players": _players(room),
-        "match": match_state_json(room.state, room.now()).model_dump(mode="json", by_alias=True),
+        "match": _match_json(room),
         "moves": move_list(room),
         "dice": _dice(room),
         "spectators": sum(1 for viewer in room.viewers if viewer.seat is None),
