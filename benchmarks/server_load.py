@@ -1,7 +1,7 @@
 """Load on one ``tavla serve`` process: N concurrent games played over websockets.
 
     .venv/bin/python benchmarks/server_load.py [--games 10 100 500] [--seconds 30]
-                                               [--players 20] [--seed 1]
+                                               [--players 20] [--think-ms 0]
 
 For each N a fresh server process is started on loopback (SQLite in a temporary
 folder, bots without delay, no message limit to speak of). N games of tabla to one
@@ -169,6 +169,10 @@ def choose(state: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
     return None
 
 
+THINK_S = [0.0]
+"""How long a player thinks before each action, on average (``--think-ms``); 0: at once."""
+
+
 async def play_seat(socket: ClientConnection, stats: Stats, rng: random.Random, stop: asyncio.Event) -> None:
     """One player: act whenever the latest state is theirs, one intent in flight."""
     state: dict[str, Any] | None = None
@@ -198,6 +202,11 @@ async def play_seat(socket: ClientConnection, stats: Stats, rng: random.Random, 
         if sent_at is None and state is not None:
             action = choose(state, rng)
             if action is not None:
+                if THINK_S[0]:
+                    # A person's pace: a moment's thought, between half and one and a half times the mean.
+                    await asyncio.sleep(rng.uniform(0.5, 1.5) * THINK_S[0])
+                    if stop.is_set():
+                        return
                 seq += 1
                 sent_at = time.perf_counter()
                 await socket.send(
@@ -342,7 +351,14 @@ def main() -> None:
     parser.add_argument("--games", type=int, nargs="+", default=[10, 100, 500])
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--players", type=int, default=20, help="registered players sharing the games")
+    parser.add_argument(
+        "--think-ms",
+        type=float,
+        default=0.0,
+        help="mean time a player takes before each action (0: none, the server's ceiling)",
+    )
     arguments = parser.parse_args()
+    THINK_S[0] = arguments.think_ms / 1000
     console = Console(width=max(Console().width, 130))
     results: list[Result] = []
     columns = (TextColumn("{task.description}"), BarColumn(), TimeRemainingColumn())
@@ -359,7 +375,12 @@ def main() -> None:
                 server.stop()
         results.append(result)
         console.print(f"N={games}: {result.acks / result.seconds:.0f} intents/s")
-    table = Table(title=f"tavla serve under load ({arguments.seconds:.0f} s per N, one server process)")
+    pace = (
+        f", players think {arguments.think_ms:.0f} ms on average"
+        if arguments.think_ms
+        else ", players act at once"
+    )
+    table = Table(title=f"tavla serve under load ({arguments.seconds:.0f} s per N, one server process{pace})")
     for heading in (
         "games",
         "intents/s",

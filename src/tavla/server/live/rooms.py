@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from typing import Any, cast
 
-from sqlalchemy import Table, select
+from sqlalchemy import Table, bindparam, select
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from tavla.match.actions import ActionKind, MatchAction, apply_action
@@ -27,6 +27,11 @@ ACTIONS = cast(Table, GameAction.__table__)
 DICE = cast(Table, GameDice.__table__)
 CHAT = cast(Table, ChatMessage.__table__)
 GAMES = cast(Table, LiveGame.__table__)
+# Statements made once: building one per change cost more than running it.
+COUNT_DICE = DICE.update().where(
+    DICE.c.game_id == bindparam("b_game"), DICE.c.game_number == bindparam("b_number")
+)
+UPDATE_GAME = GAMES.update().where(GAMES.c.id == bindparam("b_id"))
 
 
 def wall_ms() -> int:
@@ -99,9 +104,12 @@ class Rooms:
                 )
             if change.dice_drawn is not None:
                 await connection.execute(
-                    DICE.update()
-                    .where(DICE.c.game_id == game_id, DICE.c.game_number == change.state.game_number)
-                    .values(dice_drawn=change.dice_drawn)
+                    COUNT_DICE,
+                    {
+                        "b_game": game_id,
+                        "b_number": change.state.game_number,
+                        "dice_drawn": change.dice_drawn,
+                    },
                 )
             if change.reveal:
                 await connection.execute(
@@ -131,7 +139,7 @@ class Rooms:
             }
             if state.over:
                 values.update(status="finished", winner=state.winner, finished_ms=wall_ms())
-            await connection.execute(GAMES.update().where(GAMES.c.id == game_id).values(**values))
+            await connection.execute(UPDATE_GAME, {"b_id": game_id, **values})
 
     # ---------------------------------------------------------------- rooms
     async def create(
