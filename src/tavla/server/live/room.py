@@ -540,16 +540,14 @@ class Room:
 
     # ------------------------------------------------------------------ views
     def broadcast(self) -> None:
-        from tavla.server.live.views import SHARED_KEYS, shared_view, state_message
+        from tavla.server.live.views import SHARED_KEYS, shared_text, shared_view, state_message
 
         if not self.viewers:
             return
         # What all viewers share is built and written as JSON once; each message is its
         # viewer's own part followed by that text.
         shared = shared_view(self)
-        shared_text = json.dumps(
-            {key: shared[key] for key in SHARED_KEYS}, separators=(",", ":"), ensure_ascii=False
-        )
+        common = shared_text(self, shared)
         for viewer in list(self.viewers):
             own = state_message(self, viewer.seat, shared)
             own_text = json.dumps(
@@ -557,7 +555,7 @@ class Room:
                 separators=(",", ":"),
                 ensure_ascii=False,
             )
-            viewer.send(own_text[:-1] + "," + shared_text[1:])
+            viewer.send(own_text[:-1] + "," + common[1:])
 
     def _send_to_seat(self, seat: int, message: dict[str, Any]) -> None:
         for viewer in self.viewers:

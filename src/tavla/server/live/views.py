@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any
 
 from tavla.match.actions import ActionKind, MatchAction
@@ -38,6 +39,14 @@ class MoveList:
         self.seen = 0
         self.game = 0
         self.dice = ""
+        self._text: tuple[int, str] | None = None
+
+    def json_text(self, room: Room) -> str:
+        """The list as JSON text, written again only when it grew."""
+        moves = self.of(room)
+        if self._text is None or self._text[0] != len(moves):
+            self._text = (len(moves), json.dumps(moves, separators=(",", ":"), ensure_ascii=False))
+        return self._text[1]
 
     def of(self, room: Room) -> list[dict[str, Any]]:
         actions = room.actions
@@ -111,6 +120,17 @@ def _dice(room: Room) -> dict[str, Any] | None:
 
 
 SHARED_KEYS = ("players", "match", "moves", "dice", "spectators")
+
+
+def shared_text(room: Room, shared: dict[str, Any]) -> str:
+    """The shared parts as one JSON object's text; the move list's text is kept from
+    one change to the next (it only grows, and is the longest part)."""
+    rest = json.dumps(
+        {key: shared[key] for key in SHARED_KEYS if key != "moves"}, separators=(",", ":"), ensure_ascii=False
+    )
+    return rest[:-1] + ',"moves":' + room.move_list.json_text(room) + "}"
+
+
 """The parts of a ``state`` message that are the same for every viewer."""
 
 
