@@ -297,6 +297,9 @@ async def run_load(
     limits = httpx.Limits(max_connections=16)
     async with httpx.AsyncClient(base_url=server.url, timeout=60, limits=limits) as http:
         setup = progress.add_task(f"N={games}: players and games", total=games)
+        # A player may have only a few open offers at once (the lobby's limit): one
+        # player per four games keeps every game's offer within it.
+        player_count = max(player_count, -(-games // 4))
         players = [await register(http, f"load{index}") for index in range(player_count)]
         stats, stop, connected = Stats(), asyncio.Event(), asyncio.Event()
         ready = [0]
@@ -350,7 +353,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, nargs="+", default=[10, 100, 500])
     parser.add_argument("--seconds", type=float, default=30.0)
-    parser.add_argument("--players", type=int, default=20, help="registered players sharing the games")
+    parser.add_argument("--players", type=int, default=20, help="registered players sharing the games (at least one per four games)")
     parser.add_argument(
         "--think-ms",
         type=float,
