@@ -353,7 +353,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, nargs="+", default=[10, 100, 500])
     parser.add_argument("--seconds", type=float, default=30.0)
-    parser.add_argument("--players", type=int, default=20, help="registered players sharing the games (at least one per four games)")
+    parser.add_argument(
+        "--players",
+        type=int,
+        default=20,
+        help="registered players sharing the games (at least one per four games)",
+    )
     parser.add_argument(
         "--think-ms",
         type=float,
