@@ -111,3 +111,33 @@ def test_a_seed_with_markup_is_shown_as_written(tmp_path: Path) -> None:
     result = run(saved(tmp_path, replace(record, dice=(marked, *record.dice[1:]))))
     assert result.exit_code == 1
     assert "Game 1 (client seed '[bold]x[/bold]:y'): FAILED [mismatch]" in result.output
+
+
+def test_a_match_on_one_seed_chain_is_said_to_be_one_and_separate_seeds_are_named(tmp_path: Path) -> None:
+    import random
+
+    from tests.match.fair_helpers import FairMatch
+
+    from tavla.core.fairdice import join_client_seeds, seed_chain
+    from tavla.match.players import RandomPlayer, play_random_match
+
+    chain = seed_chain("cd" * 32, 16)
+
+    class ChainedMatch(FairMatch):
+        def start_next_game(self) -> None:
+            Match.start_next_game(self)
+            number = len(self.fair.games) + 1
+            self.fair.begin_game(join_client_seeds("ayse", "mehmet"), chain[number - 1])
+
+    for seed in range(20):  # the first seeded match that lasts more than one game
+        match = ChainedMatch(MatchSettings("tabla", length=5))
+        play_random_match(match, (RandomPlayer(random.Random(seed)), RandomPlayer(random.Random(~seed))))
+        record = match.fair.record(match)
+        if len(record.dice) > 1:
+            break
+    assert len(record.dice) > 1
+    chained = run(saved(tmp_path, record)).output.splitlines()
+    assert chained[-2] == "Each game's commitment is the seed revealed before it: one chain."
+    separate = run(saved(tmp_path, fair_record(THREE_GAMES))).output.splitlines()
+    assert separate[-2] == "The games' seeds were drawn one by one, not as one chain."
+    assert separate[-1] == "All 3 games' dice verify."

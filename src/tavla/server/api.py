@@ -158,7 +158,8 @@ async def me(session: CurrentSession) -> Account:
 @router.put("/me/preferences")
 async def preferences(body: Preferences, db: Db, session: CurrentSession) -> Account:
     user = await db.get(User, session.user.id)
-    assert user is not None
+    if user is None:  # the account was removed while its session lived
+        raise ApiError(401, "not_signed_in", N_("sign in (or play as a guest) first"))
     await accounts.set_preferences(db, user, body.language, body.home_side)
     return _account(user, session.csrf_token)
 

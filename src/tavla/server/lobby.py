@@ -197,7 +197,8 @@ class Lobby:
             if won.rowcount != 1:  # type: ignore[attr-defined]
                 raise not_found(N_("open offer not found"))
             creator = await db.get(User, offer.creator_id)
-            assert creator is not None
+            if creator is None:  # the offer goes with its maker's account (cascade)
+                raise not_found(N_("open offer not found"))
             data = dict(offer.settings)
             seed0 = data.pop("client_seed", "") or client_seed(None)
             chain_end = data.pop("seed_chain_end", None)

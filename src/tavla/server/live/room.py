@@ -510,16 +510,17 @@ class Room:
         actor = self.state.actor
         if self.bot_chooser is None or self.state.over or not self.seat_is_bot(actor):
             return
-        if self._bot_task is not None and not self._bot_task.done():
+        if actor is None or (self._bot_task is not None and not self._bot_task.done()):
             return
-        assert actor is not None
         self._bot_task = asyncio.ensure_future(self._bot_turn(actor, self.book.version))
 
     async def _bot_turn(self, seat: int, version: int) -> None:
         await asyncio.sleep(self.bot_delay_ms / 1000)
-        assert self.bot_chooser is not None
+        chooser = self.bot_chooser
+        if chooser is None:
+            return
         try:
-            action = await self.bot_chooser(self, seat)
+            action = await chooser(self, seat)
         except Exception:
             log.exception("bot of game %s failed", self.game_id)
             return

@@ -48,7 +48,8 @@ class Rooms:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], *, one_writer: bool = False) -> None:
         self.sessions = sessions
         engine = sessions.kw["bind"]
-        assert isinstance(engine, AsyncEngine)
+        if not isinstance(engine, AsyncEngine):
+            raise TypeError("the rooms' sessions must be bound to an asynchronous engine")
         self.engine = engine
         self._writes = asyncio.Lock() if one_writer else None
         """SQLite takes one writer at a time: the rooms queue here, in turn, instead of
