@@ -66,9 +66,26 @@ def _healthy(url: str) -> bool:
         return False
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """`tavla serve` on a free port and a fresh SQLite database; its URL."""
+POSTGRES = os.environ.get("TAVLA_TEST_POSTGRES")
+"""A PostgreSQL server to create a database on (``make test`` starts one): the whole
+walk-through then runs on it too."""
+
+
+def _database(kind: str, folder: Path) -> str:
+    if kind == "sqlite":
+        return f"sqlite:///{folder / 'tavla.db'}"
+    import psycopg
+
+    name = f"tavla_e2e_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(f"{POSTGRES}/postgres", autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    return f"{POSTGRES}/{name}"
+
+
+@pytest.fixture(scope="session", params=["sqlite"] + (["postgresql"] if POSTGRES else []))
+def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`tavla serve` on a free port and a fresh database (SQLite, then PostgreSQL when
+    one is at hand); its URL."""
     folder = tmp_path_factory.mktemp("server")
     port = _free_port()
     env = {
@@ -88,7 +105,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "--port",
         str(port),
         "--database",
-        f"sqlite:///{folder / 'tavla.db'}",
+        _database(request.param, folder),
     ]
     process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"

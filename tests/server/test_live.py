@@ -7,6 +7,7 @@ steps are the same after it.
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -273,7 +274,7 @@ def play_out(seat: Seat, limit: int = 3000) -> dict[str, Any]:
 
 @pytest.mark.parametrize("game", ["tabla", "abluka"])
 def test_a_game_against_a_bot_is_played_to_the_end_and_archived(
-    site: Site, game: str, player_name: str = "ayse"
+    site: Site, game: str, tmp_path: Path, player_name: str = "ayse"
 ) -> None:
     player: Player = site.register(player_name)
     game_id = site.bot_game(player, game=game, length=1, sets=1, level="beginner")
@@ -288,6 +289,29 @@ def test_a_game_against_a_bot_is_played_to_the_end_and_archived(
     assert [g["id"] for g in profile["games"]] == [game_id]
     page = site.as_(None).get(f"/archive/{game_id}")
     assert page.status_code == 200 and game_id in page.text
+    replays_in_the_cli(site, game_id, game, tmp_path)
+
+
+def replays_in_the_cli(site: Site, game_id: str, game: str, folder: Path) -> None:
+    """The downloads are the files ``tavla replay`` reads (JSON, and .mat for tabla)."""
+    import typer
+    from typer.testing import CliRunner
+
+    from tavla.cli import replay
+
+    app = typer.Typer(add_completion=False)
+    replay.register(app)
+    app.callback()(lambda: None)
+    suffixes = ["record"] + (["record.mat"] if game == "tabla" else [])
+    for suffix in suffixes:
+        response = site.as_(None).get(f"/api/games/{game_id}/{suffix}")
+        assert response.status_code == 200
+        path = folder / ("match.json" if suffix == "record" else "match.mat")
+        path.write_bytes(response.content)
+        result = CliRunner().invoke(app, ["replay", str(path)])
+        assert result.exit_code == 0, result.output
+    if game != "tabla":
+        assert site.as_(None).get(f"/api/games/{game_id}/record.mat").status_code == 409
 
 
 def test_a_flood_of_messages_is_refused_and_an_oversized_one_too(database_url: str) -> None:
