@@ -18,6 +18,7 @@ from typing import Any
 
 from tests.server.conftest import Site
 from tests.server.play import Seat
+from tests.server.served import first_legal
 
 from tavla.core.diceverify import DiceProblem
 from tavla.match.actions import ActionKind
@@ -36,21 +37,6 @@ def live_record(site: Site, game_id: str) -> dict[str, Any]:
     assert response.status_code == 200
     data: dict[str, Any] = response.json()
     return data
-
-
-def next_action(state: dict[str, Any]) -> dict[str, Any] | None:
-    match = state["match"]
-    if match["over"] or match["actor"] != state["seat"]:
-        return None
-    phase = match["phase"]
-    if phase in ("roll", "raccoon"):
-        return {"kind": "roll"}
-    if phase == "move":
-        steps = state["steps"]
-        return (
-            {"kind": "commit"} if steps["complete"] else {"kind": "step", "step": steps["legal"][0]["text"]}
-        )
-    return {"kind": "take"} if phase == "double" else {"kind": "accept"} if phase == "resign" else None
 
 
 def play_watching_the_dice(site: Site, seat: Seat, game_id: str) -> tuple[dict[int, str], int]:
@@ -76,7 +62,7 @@ def play_watching_the_dice(site: Site, seat: Seat, game_id: str) -> tuple[dict[i
                 checked = number
         if state["match"]["over"]:
             return shown, checked
-        action = next_action(state)
+        action = first_legal(state)
         if action is None:
             seat.read_state()
             continue

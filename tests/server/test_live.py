@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from tests.server.conftest import Player, Site
 from tests.server.play import Seat
+from tests.server.served import first_legal
 
 
 def first_step(seat: Seat) -> str:
@@ -250,21 +251,8 @@ def play_out(seat: Seat, limit: int = 3000) -> dict[str, Any]:
         state = seat.wait(lambda s: s["match"]["over"] or s["match"]["actor"] == s["seat"])
         if state["match"]["over"]:
             return state
-        phase = state["match"]["phase"]
-        if phase in ("roll", "raccoon"):
-            action: dict[str, Any] = {"kind": "roll"}
-        elif phase == "move":
-            steps = state["steps"]
-            action = (
-                {"kind": "commit"}
-                if steps["complete"]
-                else {"kind": "step", "step": steps["legal"][0]["text"]}
-            )
-        elif phase == "double":
-            action = {"kind": "take"}
-        elif phase == "resign":
-            action = {"kind": "accept"}
-        else:
+        action = first_legal(state)
+        if action is None:
             seat.read_state()
             continue
         answer = seat.send(action)

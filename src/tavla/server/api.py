@@ -7,6 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from tavla.server import accounts, archive
 from tavla.server import lobby as lobby_module
@@ -14,6 +15,7 @@ from tavla.server.deps import SESSION_COOKIE, CurrentSession, Db, OptionalSessio
 from tavla.server.errors import ApiError, not_found
 from tavla.server.i18n import N_
 from tavla.server.offers import BotGameCreate, OfferAccept, OfferCreate
+from tavla.server.platform import Platform
 from tavla.storage.models import LiveGame, User
 
 router = APIRouter(prefix="/api")
@@ -68,6 +70,19 @@ def _set_cookie(request: Request, response: Response, token: str, days: int) -> 
     )
 
 
+GUEST_DAYS = 1
+"""A guest's session lasts a day: there is no password to come back with."""
+
+
+async def _sign_in(
+    request: Request, response: Response, db: AsyncSession, platform: Platform, user: User, days: int
+) -> Account:
+    """Open a session for ``user`` and set its cookie; the account as answered."""
+    token, csrf = await accounts.open_session(db, user, platform.settings.signing_key, days)
+    _set_cookie(request, response, token, days)
+    return _account(user, csrf)
+
+
 @router.get("/health")
 async def health(platform: PlatformDep) -> dict[str, Any]:
     """200 once the database is migrated and the server takes requests."""
@@ -86,11 +101,7 @@ async def register(
     _s: OptionalSession,
 ) -> Account:
     user = await accounts.register(db, body.name, body.password, body.language or _browser_language(request))
-    token, csrf = await accounts.open_session(
-        db, user, platform.settings.signing_key, platform.settings.session_days
-    )
-    _set_cookie(request, response, token, platform.settings.session_days)
-    return _account(user, csrf)
+    return await _sign_in(request, response, db, platform, user, platform.settings.session_days)
 
 
 @router.post("/login")
@@ -119,11 +130,7 @@ async def login(
     user = await accounts.authenticate(db, body.name, body.password)
     if user is None:
         raise ApiError(401, "bad_login", N_("wrong name or password"))
-    token, csrf = await accounts.open_session(
-        db, user, platform.settings.signing_key, platform.settings.session_days
-    )
-    _set_cookie(request, response, token, platform.settings.session_days)
-    return _account(user, csrf)
+    return await _sign_in(request, response, db, platform, user, platform.settings.session_days)
 
 
 @router.post("/guest")
@@ -136,9 +143,7 @@ async def guest(
     _s: OptionalSession,
 ) -> Account:
     user = await accounts.make_guest(db, body.language or _browser_language(request))
-    token, csrf = await accounts.open_session(db, user, platform.settings.signing_key, 1)
-    _set_cookie(request, response, token, 1)
-    return _account(user, csrf)
+    return await _sign_in(request, response, db, platform, user, GUEST_DAYS)
 
 
 @router.post("/logout")
