@@ -22,20 +22,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.browser import ARGS, CHROMIUM
 
 pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 sync_api = pytest.importorskip("playwright.sync_api")
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 GAMES = ("tabla", "antitabla", "chelebi", "tapa", "gulbara", "indiyka", "abluka")
 PASSWORD = "correct horse battery"
 ACTION_TIMEOUT_MS = 15_000

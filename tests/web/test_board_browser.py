@@ -20,19 +20,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.browser import ARGS, CHROMIUM
 from tests.web.make_fixtures import GAMES, OUT, STATIC
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 pytestmark = [
     pytest.mark.browser,

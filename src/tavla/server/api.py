@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from tavla.server import accounts, archive
 from tavla.server import lobby as lobby_module
+from tavla.server.accounts import SessionInfo
 from tavla.server.deps import SESSION_COOKIE, CurrentSession, Db, OptionalSession, PlatformDep
 from tavla.server.errors import ApiError, not_found
 from tavla.server.i18n import N_
@@ -237,22 +238,25 @@ async def games(platform: PlatformDep) -> dict[str, Any]:
     return {"live": (await platform.lobby.snapshot())["live"]}
 
 
-@router.get("/games/{game_id}")
-async def game_summary(game_id: str, db: Db, session: OptionalSession) -> dict[str, Any]:
+async def visible_game(game_id: str, db: AsyncSession, session: SessionInfo | None) -> LiveGame:
+    """The game, if this visitor may see it (archive.check_may_see); else 404 or 403."""
     row = await db.get(LiveGame, game_id)
     if row is None:
         raise not_found(N_("game not found"))
     archive.check_may_see(row, session)
+    return row
+
+
+@router.get("/games/{game_id}")
+async def game_summary(game_id: str, db: Db, session: OptionalSession) -> dict[str, Any]:
+    row = await visible_game(game_id, db, session)
     return await archive.summary(db, row)
 
 
 @router.get("/games/{game_id}/record")
 async def game_record(game_id: str, db: Db, session: OptionalSession) -> Response:
     """The match record (docs/records.md): JSON, seeds of the finished games revealed."""
-    row = await db.get(LiveGame, game_id)
-    if row is None:
-        raise not_found(N_("game not found"))
-    archive.check_may_see(row, session)
+    row = await visible_game(game_id, db, session)
     text = await archive.record_json(db, row)
     headers = {"Content-Disposition": f'attachment; filename="tavla-{game_id}.json"'}
     return Response(text, media_type="application/json", headers=headers)
@@ -261,10 +265,7 @@ async def game_record(game_id: str, db: Db, session: OptionalSession) -> Respons
 @router.get("/games/{game_id}/record.mat")
 async def game_mat(game_id: str, db: Db, session: OptionalSession) -> Response:
     """The match in Jellyfish .mat form (tabla only), as GNU Backgammon imports it."""
-    row = await db.get(LiveGame, game_id)
-    if row is None:
-        raise not_found(N_("game not found"))
-    archive.check_may_see(row, session)
+    row = await visible_game(game_id, db, session)
     text = await archive.record_mat(db, row)
     headers = {"Content-Disposition": f'attachment; filename="tavla-{game_id}.mat"'}
     return Response(text, media_type="text/plain; charset=utf-8", headers=headers)
@@ -273,10 +274,7 @@ async def game_mat(game_id: str, db: Db, session: OptionalSession) -> Response:
 @router.get("/games/{game_id}/replay")
 async def game_replay(game_id: str, db: Db, session: OptionalSession) -> dict[str, Any]:
     """Every state of the match, the start and after each action, for stepping through it."""
-    row = await db.get(LiveGame, game_id)
-    if row is None:
-        raise not_found(N_("game not found"))
-    archive.check_may_see(row, session)
+    row = await visible_game(game_id, db, session)
     return await archive.replay_json(db, row)
 
 
