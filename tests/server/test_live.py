@@ -341,3 +341,16 @@ def test_chat_and_presence_do_not_make_an_intent_stale_but_a_move_does(site: Sit
             answer = starter.send({"kind": "step", "step": first_step(starter)}, v=seen)
             assert answer["type"] == "ack"  # the chat line changed no board
             assert starter.send({"kind": "undo"}, v=seen)["code"] == "stale"  # the step did
+
+
+def test_a_game_offered_with_rule_options_is_played_under_them(site: Site) -> None:
+    player = site.register("eleni")
+    game = site.bot_game(player, game="tapa", options={"mother_pin_wins": True})
+    with site.as_(player).websocket_connect(f"/ws/game/{game}") as socket:
+        state = Seat(socket).state
+    assert state["match"]["settings"]["options"] == {"mother_pin_wins": True}
+    assert state["match"]["position"]["tpn"].startswith("tapa(mother_pin_wins=true) ")
+    wrong = site.post(player, "/api/bot-games", {"game": "tapa", "options": {"mother_pin_wins": 3}})
+    assert wrong.status_code == 422 and "mother_pin_wins" in wrong.json()["error"]["message"]
+    page = site.as_(player).get("/")
+    assert 'data-options-for="tapa"' in page.text and 'data-option="progressive_from_roll"' in page.text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ from tavla.core.registry import all_games
 from tavla.server import archive
 from tavla.server.accounts import name_key
 from tavla.server.deps import Db, OptionalSession, PlatformDep
-from tavla.server.i18n import LANGUAGE_COOKIE, LANGUAGE_NAMES, LANGUAGES, choose_language, translations
+from tavla.server.i18n import LANGUAGE_COOKIE, LANGUAGE_NAMES, LANGUAGES, N_, choose_language, translations
 from tavla.server.live.bots import bot_levels
 from tavla.storage.models import LiveGame, User
 
@@ -64,6 +65,31 @@ def board_text(request: Request, session: Any) -> dict[str, str]:
     return {key: language.gettext(text) for key, text in english.items()}
 
 
+OPTION_LABELS = {
+    "mother_pin_wins": N_("Pinning the opponent's mother checker wins the game (the Greek rule)"),
+    "progressive_from_roll": N_("A player's doubles are progressive from his roll number"),
+}
+"""What the lobby's forms call each rule option (docs/rules.md lists them all)."""
+
+
+def _options(definition: Any) -> list[dict[str, Any]]:
+    """The game's rule options as the forms show them: name, label, kind, default, range."""
+    shown = []
+    for field in dataclasses.fields(definition.options):
+        default = getattr(definition.options, field.name)
+        shown.append(
+            {
+                "name": field.name,
+                "label": OPTION_LABELS.get(field.name, field.name),
+                "kind": "bool" if isinstance(default, bool) else "int",
+                "default": default,
+                "min": field.metadata.get("min"),
+                "max": field.metadata.get("max"),
+            }
+        )
+    return shown
+
+
 def _games() -> list[dict[str, Any]]:
     return [
         {
@@ -71,6 +97,7 @@ def _games() -> list[dict[str, Any]]:
             "title": d.facts.title,
             "has_dice": d.facts.has_dice,
             "has_cube": d.facts.has_cube,
+            "options": _options(d),
         }
         for d in all_games()
     ]

@@ -62,6 +62,9 @@ function diceGame(form) {
 function fitFields(form) {
   const option = chosenGame(form);
   const has = { dice: option?.dataset.dice === "1", grid: option?.dataset.dice !== "1", cube: option?.dataset.cube === "1" };
+  for (const node of form.querySelectorAll("[data-options-for]")) {
+    node.toggleAttribute("hidden", node.getAttribute("data-options-for") !== option?.value);
+  }
   for (const node of form.querySelectorAll("[data-needs]")) {
     const need = /** @type {"dice" | "grid" | "cube"} */ (node.getAttribute("data-needs"));
     node.toggleAttribute("hidden", !has[need]);
@@ -78,7 +81,15 @@ for (const id of ["bot-form", "offer-form"]) {
 /** The game and format chosen in a form (see templates/game_choice.html). @param {HTMLFormElement} form */
 function gameChoice(form) {
   const { data, on } = fields(form);
+  /** @type {Record<string, boolean | number>} */
+  const options = {};
+  const game = chosenGame(form)?.value;
+  for (const input of form.querySelectorAll(`[data-options-for="${game}"] [data-option]`)) {
+    const field = /** @type {HTMLInputElement} */ (input);
+    options[field.dataset.option || ""] = field.type === "checkbox" ? field.checked : Number(field.value);
+  }
   const choice = {
+    options,
     client_seed: String(data.get("client_seed") || "") || null,
     commitment_id: form.dataset.commitmentId || null,
     game: String(data.get("game")),
