@@ -99,7 +99,8 @@ def _games() -> list[dict[str, Any]]:
             "has_cube": d.facts.has_cube,
             "options": _options(d),
         }
-        for d in all_games()
+        # The backgammon family first (tabla leads the list), Abluka last.
+        for d in sorted(all_games(), key=lambda d: not d.facts.has_dice)
     ]
 
 
