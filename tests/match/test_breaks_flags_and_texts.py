@@ -45,7 +45,7 @@ def test_a_break_is_refused_during_a_game_and_without_a_player() -> None:
     match.roll()
     with pytest.raises(MatchError, match=r"^a break may only be taken between games \(RULES\.md 11\.4\)$"):
         take_break(match.state, 0, 10_000)
-    with pytest.raises(WrongPlayerError, match="^a break is taken by player 0 or 1$"):
+    with pytest.raises(WrongPlayerError, match=r"^a break is taken by player 0 or 1$"):
         take_break(new_state(MatchSettings(length=5)), None)
 
 
