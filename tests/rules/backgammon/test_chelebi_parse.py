@@ -84,3 +84,22 @@ def test_a_bear_off_cannot_waste_pips_while_checkers_stay_above_the_die() -> Non
         position.parse_turn("20/5 13/5 13/4 13/1 13/off(2) 8/6 8/5 6/3 6/1")
     text, after = random_turn(position, random.Random(5))
     assert position.parse_turn(text).after == after
+
+
+@pytest.mark.parametrize(("die", "seed"), [(1, 1), (1, 5), (2, 3), (3, 4)])
+def test_the_whole_board_search_alone_reads_every_turn(
+    die: int, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The search along the text's paths comes first; the search over the whole board is
+    its fallback for texts whose paths cannot be walked as written. With the first
+    disabled, the fallback alone must read each turn, hits included."""
+    from tavla.rules.backgammon import textsearch
+
+    monkeypatch.setattr(textsearch.PathWalk, "run", lambda self: None)
+    position = CHELEBI.start().with_roll((die, die))
+    text, after = random_turn(position, random.Random(seed))
+    assert position.parse_turn(text).after == after
+    hit = CHELEBI.from_notation(
+        "chelebi 1b/-/-/-/-/5w/-/3w/-/-/-/5b/5w/-/-/-/3b/-/5b/-/-/-/1b/2w 0,0 0,0 w 11"
+    ).parse_turn("24/23*/9 24/7 13/6 13/3 13/2 13/1* 8/6 8/4 8/2")
+    assert hit.after.bar == (0, 2)
