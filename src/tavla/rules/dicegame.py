@@ -244,11 +244,13 @@ class DiceGame(Defined, TwoDiceChance, Generic[S]):
         can no longer play the dice a legal turn must play are dropped, and only the
         ``width`` whose position (as if the turn ended there) ``score`` rates
         highest are kept: a beam search for bots facing huge progressive turns.
-        When the full list is small it is returned whole.
+        When the full list is small enough to make, its ``width`` best are returned;
+        either way the turns come best first.
         """
         small = self.legal_turns_within(width)
         if small is not None:
-            return list(small)
+            # Listed whole after all: the ``width`` best of them, exactly.
+            return sorted(small, key=lambda turn: -score(turn.after))[:width]
         planner = self._search_plan
         step_function = self.step_function()
         reach = Reach(step_function)

@@ -309,3 +309,35 @@ def test_illegal_text_is_rejected() -> None:
         start.parse_turn("-")
     with pytest.raises(IllegalMoveError):
         start.parse_turn("13/7")
+
+
+def _points_made(after: object) -> float:
+    """White's made points count twice, his blots count against him: the score the
+    tests below maximise (a bot's first rule of thumb)."""
+    points = after.points  # type: ignore[attr-defined]
+    return float(2 * sum(1 for n in points if n >= 2) - sum(1 for n in points if n == 1))
+
+
+def test_best_turns_of_a_listable_roll_are_its_best_first_and_no_more_than_asked() -> None:
+    """A chelebi 4-4 (RULES.md 4) lists 5,278 turns: the 30 asked for are the 30 best."""
+    start = tavla.find_game("chelebi").start().with_side(0).with_roll((4, 4))
+    every = sorted((_points_made(turn.after) for turn in start.legal_turns()), reverse=True)
+    chosen = start.best_turns(30, _points_made)
+    assert [_points_made(turn.after) for turn in chosen] == every[:30]
+
+
+def test_best_turns_of_a_huge_roll_come_best_first_and_are_legal() -> None:
+    """Chelebi's 1-1 is too large to list: the beam's turns are legal, sorted by score,
+    and its best is no worse than a random legal turn's."""
+    start = tavla.find_game("chelebi").start().with_side(0).with_roll((1, 1))
+    assert start.legal_turns_within(1_000) is None
+    chosen = start.best_turns(20, _points_made)
+    scores = [_points_made(turn.after) for turn in chosen]
+    assert 0 < len(chosen) <= 20 and scores == sorted(scores, reverse=True)
+    for turn in chosen[:3]:
+        assert start.parse_turn(turn.text).after == turn.after
+    builder = start.steps()
+    rng = random.Random(3)
+    while not builder.complete:
+        builder.step(rng.choice(builder.legal_steps()))
+    assert scores[0] >= _points_made(builder.commit().after)
