@@ -17,7 +17,7 @@ from tavla.server.errors import ApiError, not_found
 from tavla.server.i18n import N_
 from tavla.server.offers import BotGameCreate, OfferAccept, OfferCreate
 from tavla.server.platform import Platform
-from tavla.storage.models import LiveGame, User
+from tavla.storage.models import LiveGame, Offer, User
 
 router = APIRouter(prefix="/api")
 
@@ -226,7 +226,7 @@ async def bot_game(body: BotGameCreate, platform: PlatformDep, session: CurrentS
 async def rematch(game_id: str, platform: PlatformDep, session: CurrentSession) -> dict[str, Any]:
     result = await platform.lobby.rematch(session.user, game_id)
     await platform.lobby.publish()
-    if isinstance(result, archive.Offer):
+    if isinstance(result, Offer):
         return {"offer_id": result.id}
     return {"game_id": result.game_id, "url": f"/game/{result.game_id}"}
 

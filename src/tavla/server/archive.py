@@ -18,9 +18,9 @@ from tavla.server.accounts import SessionInfo
 from tavla.server.errors import ApiError, forbidden
 from tavla.server.i18n import N_
 from tavla.server.live.rooms import bot_name
-from tavla.storage.models import GameAction, GameDice, LiveGame, Offer, User
+from tavla.storage.models import GameAction, GameDice, LiveGame, User
 
-__all__ = ["Offer", "check_may_see", "profile", "record_json", "record_mat", "replay_json", "summary"]
+__all__ = ["check_may_see", "profile", "record_json", "record_mat", "replay_json", "summary"]
 
 PROFILE_GAMES = 50
 

@@ -16,7 +16,7 @@ from tavla.server.i18n import N_
 from tavla.server.live.dicefeed import first_commitment, new_chain_end
 from tavla.server.live.room import Room, SeatInfo
 from tavla.server.live.rooms import Rooms, bot_name
-from tavla.server.offers import BotGameCreate, OfferAccept, OfferCreate
+from tavla.server.offers import BotGameCreate, GameChoice, OfferAccept, OfferCreate
 from tavla.storage.models import DiceCommitment, LiveGame, Offer, User
 
 LOBBY_TOPIC = "lobby"
@@ -178,8 +178,6 @@ class Lobby:
         offer.status = "cancelled"
 
     async def accept_offer(self, user: User, offer_id: int, answer: OfferAccept) -> Room:
-        from tavla.server.offers import GameChoice
-
         if user.guest:
             raise forbidden(N_("guests may play the bots; register to play people"))
         async with self.sessions() as db, db.begin():
