@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev,server,servertest]'
+	$(PY) -m pip install -q -e '.[dev,server,servertest,train]'
 	touch $(STAMP)
 
 # The platform on http://127.0.0.1:8000 with its SQLite database tavla.db and the bots.

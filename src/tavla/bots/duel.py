@@ -1,0 +1,93 @@
+"""Games between two players on the same dice: strength benchmarks and training checks.
+
+Each seed is played twice with the colours swapped: the seed fixes who starts
+and every roll, so both players meet the same dice from the same seat and luck
+largely cancels out. Results are counted for the first player.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from tavla.bots.players import Player
+from tavla.core.protocol import Outcome
+from tavla.core.registry import find_game
+from tavla.rules.dicegame import DiceGame
+
+MAX_TURNS = 10_000
+"""A safety net: no game of these rules lasts that long (a few hundred turns at most)."""
+
+
+def play_game(game: str, players: tuple[Player, Player], seed: int) -> Outcome:
+    """One game: ``players[0]`` plays White, ``players[1]`` Black; dice and the first side from ``seed``."""
+    dice = random.Random(seed)
+    position: DiceGame[Any] = find_game(game).start().with_side(dice.randrange(2))  # type: ignore[assignment]
+    for _ in range(MAX_TURNS):
+        outcome = position.outcome()
+        if outcome is not None:
+            return outcome
+        if position.is_chance:
+            position = position.with_roll((dice.randint(1, 6), dice.randint(1, 6)))
+        else:
+            position = players[position.side].choose(position).after
+    raise RuntimeError(f"no outcome after {MAX_TURNS} turns in {position.notation()}")
+
+
+@dataclass(frozen=True)
+class DuelResult:
+    games: int
+    wins: int
+    """Games the first player won (a void tapa game is no win for either side)."""
+    points: int
+    """Points won minus points lost by the first player."""
+    squares: int
+    """Sum of squared points per game, for the confidence interval."""
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def ppg(self) -> float:
+        """Points per game for the first player."""
+        return self.points / self.games if self.games else 0.0
+
+    @property
+    def ppg_ci95(self) -> float:
+        """Half-width of the 95% confidence interval of :attr:`ppg` (normal approximation)."""
+        if self.games < 2:
+            return math.inf
+        variance = (self.squares - self.games * self.ppg**2) / (self.games - 1)
+        return 1.96 * math.sqrt(max(variance, 0.0) / self.games)
+
+
+def duel(
+    game: str,
+    first: Player,
+    second: Player,
+    seeds: Iterable[int],
+    *,
+    on_game: Callable[[], None] | None = None,
+) -> DuelResult:
+    """Play every seed twice, ``first`` as White then as Black; results for ``first``."""
+    games = wins = points = squares = 0
+    for seed in seeds:
+        for seat in (0, 1):
+            players = (first, second) if seat == 0 else (second, first)
+            outcome = play_game(game, players, seed)
+            score = (
+                0
+                if outcome.winner is None
+                else (outcome.points if outcome.winner == seat else -outcome.points)
+            )
+            games += 1
+            wins += score > 0
+            points += score
+            squares += score * score
+            if on_game is not None:
+                on_game()
+    return DuelResult(games, wins, points, squares)

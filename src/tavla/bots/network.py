@@ -1,0 +1,160 @@
+"""A small neural evaluator of afterstates: one hidden layer, five sigmoid outputs.
+
+``Network.evaluate(features)`` scores every row of an ``afterstates`` feature
+array in one matrix product and returns the five chances of
+:mod:`tavla.bots.outcomes` per row, seen by the player who just moved. Inference
+needs numpy alone; the trainer (:mod:`tavla.bots.training`) changes the arrays
+in place.
+
+A network is saved as ``NAME.npz`` (the arrays) beside ``NAME.json`` (what made
+it: game, encoder, layer sizes, training command, seed, games, date). The
+weights shipped with the package live in ``tavla/bots/weights/<game>.npz``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from tavla.bots.encoding import encoder_for
+from tavla.bots.outcomes import OUTPUTS, Estimate, equity, output_mask
+from tavla.core.errors import TavlaError
+from tavla.core.registry import find_game
+
+Array = npt.NDArray[np.float64]
+DEFAULT_HIDDEN = 80
+"""TD-Gammon 0.0's hidden layer was 40, later versions 80: big enough to learn, cheap to train."""
+INIT_SCALE = 0.1
+
+
+def sigmoid(values: Array) -> Array:
+    # Clipped so that exp never overflows on a wild early weight (the result is 0 or 1 anyway).
+    result: Array = 1.0 / (1.0 + np.exp(-np.clip(values, -40.0, 40.0)))
+    return result
+
+
+@dataclass
+class Network:
+    """Weights of ``inputs -> hidden (sigmoid) -> 5 (sigmoid)`` and where they came from."""
+
+    w1: Array
+    b1: Array
+    w2: Array
+    b2: Array
+    mask: Array
+    """1 for outputs the game can reach, 0 for impossible gammons (see ``output_mask``)."""
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def create(cls, game: str, *, hidden: int = DEFAULT_HIDDEN, seed: int = 0) -> Network:
+        """Fresh small random weights for ``game``'s encoder, from ``seed``."""
+        encoder = encoder_for(find_game(game).position_class)
+        rng = np.random.default_rng(seed)
+        inputs = encoder.size
+        metadata = {
+            "game": game,
+            "encoder": type(encoder).__name__,
+            "inputs": inputs,
+            "hidden": hidden,
+            "outputs": OUTPUTS,
+            "init_seed": seed,
+        }
+        return cls(
+            w1=rng.uniform(-INIT_SCALE, INIT_SCALE, (inputs, hidden)),
+            b1=np.zeros(hidden),
+            w2=rng.uniform(-INIT_SCALE, INIT_SCALE, (hidden, OUTPUTS)),
+            b2=np.zeros(OUTPUTS),
+            mask=output_mask(game),
+            metadata=metadata,
+        )
+
+    @property
+    def game(self) -> str:
+        return str(self.metadata.get("game", ""))
+
+    @property
+    def inputs(self) -> int:
+        return int(self.w1.shape[0])
+
+    @property
+    def hidden(self) -> int:
+        return int(self.w1.shape[1])
+
+    # ------------------------------------------------------------------ inference
+    def forward(self, features: npt.ArrayLike) -> tuple[Array, Estimate]:
+        """Hidden activations and masked outputs for rows of features (the trainer's view)."""
+        rows = np.asarray(features, dtype=np.float64)
+        hidden = sigmoid(rows @ self.w1 + self.b1)
+        out: Estimate = sigmoid(hidden @ self.w2 + self.b2) * self.mask
+        return hidden, out
+
+    def evaluate(self, features: npt.ArrayLike) -> Estimate:
+        """The five chances for each row (shape ``(n, 5)``), or for one row (shape ``(5,)``)."""
+        rows = np.asarray(features)
+        if rows.ndim == 1:
+            one: Estimate = self.forward(rows[None, :])[1][0]
+            return one
+        return self.forward(rows)[1]
+
+    def equities(self, features: npt.ArrayLike) -> Array:
+        """Cubeless equity of each row for the player who just moved."""
+        return equity(self.evaluate(features))
+
+    # ---------------------------------------------------------------- persistence
+    def arrays(self) -> dict[str, Array]:
+        return {"w1": self.w1, "b1": self.b1, "w2": self.w2, "b2": self.b2, "mask": self.mask}
+
+    def save(self, path: Path | str) -> Path:
+        """Write ``path`` (.npz) and its metadata beside it (.json); returns the .npz path."""
+        target = Path(path).with_suffix(".npz")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with target.open("wb") as handle:
+            arrays: dict[str, Any] = self.arrays()
+            np.savez(handle, **arrays)
+        metadata_path(target).write_text(json.dumps(self.metadata, indent=2, sort_keys=True) + "\n")
+        return target
+
+    @classmethod
+    def load(cls, path: Path | str) -> Network:
+        """A network written by :meth:`save` (the .json beside it is optional)."""
+        source = Path(path).with_suffix(".npz")
+        info = metadata_path(source)
+        metadata = json.loads(info.read_text()) if info.exists() else {}
+        with source.open("rb") as handle:
+            return cls._from_npz(handle, metadata)
+
+    @classmethod
+    def _from_npz(cls, handle: Any, metadata: dict[str, Any]) -> Network:
+        with np.load(handle) as data:
+            arrays = {
+                name: np.array(data[name], dtype=np.float64) for name in ("w1", "b1", "w2", "b2", "mask")
+            }
+        return cls(**arrays, metadata=metadata)
+
+    @classmethod
+    def shipped(cls, game: str) -> Network:
+        """The trained weights for ``game`` that ship inside the package."""
+        folder = resources.files("tavla.bots") / "weights"
+        weights = folder / f"{game}.npz"
+        if not weights.is_file():
+            raise TavlaError(f"no trained weights ship for {game} (tavla train --game {game} makes some)")
+        info = folder / f"{game}.json"
+        metadata = json.loads(info.read_text()) if info.is_file() else {}
+        with weights.open("rb") as handle:
+            return cls._from_npz(handle, metadata)
+
+
+def metadata_path(weights: Path) -> Path:
+    return weights.with_suffix(".json")
+
+
+def shipped_games() -> list[str]:
+    """Games whose trained weights ship in the package."""
+    folder = resources.files("tavla.bots") / "weights"
+    return sorted(entry.name[: -len(".npz")] for entry in folder.iterdir() if entry.name.endswith(".npz"))

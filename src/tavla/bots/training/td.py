@@ -1,0 +1,158 @@
+"""Self-play TD(lambda), as TD-Gammon learnt: the network plays both sides greedily.
+
+After each turn the estimate of the afterstate just chosen becomes the target of
+the previous one, and the game's result is the target of the last one (which
+the network learns too, so that it knows a finished game when it sees one).
+Every estimate is seen by its owner, the player who made it; between owners the
+target is flipped (:func:`tavla.bots.outcomes.flip`), and so are the eligibility
+traces, output by output (the flip is linear on differences: my p_win error is
+minus his; my gammon errors are his lost-gammon errors). A gulbara completion
+makes one player move twice in a row: no flip there.
+
+The traces keep, per output, the decayed sum of that output's gradients; an
+update moves the weights by ``alpha * sum_k delta_k * trace_k``. They start
+empty each game, so a checkpoint between games needs only the weights and the
+random state.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+
+from tavla.bots.afterstates import afterstates
+from tavla.bots.encoding import encoder_for
+from tavla.bots.network import Array, Network
+from tavla.bots.outcomes import FLIP, Estimate, equity, flip, outcome_estimate
+from tavla.core.protocol import Outcome
+from tavla.core.registry import find_game
+from tavla.rules.dicegame import DiceGame
+
+MAX_TURNS = 10_000
+
+
+class Traces:
+    """Eligibility traces of every weight, one set per output, in the current owner's frame.
+
+    Stored lazily, because decaying and flipping some 100,000 numbers after every
+    turn cost more than playing the turn: the trace of output ``k`` is
+    ``sign[k] * scale * stored[slot[k]]``. Decaying multiplies ``scale``; a flip
+    permutes ``slot`` and ``sign``; adding a gradient touches only the rows of
+    the inputs that are not zero (most are).
+    """
+
+    def __init__(self, network: Network) -> None:
+        outputs = len(network.b2)
+        self.w1 = np.zeros((outputs, *network.w1.shape))
+        self.b1 = np.zeros((outputs, network.hidden))
+        self.w2 = np.zeros_like(network.w2.T)  # output k's gradient lives in column k of w2 only
+        self.b2 = np.zeros_like(network.b2)
+        self.slot = np.arange(outputs)
+        self.sign = np.ones(outputs)
+        self.scale = 1.0
+
+    def flip(self) -> None:
+        """Re-express the traces in the other player's frame (see :func:`outcomes.flip`)."""
+        self.slot = self.slot[FLIP]
+        self.sign = self.sign[FLIP]
+        self.sign[0] = -self.sign[0]
+
+    def decay_and_add(self, lam: float, network: Network, x: Array, hidden: Array, out: Estimate) -> None:
+        """``trace = lam * trace + gradient of each output at this afterstate``."""
+        self.scale *= lam
+        if self.scale < 1e-100 or lam == 0.0:  # fold the scale in before it underflows
+            self._fold()
+        slope = out * (1.0 - out) * network.mask  # d out_k / d (pre-activation k)
+        through = network.w2 * slope * (hidden * (1.0 - hidden))[:, None]  # d out_k / d hidden pre-act
+        # Logical output k is stored in slot[k]: divide by its factor before storing.
+        order = np.argsort(self.slot)
+        factor = (self.sign * self.scale)[order]
+        used = np.flatnonzero(x)
+        self.w1[:, used, :] += x[used][None, :, None] * (through.T[order] / factor[:, None])[:, None, :]
+        self.b1 += through.T[order] / factor[:, None]
+        self.w2 += (slope[:, None] * hidden[None, :])[order] / factor[:, None]
+        self.b2 += slope[order] / factor
+
+    def _fold(self) -> None:
+        for trace in (self.w1, self.b1, self.w2, self.b2):
+            trace *= self.scale
+        self.scale = 1.0
+
+    def apply(self, network: Network, alpha: float, delta: Estimate) -> None:
+        """Move the weights by ``alpha * sum_k delta_k * trace_k``."""
+        logical = alpha * delta * self.sign * self.scale  # per output k
+        coefficient = np.empty_like(delta)
+        coefficient[self.slot] = logical  # per stored slot
+        # Every output's trace moves all of w1 and b1; output k's moves only column k of w2.
+        network.w1 += np.tensordot(coefficient, self.w1, axes=1)
+        network.b1 += coefficient @ self.b1
+        network.w2 += (self.w2[self.slot] * logical[:, None]).T
+        network.b2 += self.b2[self.slot] * logical
+
+
+class TDTrainer:
+    """Plays self-play games of ``network.game`` and updates ``network`` in place.
+
+    ``limit`` and ``width`` bound huge progressive doubles (chelebi, gulbara):
+    past ``limit`` positions after one die the network's own equity steers a beam
+    of ``width`` turns (``afterstates``), so a game never stalls on one roll.
+    """
+
+    def __init__(
+        self,
+        network: Network,
+        *,
+        alpha: float = 0.1,
+        lam: float = 0.7,
+        rng: random.Random,
+        limit: int = 200,
+        width: int = 16,
+    ) -> None:
+        self.network = network
+        self.alpha = alpha
+        self.lam = lam
+        self.rng = rng
+        self.limit = limit
+        self.width = width
+        self.start = find_game(network.game).start()
+
+    def play_game(self) -> Outcome:
+        """One self-play game from the start, learning after every turn; its result."""
+        network, rng = self.network, self.rng
+        position: DiceGame[Any] = self.start.with_side(rng.randrange(2))  # type: ignore[assignment]
+        traces = Traces(network)
+        previous: tuple[int, Estimate] | None = None  # (owner, estimate) of the last afterstate
+        for _ in range(MAX_TURNS):
+            if position.is_chance:
+                position = position.with_roll((rng.randint(1, 6), rng.randint(1, 6)))
+                continue
+            owner = position.side
+            found = afterstates(
+                position, limit=self.limit, score=self._beam_score(position), width=self.width
+            )
+            hidden, out = network.forward(found.features)
+            index = int(np.argmax(equity(out)))
+            estimate = out[index]
+            if previous is not None:
+                last_owner, last_estimate = previous
+                target = estimate if last_owner == owner else flip(estimate)
+                traces.apply(network, self.alpha, target - last_estimate)
+                if last_owner != owner:
+                    traces.flip()
+            traces.decay_and_add(
+                self.lam, network, found.features[index].astype(np.float64), hidden[index], estimate
+            )
+            previous = (owner, estimate)
+            position = found.turns[index].after
+            outcome = position.outcome()
+            if outcome is not None:
+                result = outcome_estimate(outcome, owner) * network.mask
+                traces.apply(network, self.alpha, result - estimate)
+                return outcome
+        raise RuntimeError(f"no outcome after {MAX_TURNS} turns in {position.notation()}")
+
+    def _beam_score(self, position: DiceGame[Any]) -> Any:
+        encoder, mover, network = encoder_for(position), position.side, self.network
+        return lambda after: float(network.equities(encoder.encode_many([after], mover))[0])

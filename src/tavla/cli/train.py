@@ -1,0 +1,145 @@
+"""``tavla train --game tapa``: train a game's evaluator by self-play TD(lambda).
+
+Checkpoints go to ``--dir`` every ``--checkpoint-every`` games, and ``--resume``
+goes on from the last one exactly as if the run had never stopped. Every
+``--bench-every`` games the network plays a fixed benchmark against a baseline;
+the results go to ``strength.csv`` and, unless ``--no-plot``, ``strength.png``
+(matplotlib: ``pip install 'tavla[train]'``).
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from tavla.cli.errors import fail, reports_errors
+
+if TYPE_CHECKING:
+    from tavla.bots.training import TrainingRun
+
+PLOT = "strength.png"
+
+
+def _one_thread() -> None:
+    """Numpy's BLAS on one thread: the matrices are small, and OpenBLAS's threads made
+    training three times slower (they spin against each other and other work)."""
+    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(name, "1")
+
+
+@reports_errors
+def train_command(
+    game: Annotated[str, typer.Option("--game", help="The dice game to train (tabla, tapa, ...).")],
+    games: Annotated[int, typer.Option(help="Self-play games to reach in all.")] = 10_000,
+    directory: Annotated[
+        Path | None, typer.Option("--dir", help="Checkpoints, logs and weights (default: train-GAME).")
+    ] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Go on from the checkpoint in --dir.")] = False,
+    seed: Annotated[int, typer.Option(help="Seed of the weights and of the self-play dice.")] = 0,
+    hidden: Annotated[int, typer.Option(help="Hidden units.")] = 80,
+    alpha: Annotated[float, typer.Option(help="Learning rate.")] = 0.1,
+    lam: Annotated[float, typer.Option("--lambda", help="TD(lambda)'s trace decay.")] = 0.7,
+    checkpoint_every: Annotated[int, typer.Option(help="Games between checkpoints.")] = 500,
+    bench_every: Annotated[int, typer.Option(help="Games between strength benchmarks (0: none).")] = 1000,
+    bench_games: Annotated[int, typer.Option(help="Games per benchmark (seeds x both colours).")] = 200,
+    opponent: Annotated[
+        str, typer.Option(help="Benchmark opponent: heuristic, random or pubeval.")
+    ] = "heuristic",
+    out: Annotated[Path | None, typer.Option(help="Where to write the final weights (.npz + .json).")] = None,
+    no_plot: Annotated[bool, typer.Option("--no-plot", help="Write no PNG (needs no matplotlib).")] = False,
+) -> None:
+    """Train a dice game's neural evaluator by self-play TD(lambda)."""
+    _one_thread()
+    from tavla.bots.training import TrainingRun, TrainingSettings
+    from tavla.core.registry import find_game
+
+    name = find_game(game).name
+    if not find_game(name).facts.has_dice:
+        raise fail(f"{name} has no dice: its engine is a search (tavla.bots.abluka), not a network")
+    if not no_plot:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise fail("plotting needs matplotlib: pip install 'tavla[train]', or pass --no-plot") from None
+    folder = directory or Path(f"train-{name}")
+    if resume:
+        run = TrainingRun.resume(folder, games=games)
+        if run.settings.game != name:
+            raise fail(f"{folder} trains {run.settings.game}, not {name}")
+    else:
+        if (folder / "checkpoint.npz").exists():
+            raise fail(f"{folder} holds a run already: --resume to go on, or another --dir")
+        settings = TrainingSettings(
+            game=name,
+            games=games,
+            hidden=hidden,
+            alpha=alpha,
+            lam=lam,
+            seed=seed,
+            checkpoint_every=checkpoint_every,
+            bench_every=bench_every,
+            bench_games=bench_games,
+            opponent=opponent,
+        )
+        run = TrainingRun.create(folder, settings)
+    run.note_command("tavla " + shlex.join(sys.argv[1:]))
+    _train(run, plot=not no_plot)
+    weights = run.save_weights(out)
+    typer.echo(
+        f"{run.games_played} games in {run.train_seconds:.0f} s of CPU "
+        f"({run.games_per_second:.1f} games/s); weights: {weights}"
+    )
+
+
+def _train(run: TrainingRun, *, plot: bool) -> None:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    settings = run.settings
+    with Progress(
+        TextColumn(f"training {settings.game}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[speed]}"),
+        TimeRemainingColumn(),
+        TextColumn("{task.fields[strength]}"),
+    ) as progress:
+        task = progress.add_task(
+            "train", total=settings.games, completed=run.games_played, speed="", strength=""
+        )
+
+        def on_game(current: TrainingRun) -> None:
+            progress.update(
+                task, completed=current.games_played, speed=f"{current.games_per_second:.1f} games/s"
+            )
+
+        def on_bench(row: dict[str, Any]) -> None:
+            strength = (
+                f"vs {row['opponent']}: {row['win_rate']:.0%} won, "
+                f"{row['ppg']:+.2f} ± {row['ppg_ci95']:.2f} ppg"
+            )
+            progress.update(task, strength=strength)
+            progress.console.print(f"game {row['games']}: {strength}")
+            if plot:
+                from tavla.bots.training.plot import plot_log
+
+                plot_log(
+                    run.log, run.directory / PLOT, f"{settings.game}: 0-ply network vs {settings.opponent}"
+                )
+
+        try:
+            run.run(on_game=on_game, on_bench=on_bench)
+        except KeyboardInterrupt:
+            progress.stop()
+            typer.echo(
+                f"interrupted: checkpoint at game {run.games_played}; --resume goes on from it", err=True
+            )
+            raise typer.Exit(130) from None
+
+
+def register(app: typer.Typer) -> None:
+    app.command("train")(train_command)
