@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import shlex
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -87,13 +86,34 @@ def train_command(
             opponent=opponent,
         )
         run = TrainingRun.create(folder, settings)
-    run.note_command("tavla " + shlex.join(sys.argv[1:]))
+    run.note_command(_command(run, folder, resume))
     _train(run, plot=not no_plot)
     weights = run.save_weights(out)
     typer.echo(
         f"{run.games_played} games in {run.train_seconds:.0f} s of CPU "
         f"({run.games_per_second:.1f} games/s); weights: {weights}"
     )
+
+
+def _command(run: TrainingRun, folder: Path, resume: bool) -> str:
+    """The command that does what this one does, every setting spelt out (for the metadata)."""
+    settings = run.settings
+    words = ["tavla", "train", "--game", settings.game, "--dir", str(folder), "--games", str(settings.games)]
+    if resume:
+        words.append("--resume")
+    else:
+        words += [
+            *("--seed", str(settings.seed), "--hidden", str(settings.hidden)),
+            *("--alpha", str(settings.alpha), "--lambda", str(settings.lam)),
+            *(
+                "--checkpoint-every",
+                str(settings.checkpoint_every),
+                "--bench-every",
+                str(settings.bench_every),
+            ),
+            *("--bench-games", str(settings.bench_games), "--opponent", settings.opponent),
+        ]
+    return shlex.join(words)
 
 
 def _train(run: TrainingRun, *, plot: bool) -> None:

@@ -1,0 +1,97 @@
+"""The evaluator: shapes, masks, batched rows, saving and the shipped weights."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import tavla
+from tavla.bots.afterstates import afterstates
+from tavla.bots.encoding import encoder_for
+from tavla.bots.network import Network, shipped_games
+from tavla.bots.outcomes import equity
+from tavla.bots.players import network_player
+from tavla.bots.playout import random_playout
+
+DICE_GAMES = ("tabla", "antitabla", "chelebi", "tapa", "gulbara", "indiyka")
+
+
+def rolled_positions(game: str, seed: int, count: int) -> list[Any]:
+    """Positions with small turn sets met in a seeded random game."""
+    found: list[Any] = []
+
+    def keep(before: Any, after: Any) -> None:
+        if len(found) < count and before.legal_turns_within(300) is not None:
+            found.append(before)
+
+    rng = random.Random(seed)
+    random_playout(tavla.find_game(game).start().with_side(rng.randrange(2)), rng, on_turn=keep)
+    return found
+
+
+@pytest.mark.parametrize("game", DICE_GAMES)
+def test_shapes_and_chances(game: str) -> None:
+    network = Network.create(game, hidden=16, seed=3)
+    assert network.inputs == encoder_for(tavla.find_game(game).position_class).size
+    position = rolled_positions(game, seed=1, count=1)[0]
+    rows = afterstates(position).features
+    estimates = network.evaluate(rows)
+    assert estimates.shape == (len(rows), 5)
+    assert ((estimates >= 0) & (estimates <= 1)).all()
+    assert network.evaluate(rows[0]).shape == (5,)
+    assert network.equities(rows) == pytest.approx(equity(estimates))
+
+
+def test_impossible_gammons_are_masked() -> None:
+    network = Network.create("indiyka", hidden=8, seed=1)
+    network.b2[:] = 5.0  # whatever the weights say
+    rows = afterstates(rolled_positions("indiyka", seed=2, count=1)[0]).features
+    estimates = network.evaluate(rows)
+    assert (estimates[:, 1:] == 0).all()
+    assert (estimates[:, 0] > 0.9).all()
+
+
+@pytest.mark.parametrize("game", ["tabla", "tapa", "gulbara"])
+def test_batched_rows_equal_one_by_one(game: str) -> None:
+    network = Network.create(game, hidden=24, seed=5)
+    for position in rolled_positions(game, seed=4, count=5):
+        rows = afterstates(position).features
+        batched = network.evaluate(rows)
+        for index, row in enumerate(rows):
+            assert network.evaluate(row) == pytest.approx(batched[index], abs=1e-12)
+
+
+def test_save_and_load_round_trip(tmp_path: Path) -> None:
+    network = Network.create("tapa", hidden=12, seed=9)
+    network.metadata["games"] = 17
+    path = network.save(tmp_path / "tapa")
+    assert path.suffix == ".npz" and (tmp_path / "tapa.json").exists()
+    loaded = Network.load(path)
+    for name, array in network.arrays().items():
+        assert np.array_equal(getattr(loaded, name), array)
+    assert loaded.metadata == network.metadata
+    assert json.loads((tmp_path / "tapa.json").read_text())["games"] == 17
+
+
+@pytest.mark.parametrize("game", shipped_games())
+def test_shipped_weights_say_how_they_were_made(game: str) -> None:
+    network = Network.shipped(game)
+    metadata = network.metadata
+    assert metadata["game"] == game
+    assert metadata["command"].startswith("tavla train --game")
+    for key in ("seed", "games", "date", "encoder", "inputs", "hidden"):
+        assert key in metadata
+    assert network.inputs == metadata["inputs"] == encoder_for(tavla.find_game(game).position_class).size
+    position = rolled_positions(game, seed=6, count=1)[0]
+    turn = network_player(network).choose(position)
+    assert position.parse_turn(turn.text).after == turn.after
+
+
+def test_shipped_weights_are_small() -> None:
+    folder = Path(tavla.__file__).parent / "bots" / "weights"
+    assert sum(path.stat().st_size for path in folder.iterdir()) < 3_000_000

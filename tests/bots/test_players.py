@@ -1,0 +1,154 @@
+"""Baseline players (random, heuristic, pubeval, network) only ever play legal turns."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import tavla
+from tavla.bots.duel import duel, play_game
+from tavla.bots.encoding import encoder_for
+from tavla.bots.heuristics import HEURISTICS, heuristic_player
+from tavla.bots.network import Network
+from tavla.bots.players import Player, RandomPlayer, ScoringPlayer, network_player
+from tavla.bots.playout import random_playout
+from tavla.bots.pubeval import PubevalPlayer, inputs, is_race
+from tavla.core.errors import TavlaError
+from tavla.rules.dicegame import DiceGame
+from tavla.rules.dicesteps import DiceTurn
+
+FAST_GAMES = ("tabla", "antitabla", "indiyka")
+SLOW_GAMES = ("chelebi", "tapa", "gulbara")
+
+
+class Checked:
+    """Wraps a player and checks every turn it chooses against the rules."""
+
+    def __init__(self, player: Player) -> None:
+        self.player = player
+        self.name = player.name
+        self.turns = 0
+
+    def choose(self, position: DiceGame[Any]) -> DiceTurn[Any]:
+        turn = self.player.choose(position)
+        assert turn.origin == position
+        # The rules read the turn's text back to the same result (progressive doubles too).
+        assert position.parse_turn(turn.text).after == turn.after
+        self.turns += 1
+        return turn
+
+
+def checked_game(game: str, first: Player, second: Player, seed: int) -> None:
+    players = (Checked(first), Checked(second))
+    play_game(game, (players[0], players[1]), seed)
+    assert players[0].turns + players[1].turns > 0
+
+
+@settings(max_examples=4)
+@given(seed=st.integers(0, 2**32 - 1))
+@pytest.mark.parametrize("game", FAST_GAMES)
+def test_baselines_play_legal_turns(game: str, seed: int) -> None:
+    checked_game(game, heuristic_player(game), RandomPlayer(seed), seed)
+
+
+@pytest.mark.parametrize("game", SLOW_GAMES)
+def test_baselines_play_legal_turns_with_progressive_doubles_and_pins(game: str) -> None:
+    # A smaller listing limit sends chelebi's and gulbara's big doubles to the beam and
+    # the step builder, which is what must stay legal.
+    heuristic = ScoringPlayer("heuristic", HEURISTICS[game], limit=100, width=8)
+    checked_game(game, heuristic, RandomPlayer(11, limit=100), seed=11)
+
+
+@settings(max_examples=3)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_pubeval_plays_legal_turns(seed: int) -> None:
+    checked_game("tabla", PubevalPlayer(), RandomPlayer(seed), seed)
+
+
+def huge_doubles(game: str, seed: int, count: int) -> list[Any]:
+    """Positions of seeded random games where a progressive double has more than 100
+    positions after a die (the beam search's ground)."""
+    found: list[Any] = []
+
+    def keep(before: Any, after: Any) -> None:
+        if len(found) < count and before.legal_turns_within(100) is None:
+            found.append(before)
+
+    rng = random.Random(seed)
+    while len(found) < count:
+        random_playout(tavla.find_game(game).start().with_side(rng.randrange(2)), rng, on_turn=keep)
+    return found
+
+
+@pytest.mark.parametrize("game", ["chelebi", "gulbara"])
+def test_scoring_players_choose_legal_turns_on_huge_doubles(game: str) -> None:
+    network = Network.create(game, hidden=8, seed=2)
+    players = [
+        ScoringPlayer("network", network.equities, limit=100, width=8),
+        ScoringPlayer("heuristic", HEURISTICS[game], limit=100, width=8),
+    ]
+    for position in huge_doubles(game, seed=5, count=3):
+        for player in players:
+            Checked(player).choose(position)
+
+
+def test_a_finished_game_has_no_turn_to_choose() -> None:
+    finished = tavla.from_notation("tabla -/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/1b 0,0 15,14 b -")
+    for player in (RandomPlayer(1), heuristic_player("tabla"), network_player(Network.create("tabla"))):
+        with pytest.raises(TavlaError, match="over"):
+            player.choose(finished)  # type: ignore[arg-type]
+
+
+def test_heuristics_beat_random_play() -> None:
+    for game in ("tabla", "antitabla"):
+        result = duel(game, heuristic_player(game), RandomPlayer(1), range(10))
+        assert result.win_rate >= 0.8, game
+
+
+def test_duel_plays_each_seed_with_both_colours() -> None:
+    # Two identical deterministic players: each seed's two games mirror each other.
+    player = heuristic_player("tabla")
+    result = duel("tabla", player, player, range(5))
+    assert result.games == 10 and result.points == 0 and result.wins == 5
+
+
+def test_heuristic_hits() -> None:
+    # White to play 6-4 can hit the blot on his 2 (8/2*, or 8/2* 6/2 to make the point too).
+    position = tavla.from_notation(
+        "tabla -/1b/-/-/-/5w/-/3w/-/-/-/5b/5w/-/-/-/3b/-/5b/-/-/-/1b/2w 0,0 0,0 w 64"
+    )
+    text = heuristic_player("tabla").choose(position).text  # type: ignore[arg-type]
+    assert "*" in text
+
+
+def test_pubeval_inputs_of_the_start() -> None:
+    start = tavla.find_game("tabla").start().with_side(0)
+    rows = encoder_for(start).encode_many([start], 0)
+    x = inputs(rows)[0]
+    # Block 0 is the mover's point 24 (two of his own): ">= 2".
+    assert list(x[0:5]) == [0, 0, 1, 0, 0]
+    # Block 23 is his point 1, where two of the opponent's stand: n = -2 sets nothing.
+    assert list(x[115:120]) == [0, 0, 0, 0, 0]
+    # His 6 point holds five: >= 2 and (5 - 3) / 2.
+    assert list(x[90:95]) == [0, 0, 1, 0, 1]
+    assert x[120] == 0 and x[121] == 0
+    assert not is_race(start)
+    race = tavla.from_notation("tabla 5w/5w/5w/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/5b/5b/5b 0,0 0,0 w 31")
+    assert is_race(race)  # type: ignore[arg-type]
+
+
+def test_pubeval_bears_off_the_last_checker() -> None:
+    position = tavla.from_notation("tabla 1w/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/5b 0,0 14,10 w 21")
+    assert PubevalPlayer().choose(position).after.outcome() is not None  # type: ignore[arg-type]
+
+
+def test_random_player_is_seeded() -> None:
+    position = tavla.find_game("tabla").start().with_side(0).with_roll((3, 1))
+    first = [RandomPlayer(7).choose(position).text for _ in range(3)]
+    assert len(set(first)) == 1
+    rng = random.Random(0)
+    assert {RandomPlayer(rng.random()).choose(position).text for _ in range(20)} != {first[0]}

@@ -1,0 +1,165 @@
+"""Self-play TD(lambda): the traces' arithmetic, determinism, resumption, and that it learns."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tavla.bots.duel import duel
+from tavla.bots.network import Network
+from tavla.bots.outcomes import FLIP
+from tavla.bots.players import RandomPlayer, network_player
+from tavla.bots.training import TDTrainer, TrainingRun, TrainingSettings
+from tavla.bots.training.run import CHECKPOINT, LOG
+from tavla.bots.training.td import Traces
+
+
+class TextbookTraces:
+    """The traces as written in the books: every weight decayed and flipped at every turn."""
+
+    def __init__(self, network: Network) -> None:
+        self.w1 = np.zeros((5, *network.w1.shape))
+        self.b1 = np.zeros((5, network.hidden))
+        self.w2 = np.zeros_like(network.w2)
+        self.b2 = np.zeros(5)
+
+    def flip(self) -> None:
+        for name in ("w1", "b1", "b2"):
+            flipped = getattr(self, name)[FLIP]
+            flipped[0] *= -1
+            setattr(self, name, flipped)
+        self.w2 = self.w2[:, FLIP]
+        self.w2[:, 0] *= -1
+
+    def decay_and_add(
+        self, lam: float, network: Network, x: np.ndarray, hidden: np.ndarray, out: np.ndarray
+    ) -> None:
+        slope = out * (1 - out) * network.mask
+        through = network.w2 * slope * (hidden * (1 - hidden))[:, None]
+        self.w1 = lam * self.w1 + np.einsum("i,jk->kij", x, through)
+        self.b1 = lam * self.b1 + through.T
+        self.w2 = lam * self.w2 + np.outer(hidden, slope)
+        self.b2 = lam * self.b2 + slope
+
+    def apply(self, network: Network, alpha: float, delta: np.ndarray) -> None:
+        network.w1 += np.einsum("k,kij->ij", alpha * delta, self.w1)
+        network.b1 += (alpha * delta) @ self.b1
+        network.w2 += self.w2 * (alpha * delta)[None, :]
+        network.b2 += self.b2 * alpha * delta
+
+
+@pytest.mark.parametrize("lam", [0.0, 0.7])
+def test_lazy_traces_equal_the_textbook_ones(lam: float) -> None:
+    rng = np.random.default_rng(0)
+    lazy_net, book_net = (
+        Network.create("tabla", hidden=10, seed=1),
+        Network.create("tabla", hidden=10, seed=1),
+    )
+    lazy, book = Traces(lazy_net), TextbookTraces(book_net)
+    for _ in range(200):
+        x = (rng.random(198) < 0.2) * rng.random(198)
+        for network, traces in ((lazy_net, lazy), (book_net, book)):
+            hidden, out = network.forward(x[None, :])
+            traces.decay_and_add(lam, network, x, hidden[0], out[0])
+        delta = rng.normal(size=5) * 0.1
+        lazy.apply(lazy_net, 0.1, delta)
+        book.apply(book_net, 0.1, delta)
+        if rng.random() < 0.5:
+            lazy.flip()
+            book.flip()
+    for name, array in book_net.arrays().items():
+        assert getattr(lazy_net, name) == pytest.approx(array, abs=1e-12)
+
+
+def trained(game: str, games: int, seed: int, hidden: int = 16) -> Network:
+    network = Network.create(game, hidden=hidden, seed=seed)
+    trainer = TDTrainer(network, rng=random.Random(seed))
+    for _ in range(games):
+        trainer.play_game()
+    return network
+
+
+def same_weights(first: Network, second: Network) -> bool:
+    return all(
+        np.array_equal(a, b) for a, b in zip(first.arrays().values(), second.arrays().values(), strict=True)
+    )
+
+
+@pytest.mark.parametrize("game", ["tabla", "tapa", "indiyka"])
+def test_training_is_deterministic_under_a_seed(game: str) -> None:
+    first, second = trained(game, 2, seed=4), trained(game, 2, seed=4)
+    assert same_weights(first, second)
+    assert not same_weights(first, Network.create(game, hidden=16, seed=4))
+    assert not same_weights(first, trained(game, 2, seed=5))
+
+
+SETTINGS = TrainingSettings(
+    game="tabla", games=6, hidden=8, seed=3, checkpoint_every=2, bench_every=3, bench_games=2
+)
+
+
+def test_resumed_run_equals_an_uninterrupted_one(tmp_path: Path) -> None:
+    whole = TrainingRun.create(tmp_path / "whole", SETTINGS)
+    whole.run()
+    half = TrainingRun.create(tmp_path / "half", dataclasses.replace(SETTINGS, games=4))
+    half.run()
+    resumed = TrainingRun.resume(tmp_path / "half", games=6)
+    assert resumed.games_played == 4
+    resumed.run()
+    assert same_weights(whole.network, resumed.network)
+    # The same benchmarks at 0, 3 and 6 games (only the CPU time taken differs).
+    assert untimed(resumed.log) == untimed(whole.log)
+    assert [row["games"] for row in whole.log] == [0, 3, 6]
+    assert len((tmp_path / "half" / LOG).read_text().splitlines()) == 4
+
+
+def untimed(log: list[dict[str, object]]) -> list[dict[str, object]]:
+    return [{key: value for key, value in row.items() if key != "train_seconds"} for row in log]
+
+
+def test_an_interruption_mid_game_resumes_from_the_last_whole_game(tmp_path: Path) -> None:
+    whole = TrainingRun.create(tmp_path / "whole", SETTINGS)
+    whole.run()
+    run = TrainingRun.create(tmp_path / "cut", SETTINGS)
+    play = run.trainer.play_game
+    calls = 0
+
+    def interrupted() -> object:
+        nonlocal calls
+        calls += 1
+        if calls == 4:  # part of a game: weights changed, then Ctrl-C
+            run.network.w1 += 1.0
+            raise KeyboardInterrupt
+        return play()
+
+    run.trainer.play_game = interrupted  # type: ignore[method-assign]
+    with pytest.raises(KeyboardInterrupt):
+        run.run()
+    resumed = TrainingRun.resume(tmp_path / "cut")
+    assert resumed.games_played == 3  # the checkpoint written on interruption
+    resumed.run()
+    assert same_weights(whole.network, resumed.network)
+
+
+def test_copied_checkpoint_resumes_elsewhere(tmp_path: Path) -> None:
+    run = TrainingRun.create(tmp_path / "a", dataclasses.replace(SETTINGS, bench_every=0))
+    run.run()
+    (tmp_path / "b").mkdir()
+    shutil.copy(tmp_path / "a" / CHECKPOINT, tmp_path / "b" / CHECKPOINT)
+    resumed = TrainingRun.resume(tmp_path / "b", games=8)
+    assert resumed.settings.games == 8 and resumed.games_played == 6
+    assert same_weights(resumed.network, run.network)
+
+
+def test_a_short_run_learns_to_beat_random_play() -> None:
+    """60 self-play games (about a second) already beat the untrained weights clearly."""
+    seeds = range(30)
+    before = duel("tabla", network_player(Network.create("tabla", hidden=20, seed=1)), RandomPlayer(5), seeds)
+    after = duel("tabla", network_player(trained("tabla", 60, seed=1, hidden=20)), RandomPlayer(5), seeds)
+    assert after.win_rate >= 0.65
+    assert after.ppg > before.ppg + 0.3

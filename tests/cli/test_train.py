@@ -1,0 +1,85 @@
+"""``tavla train``: checkpoints, the strength log and plot, resumption, final weights."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import typer
+from typer.testing import CliRunner, Result
+
+from tavla.bots.network import Network
+from tavla.cli import train
+
+
+def run(*args: str) -> Result:
+    app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+    train.register(app)
+
+    @app.callback()
+    def _group() -> None:
+        """Sub-commands keep their name."""
+
+    return CliRunner().invoke(app, ["train", *args])
+
+
+QUICK = [
+    "--games",
+    "4",
+    "--hidden",
+    "8",
+    "--bench-every",
+    "2",
+    "--bench-games",
+    "2",
+    "--checkpoint-every",
+    "2",
+]
+
+
+def test_train_writes_checkpoint_log_and_weights(tmp_path: Path) -> None:
+    folder = tmp_path / "run"
+    result = run("--game", "tabla", "--dir", str(folder), "--seed", "2", "--no-plot", *QUICK)
+    assert result.exit_code == 0, result.output
+    assert "4 games" in result.output
+    assert (folder / "checkpoint.npz").exists()
+    assert not (folder / "strength.png").exists()
+    log = (folder / "strength.csv").read_text().splitlines()
+    assert log[0].startswith("games,") and [line.split(",")[0] for line in log[1:]] == ["0", "2", "4"]
+    metadata = json.loads((folder / "tabla.json").read_text())
+    assert metadata["games"] == 4 and metadata["seed"] == 2 and metadata["game"] == "tabla"
+    assert metadata["command"].startswith("tavla train --game tabla")
+    # Going on from the checkpoint: more games, the same folder, a second command noted.
+    result = run("--game", "tabla", "--dir", str(folder), "--resume", "--games", "6", "--no-plot")
+    assert result.exit_code == 0, result.output
+    network = Network.load(folder / "tabla.npz")
+    assert network.metadata["games"] == 6 and len(network.metadata["commands"]) == 2
+    whole = tmp_path / "whole"
+    result = run(
+        "--game", "tabla", "--dir", str(whole), "--seed", "2", "--no-plot", *QUICK[:-2], "--games", "6"
+    )
+    assert result.exit_code == 0, result.output
+    assert np.array_equal(Network.load(whole / "tabla.npz").w1, network.w1)
+
+
+def test_train_refuses_to_overwrite_a_run_and_games_without_dice(tmp_path: Path) -> None:
+    folder = tmp_path / "run"
+    assert run("--game", "indiyka", "--dir", str(folder), "--no-plot", *QUICK).exit_code == 0
+    again = run("--game", "indiyka", "--dir", str(folder), "--no-plot", *QUICK)
+    assert again.exit_code == 2 and "--resume" in again.output
+    other = run("--game", "tabla", "--dir", str(folder), "--resume", "--no-plot")
+    assert other.exit_code == 2 and "indiyka" in other.output
+    abluka = run("--game", "abluka", "--dir", str(tmp_path / "a"), "--no-plot")
+    assert abluka.exit_code == 2 and "no dice" in abluka.output
+    unknown = run("--game", "tabla", "--dir", str(tmp_path / "b"), "--no-plot", "--opponent", "gnubg")
+    assert unknown.exit_code == 2 and "opponent" in unknown.output
+
+
+def test_train_plots_the_strength_log(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    folder = tmp_path / "run"
+    result = run("--game", "tabla", "--dir", str(folder), *QUICK)
+    assert result.exit_code == 0, result.output
+    assert (folder / "strength.png").read_bytes()[:4] == b"\x89PNG"
