@@ -30,10 +30,10 @@ from typing import Any
 
 import numpy as np
 
+from tavla.bots.baselines import baseline_player
 from tavla.bots.duel import duel
-from tavla.bots.heuristics import heuristic_player
 from tavla.bots.network import DEFAULT_HIDDEN, Network
-from tavla.bots.players import Player, RandomPlayer, ScoringPlayer
+from tavla.bots.players import Player, ScoringPlayer
 from tavla.bots.training.td import TDTrainer
 from tavla.core.errors import TavlaError
 
@@ -64,15 +64,10 @@ class TrainingSettings:
 
 
 def opponent_player(name: str, game: str) -> Player:
-    if name == "heuristic":
-        return heuristic_player(game)
-    if name == "random":
-        return RandomPlayer(seed=BENCH_SEED)
-    if name == "pubeval":
-        from tavla.bots.pubeval import PubevalPlayer
-
-        return PubevalPlayer()
-    raise TavlaError(f"unknown benchmark opponent {name!r}: heuristic, random or pubeval")
+    """The benchmark's opponent (a random one plays from a fixed seed, like the dice)."""
+    if name not in ("heuristic", "random", "pubeval"):
+        raise TavlaError(f"unknown benchmark opponent {name!r}: heuristic, random or pubeval")
+    return baseline_player(name, game, seed=BENCH_SEED)
 
 
 class TrainingRun:

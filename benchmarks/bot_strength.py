@@ -1,0 +1,100 @@
+"""Strength of the dice-game players against each other, on shared dice.
+
+    .venv/bin/python benchmarks/bot_strength.py --game tapa --player heuristic --opponent random
+        [--games 1000] [--seed 0] [--weights FILE.npz]
+
+Players (``tavla.bots.baselines``): random, heuristic, pubeval (tabla's board),
+network (the shipped weights, or ``--weights`` for a file that ``tavla train``
+wrote). Each seed is played twice with the colours swapped, so both players meet
+the same dice (``tavla.bots.duel``). Prints games, wins, points per game for the
+player with its 95% confidence interval, and each side's CPU time per move.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+from tavla.bots.baselines import BASELINES, baseline_player
+from tavla.bots.duel import duel
+from tavla.bots.network import Network
+from tavla.bots.players import Player, network_player
+from tavla.rules.dicegame import DiceGame
+from tavla.rules.dicesteps import DiceTurn
+
+console = Console(width=120)
+
+
+class Timed:
+    """A player whose moves are counted and timed (CPU time of this process)."""
+
+    def __init__(self, player: Player) -> None:
+        self.player = player
+        self.name = player.name
+        self.moves = 0
+        self.seconds = 0.0
+
+    def choose(self, position: DiceGame[Any]) -> DiceTurn[Any]:
+        begin = time.process_time()
+        turn = self.player.choose(position)
+        self.seconds += time.process_time() - begin
+        self.moves += 1
+        return turn
+
+    @property
+    def ms_per_move(self) -> float:
+        return 1000 * self.seconds / self.moves if self.moves else 0.0
+
+
+def make(name: str, game: str, seed: int, weights: Path | None) -> Player:
+    if name == "network" and weights is not None:
+        return network_player(Network.load(weights))
+    return baseline_player(name, game, seed=seed)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--game", required=True)
+    parser.add_argument("--player", choices=BASELINES, default="network")
+    parser.add_argument("--opponent", choices=BASELINES, default="heuristic")
+    parser.add_argument("--games", type=int, default=1000, help="games in all (half as many seeds)")
+    parser.add_argument("--seed", type=int, default=0, help="first seed of the dice")
+    parser.add_argument("--weights", type=Path, help="a network file for the 'network' player")
+    args = parser.parse_args()
+    first = Timed(make(args.player, args.game, args.seed + 1, args.weights))
+    second = Timed(make(args.opponent, args.game, args.seed + 2, args.weights))
+    seeds = range(args.seed, args.seed + max(1, args.games // 2))
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task(f"{args.game}: {args.player} vs {args.opponent}", total=2 * len(seeds))
+        result = duel(args.game, first, second, seeds, on_game=lambda: progress.advance(task))
+    table = Table(title=f"{args.game}: {args.player} against {args.opponent}, same dice both ways")
+    for column in (
+        "games",
+        "won",
+        "points per game",
+        "95% CI",
+        f"{args.player} ms/move",
+        f"{args.opponent} ms/move",
+    ):
+        table.add_column(column, justify="right")
+    table.add_row(
+        str(result.games),
+        f"{result.win_rate:.1%}",
+        f"{result.ppg:+.3f}",
+        f"± {result.ppg_ci95:.3f}",
+        f"{first.ms_per_move:.2f}",
+        f"{second.ms_per_move:.2f}",
+    )
+    console.print(table)
+
+
+if __name__ == "__main__":
+    main()
