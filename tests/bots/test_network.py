@@ -14,7 +14,7 @@ import tavla
 from tavla.bots.afterstates import afterstates
 from tavla.bots.encoding import encoder_for
 from tavla.bots.network import Network, shipped_games
-from tavla.bots.outcomes import equity
+from tavla.bots.outcomes import equity, flip
 from tavla.bots.players import network_player
 from tavla.bots.playout import random_playout
 
@@ -95,3 +95,15 @@ def test_shipped_weights_say_how_they_were_made(game: str) -> None:
 def test_shipped_weights_are_small() -> None:
     folder = Path(tavla.__file__).parent / "bots" / "weights"
     assert sum(path.stat().st_size for path in folder.iterdir()) < 3_000_000
+
+
+def test_chances_of_a_position_awaiting_a_roll_from_either_side() -> None:
+    network = Network.create("tabla", hidden=8, seed=4)
+    position = rolled_positions("tabla", seed=3, count=1)[0]
+    turn = network_player(network).choose(position)
+    after = turn.after  # the opponent rolls next
+    mover = position.side
+    found = afterstates(position)
+    row = found.features[found.texts.index(turn.text)]
+    assert network.chances(after, mover) == pytest.approx(network.evaluate(row))
+    assert network.chances(after, 1 - mover) == pytest.approx(flip(network.evaluate(row)))

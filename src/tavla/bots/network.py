@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tavla.bots.encoding import encoder_for
-from tavla.bots.outcomes import OUTPUTS, Estimate, equity, output_mask
+from tavla.bots.outcomes import OUTPUTS, Estimate, equity, flip, output_mask
 from tavla.core.errors import TavlaError
 from tavla.core.registry import find_game
 
@@ -101,6 +101,17 @@ class Network:
             one: Estimate = self.forward(rows[None, :])[1][0]
             return one
         return self.forward(rows)[1]
+
+    def chances(self, position: Any, player: int) -> Estimate:
+        """The five chances of ``player`` in ``position`` (typically one awaiting a roll).
+
+        The network rates afterstates, seen by the player who just moved: here the
+        side not to act. The estimate is read from his side and flipped for his
+        opponent (the cube's question is asked by the side about to roll).
+        """
+        owner = 1 - position.side
+        estimate = self.evaluate(encoder_for(position).encode(position, owner))
+        return estimate if owner == player else flip(estimate)
 
     def equities(self, features: npt.ArrayLike) -> Array:
         """Cubeless equity of each row for the player who just moved."""
