@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import signal
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -151,6 +152,8 @@ def _train(run: TrainingRun, *, plot: bool) -> None:
                     run.log, run.directory / PLOT, f"{settings.game}: 0-ply network vs {settings.opponent}"
                 )
 
+        # A run stopped by `kill` or `timeout` keeps its last whole game too.
+        previous = signal.signal(signal.SIGTERM, _interrupt)
         try:
             run.run(on_game=on_game, on_bench=on_bench)
         except KeyboardInterrupt:
@@ -159,6 +162,12 @@ def _train(run: TrainingRun, *, plot: bool) -> None:
                 f"interrupted: checkpoint at game {run.games_played}; --resume goes on from it", err=True
             )
             raise typer.Exit(130) from None
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def register(app: typer.Typer) -> None:
