@@ -14,7 +14,7 @@ from tavla.bots.duel import duel
 from tavla.bots.network import Network
 from tavla.bots.outcomes import FLIP
 from tavla.bots.players import RandomPlayer, network_player
-from tavla.bots.training import TDTrainer, TrainingRun, TrainingSettings
+from tavla.bots.training import TDTrainer, TrainingRun, TrainingSettings, td
 from tavla.bots.training.run import CHECKPOINT, LOG
 from tavla.bots.training.td import Traces
 
@@ -163,3 +163,11 @@ def test_a_short_run_learns_to_beat_random_play() -> None:
     after = duel("tabla", network_player(trained("tabla", 60, seed=1, hidden=20)), RandomPlayer(5), seeds)
     assert after.win_rate >= 0.65
     assert after.ppg > before.ppg + 0.3
+
+
+def test_a_game_too_long_is_cut_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(td, "MAX_TURNS", 3)
+    network = Network.create("antitabla", hidden=8, seed=1)
+    before = network.w1.copy()
+    assert TDTrainer(network, rng=random.Random(1)).play_game() is None
+    assert not np.array_equal(before, network.w1)  # the turns played still taught something

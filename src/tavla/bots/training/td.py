@@ -30,7 +30,10 @@ from tavla.core.protocol import Outcome
 from tavla.core.registry import find_game
 from tavla.rules.dicegame import DiceGame
 
-MAX_TURNS = 10_000
+MAX_TURNS = 2_000
+"""A self-play game is cut off after this many turns (typical games take about a hundred):
+an untrained antitabla network can hit back and forth for ever. A cut-off game
+teaches its turns' targets but has no result to learn."""
 
 
 class Traces:
@@ -118,8 +121,9 @@ class TDTrainer:
         self.width = width
         self.start = find_game(network.game).start()
 
-    def play_game(self) -> Outcome:
-        """One self-play game from the start, learning after every turn; its result."""
+    def play_game(self) -> Outcome | None:
+        """One self-play game from the start, learning after every turn; its result
+        (None for a game cut off after ``MAX_TURNS`` turns)."""
         network, rng = self.network, self.rng
         position: DiceGame[Any] = self.start.with_side(rng.randrange(2))  # type: ignore[assignment]
         traces = Traces(network)
@@ -127,7 +131,6 @@ class TDTrainer:
         for _ in range(MAX_TURNS):
             if position.is_chance:
                 position = position.with_roll((rng.randint(1, 6), rng.randint(1, 6)))
-                continue
             owner = position.side
             found = afterstates(
                 position, limit=self.limit, score=self._beam_score(position), width=self.width
@@ -151,7 +154,7 @@ class TDTrainer:
                 result = outcome_estimate(outcome, owner) * network.mask
                 traces.apply(network, self.alpha, result - estimate)
                 return outcome
-        raise RuntimeError(f"no outcome after {MAX_TURNS} turns in {position.notation()}")
+        return None
 
     def _beam_score(self, position: DiceGame[Any]) -> Any:
         encoder, mover, network = encoder_for(position), position.side, self.network
