@@ -17,6 +17,7 @@ from tavla.bots.network import Network, shipped_games
 from tavla.bots.outcomes import equity, flip
 from tavla.bots.players import network_player
 from tavla.bots.playout import random_playout
+from tavla.core.errors import TavlaError
 
 DICE_GAMES = ("tabla", "antitabla", "chelebi", "tapa", "gulbara", "indiyka")
 
@@ -107,3 +108,8 @@ def test_chances_of_a_position_awaiting_a_roll_from_either_side() -> None:
     row = found.features[found.texts.index(turn.text)]
     assert network.chances(after, mover) == pytest.approx(network.evaluate(row))
     assert network.chances(after, 1 - mover) == pytest.approx(flip(network.evaluate(row)))
+
+
+def test_no_shipped_weights_is_a_clear_error() -> None:
+    with pytest.raises(TavlaError, match="tavla train --game nosuch"):
+        Network.shipped("nosuch")
