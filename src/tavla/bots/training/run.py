@@ -30,12 +30,15 @@ from typing import Any
 
 import numpy as np
 
+from tavla.bots.afterstates import BEAM_WIDTH
 from tavla.bots.baselines import baseline_player
 from tavla.bots.duel import duel
+from tavla.bots.heuristics import HEURISTICS
 from tavla.bots.network import DEFAULT_HIDDEN, Network
 from tavla.bots.players import Player, ScoringPlayer
 from tavla.bots.training.td import TDTrainer
 from tavla.core.errors import TavlaError
+from tavla.rules.turns import TURN_LIST_LIMIT
 
 CHECKPOINT = "checkpoint.npz"
 LOG = "strength.csv"
@@ -63,9 +66,15 @@ class TrainingSettings:
     width: int = 16
 
 
-def opponent_player(name: str, game: str) -> Player:
-    """The benchmark's opponent (a random one plays from a fixed seed, like the dice)."""
-    if name not in ("heuristic", "random", "pubeval"):
+def opponent_player(name: str, game: str, *, limit: int = TURN_LIST_LIMIT, width: int = BEAM_WIDTH) -> Player:
+    """The benchmark's opponent (a random one plays from a fixed seed, like the dice).
+
+    ``limit`` and ``width`` bound the heuristic's huge progressive doubles as the
+    network's are bound: a benchmark then takes minutes, not an hour, in gulbara.
+    """
+    if name == "heuristic":
+        return ScoringPlayer("heuristic", HEURISTICS[game], limit=limit, width=width)
+    if name not in ("random", "pubeval"):
         raise TavlaError(f"unknown benchmark opponent {name!r}: heuristic, random or pubeval")
     return baseline_player(name, game, seed=BENCH_SEED)
 
@@ -171,7 +180,7 @@ class TrainingRun:
         result = duel(
             settings.game,
             player,
-            opponent_player(settings.opponent, settings.game),
+            opponent_player(settings.opponent, settings.game, limit=settings.limit, width=settings.width),
             range(BENCH_SEED, BENCH_SEED + max(1, count // 2)),
         )
         return {

@@ -26,9 +26,11 @@ from tavla.bots.afterstates import afterstates
 from tavla.bots.encoding import encoder_for
 from tavla.bots.network import Array, Network
 from tavla.bots.outcomes import FLIP, Estimate, equity, flip, outcome_estimate
+from tavla.bots.playout import ORDINARY_DICE
 from tavla.core.protocol import Outcome
 from tavla.core.registry import find_game
 from tavla.rules.dicegame import DiceGame
+from tavla.rules.turns import TURN_LIST_LIMIT
 
 MAX_TURNS = 2_000
 """A self-play game is cut off after this many turns (typical games take about a hundred):
@@ -95,12 +97,19 @@ class Traces:
         network.b2 += self.b2[self.slot] * logical
 
 
+def progressive(position: DiceGame[Any]) -> bool:
+    """Whether the turn due plays more than four dice (a progressive double)."""
+    sequences, _ = position.turn_sequences()
+    return any(len(dice) > ORDINARY_DICE for dice in sequences)
+
+
 class TDTrainer:
     """Plays self-play games of ``network.game`` and updates ``network`` in place.
 
     ``limit`` and ``width`` bound huge progressive doubles (chelebi, gulbara):
     past ``limit`` positions after one die the network's own equity steers a beam
     of ``width`` turns (``afterstates``), so a game never stalls on one roll.
+    Rolls of at most four dice are always listed whole.
     """
 
     def __init__(
@@ -132,9 +141,8 @@ class TDTrainer:
             if position.is_chance:
                 position = position.with_roll((rng.randint(1, 6), rng.randint(1, 6)))
             owner = position.side
-            found = afterstates(
-                position, limit=self.limit, score=self._beam_score(position), width=self.width
-            )
+            limit = self.limit if progressive(position) else TURN_LIST_LIMIT
+            found = afterstates(position, limit=limit, score=self._beam_score(position), width=self.width)
             hidden, out = network.forward(found.features)
             index = int(np.argmax(equity(out)))
             estimate = out[index]
