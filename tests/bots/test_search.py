@@ -10,100 +10,21 @@ somewhere is corrected by lookahead where the lookahead reaches past the error.
 from __future__ import annotations
 
 import random
-from functools import cache
-from itertools import combinations_with_replacement
 
 import numpy as np
 import pytest
+from tests.bots.exact_bearoff import ExactBearOff, FeatureSum, bear_off, every_position, win_chance
 
 import tavla
 from tavla.bots.encoding import encoder_for
-from tavla.bots.encoding.base import Features
 from tavla.bots.search import (
     DiceSearch,
-    Estimate,
     SearchSettings,
     equities,
     flipped,
     outcome_estimate,
 )
 from tavla.core.protocol import BLACK, WHITE, Outcome, OutcomeReason
-from tavla.rules.backgammon import BackgammonPosition
-
-POINTS = range(1, 7)
-
-
-def bear_off(white: tuple[int, ...], black: tuple[int, ...], side: int = WHITE) -> BackgammonPosition:
-    """White's checkers on his points ``white``, Black's on his points ``black``, 13
-    off each (so no gammon is possible), ``side`` to roll."""
-    cells = ["-"] * 24
-    counts: dict[int, int] = {}
-    for point in white:
-        counts[point - 1] = counts.get(point - 1, 0) + 1
-    for index, count in counts.items():
-        cells[index] = f"{count}w"
-    counts = {}
-    for point in black:
-        counts[24 - point] = counts.get(24 - point, 0) + 1
-    for index, count in counts.items():
-        cells[index] = f"{count}b"
-    letter = "wb"[side]
-    position = tavla.from_notation(
-        f"tabla {'/'.join(cells)} 0,0 {15 - len(white)},{15 - len(black)} {letter} -"
-    )
-    assert isinstance(position, BackgammonPosition)
-    return position
-
-
-@cache
-def win_chance(notation: str) -> float:
-    """The exact chance that the side to roll in ``notation`` (no dice) wins."""
-    position = tavla.from_notation(notation)
-    total = 0.0
-    for roll, weight in position.chance_outcomes():
-        best = 0.0
-        for turn in position.with_roll(roll).legal_turns():
-            after = turn.after
-            outcome = after.outcome()
-            value = 1.0 if outcome is not None else 1.0 - win_chance(after.notation())
-            best = max(best, value)
-        total += float(weight) * best
-    return total
-
-
-class ExactBearOff:
-    """Knows the exact chance of every position after a turn of the bear-offs below,
-    found by the features the search hands it; ``wrong`` rows are made up."""
-
-    def __init__(self, positions: list[BackgammonPosition], wrong: dict[str, float] | None = None) -> None:
-        self.table: dict[bytes, float] = {}
-        for position in positions:
-            mover = 1 - position.side  # the one who just moved, whom the features see from
-            outcome = position.outcome()
-            chance = 1.0 if outcome is not None else 1.0 - win_chance(position.notation())
-            chance = (wrong or {}).get(position.notation(), chance)
-            row = encoder_for(position).encode_many([position], mover)[0]
-            self.table[row.tobytes()] = chance
-        self.calls = 0
-
-    def estimate(self, features: Features) -> Estimate:
-        self.calls += 1
-        out = np.zeros((len(features), 5))
-        out[:, 0] = [self.table[row.tobytes()] for row in features]
-        return out
-
-
-def every_position() -> list[BackgammonPosition]:
-    """Every position after a turn in the 2-against-2 bear-offs, either side to roll."""
-    homes = [()] + [(a,) for a in POINTS] + list(combinations_with_replacement(POINTS, 2))
-    found = []
-    for white in homes:
-        for black in homes:
-            if not white and not black:
-                continue
-            for side in (WHITE, BLACK):
-                found.append(bear_off(white, black, side))
-    return found
 
 
 @pytest.fixture(scope="module")
@@ -195,19 +116,6 @@ def test_the_search_refuses_a_finished_game(exact: ExactBearOff) -> None:
     finished = tavla.from_notation("tabla -/-/-/-/-/1b/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/- 0,0 15,14 b -")
     with pytest.raises(tavla.TavlaError, match="game is over"):
         DiceSearch(exact, SearchSettings()).choose(finished)
-
-
-class FeatureSum:
-    """A made-up estimator (a fixed random linear score of the features): enough to
-    drive the search through every game's rules."""
-
-    def __init__(self, size: int) -> None:
-        self.weights = np.random.default_rng(3).normal(size=size) / size
-
-    def estimate(self, features: Features) -> Estimate:
-        out = np.zeros((len(features), 5))
-        out[:, 0] = 1 / (1 + np.exp(-(features @ self.weights)))
-        return out
 
 
 @pytest.mark.parametrize("game", ["tabla", "antitabla", "chelebi", "tapa", "gulbara", "indiyka"])

@@ -147,7 +147,7 @@ class DiceSearch:
 
         return score
 
-    def _expand(self, position: DiceGame[Any]) -> tuple[Afterstates[Any], Estimate]:
+    def expand(self, position: DiceGame[Any]) -> tuple[Afterstates[Any], Estimate]:
         """The legal turns of ``position`` and their 0-ply estimates for its mover."""
         found = afterstates(position, score=self._score(position.side))
         self.positions += len(found)
@@ -173,7 +173,7 @@ class DiceSearch:
         total = np.zeros(5)
         for decision, weight in branches:
             self._check_time()
-            found, estimate = self._expand(decision)
+            found, estimate = self.expand(decision)
             if not len(found):
                 raise TavlaError(f"no legal turn listed in {decision.notation()}")
             best = int(np.argmax(equities(estimate)))
@@ -194,7 +194,7 @@ class DiceSearch:
         start = time.perf_counter()
         self._deadline = None if movetime_ms is None else start + movetime_ms / 1000
         self.positions = 0
-        found, estimate = self._expand(position)
+        found, estimate = self.expand(position)
         if not len(found):
             raise TavlaError(f"no legal turn listed in {position.notation()}")
         candidates = list(range(len(found)))
