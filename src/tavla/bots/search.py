@@ -27,14 +27,14 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-from tavla.bots.afterstates import Afterstates, afterstates
+from tavla.bots.afterstates import BEAM_WIDTH, Afterstates, afterstates
 from tavla.bots.encoding import encoder_for
 from tavla.bots.encoding.base import Features
 from tavla.core.errors import TavlaError
@@ -100,6 +100,11 @@ class SearchSettings:
     noise: float = 0.0
     """Standard deviation of the normal noise added to each root turn's equity: the
     weaker levels' mistakes."""
+    root_width: int = BEAM_WIDTH
+    """Turns the beam keeps on a huge progressive double at the root ..."""
+    inner_width: int = 8
+    """... and in the lookahead, where the 21 replies of every searched turn each may
+    be one: the beam's cost grows with its width."""
 
     def keep_at(self, ply: int) -> int:
         return self.keep[min(ply, len(self.keep)) - 1]
@@ -138,18 +143,23 @@ class DiceSearch:
         self.positions = 0
 
     # ------------------------------------------------------------------ 0-ply
-    def _score(self, player: int) -> Any:
+    def _score_many(self, player: int) -> Callable[[Sequence[Any]], Sequence[float]]:
         """The beam's rating of positions for ``player`` (huge progressive doubles)."""
 
-        def score(position: DiceGame[Any]) -> float:
-            row = encoder_for(position).encode_many([position], player)
-            return float(equities(self.estimator.estimate(row))[0])
+        def score_many(positions: Sequence[DiceGame[Any]]) -> Sequence[float]:
+            rows = encoder_for(positions[0]).encode_many(positions, player) if positions else None
+            if rows is None:
+                return []
+            self.positions += len(positions)
+            values: list[float] = equities(self.estimator.estimate(rows)).tolist()
+            return values
 
-        return score
+        return score_many
 
-    def expand(self, position: DiceGame[Any]) -> tuple[Afterstates[Any], Estimate]:
+    def expand(self, position: DiceGame[Any], *, root: bool = True) -> tuple[Afterstates[Any], Estimate]:
         """The legal turns of ``position`` and their 0-ply estimates for its mover."""
-        found = afterstates(position, score=self._score(position.side))
+        width = self.settings.root_width if root else self.settings.inner_width
+        found = afterstates(position, score_many=self._score_many(position.side), width=width)
         self.positions += len(found)
         return found, np.asarray(self.estimator.estimate(found.features), dtype=np.float64)
 
@@ -173,7 +183,7 @@ class DiceSearch:
         total = np.zeros(5)
         for decision, weight in branches:
             self._check_time()
-            found, estimate = self.expand(decision)
+            found, estimate = self.expand(decision, root=False)
             if not len(found):
                 raise TavlaError(f"no legal turn listed in {decision.notation()}")
             best = int(np.argmax(equities(estimate)))
