@@ -75,7 +75,7 @@ class ExactBearOff:
             self.table[row.tobytes()] = chance
         self.calls = 0
 
-    def estimate(self, features: Features) -> Estimate:
+    def evaluate(self, features: Features) -> Estimate:
         self.calls += 1
         out = np.zeros((len(features), 5))
         out[:, 0] = [self.table[row.tobytes()] for row in features]
@@ -102,7 +102,7 @@ class FeatureSum:
     def __init__(self, size: int) -> None:
         self.weights = np.random.default_rng(3).normal(size=size) / size
 
-    def estimate(self, features: Features) -> Estimate:
+    def evaluate(self, features: Features) -> Estimate:
         out = np.zeros((len(features), 5))
         out[:, 0] = 1 / (1 + np.exp(-(features @ self.weights)))
         return out

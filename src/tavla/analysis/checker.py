@@ -119,7 +119,7 @@ class CheckerReviewer:
         rows = {text: estimate[i] for i, text in enumerate(texts)}
         if played.text not in rows:  # a huge double's beam may have missed the turn played
             row = encoder_for(position).encode_many([played.after], position.side)
-            rows[played.text] = np.asarray(search.estimator.estimate(row), dtype=np.float64)[0]
+            rows[played.text] = np.asarray(search.estimator.evaluate(row), dtype=np.float64)[0]
         forced = found.complete and len(found) == 1
         plies = self._settings.plies
         if plies and not forced:

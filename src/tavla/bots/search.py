@@ -55,7 +55,7 @@ class Estimator(Protocol):
     Rows of finished games must come out exact: the search trusts every row.
     """
 
-    def estimate(self, features: Features) -> Estimate: ...
+    def evaluate(self, features: Features) -> Estimate: ...
 
 
 def equities(estimate: Estimate) -> npt.NDArray[np.float64]:
@@ -151,7 +151,7 @@ class DiceSearch:
             if rows is None:
                 return []
             self.positions += len(positions)
-            values: list[float] = equities(self.estimator.estimate(rows)).tolist()
+            values: list[float] = equities(self.estimator.evaluate(rows)).tolist()
             return values
 
         return score_many
@@ -161,7 +161,7 @@ class DiceSearch:
         width = self.settings.root_width if root else self.settings.inner_width
         found = afterstates(position, score_many=self._score_many(position.side), width=width)
         self.positions += len(found)
-        return found, np.asarray(self.estimator.estimate(found.features), dtype=np.float64)
+        return found, np.asarray(self.estimator.evaluate(found.features), dtype=np.float64)
 
     # ------------------------------------------------------------------ n-ply
     def _check_time(self) -> None:
