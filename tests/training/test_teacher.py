@@ -13,7 +13,7 @@ import tavla
 from tavla.oracles.gnubg import GnubgOracle, gnubg_available
 from tavla.rules.dicegame import DiceGame
 from tavla.rules.dicesteps import DiceTurn
-from tavla.training.teacher import gnubg_targets, mover_view, self_play_positions
+from tavla.training.teacher import gnubg_targets, load_dataset, mover_view, save_dataset, self_play_positions
 
 
 class RandomChooser:
@@ -55,3 +55,13 @@ def test_gnubg_targets_are_for_the_player_who_moved() -> None:
         black_on_roll = gnubg.estimate([start])[0]
     assert rows[1][0] == pytest.approx(1 - black_on_roll[0], abs=1e-6)
     assert np.allclose(rows[::2], rows[0]) and np.allclose(rows[1::2], rows[1])
+
+
+def test_a_dataset_round_trips_through_its_file(tmp_path: Any) -> None:
+    positions = self_play_positions("tabla", RandomChooser(2), games=1, seed=1, alternatives=0)[:20]
+    targets = np.random.default_rng(0).uniform(0, 1, (len(positions), 5))
+    path = str(tmp_path / "set.npz")
+    save_dataset(path, positions, targets)
+    texts, again = load_dataset(path)
+    assert texts == [p.notation() for p in positions]
+    assert np.array_equal(again, targets)

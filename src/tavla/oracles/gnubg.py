@@ -149,3 +149,14 @@ class GnubgOracle:
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
     ) -> None:
         self.close()
+
+
+class GnubgPlayer:
+    """gnubg as a tabla player at ``plies``: ``choose(position)`` with the dice rolled."""
+
+    def __init__(self, oracle: GnubgOracle, plies: int = 0) -> None:
+        self.oracle = oracle
+        self.plies = plies
+
+    def choose(self, position: BackgammonPosition) -> DiceTurn[BackgammonPosition]:
+        return self.oracle.best_turn(position, self.plies)

@@ -116,3 +116,14 @@ def mover_view(on_roll: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     flipped = on_roll[..., FLIP].copy()
     flipped[..., 0] = 1.0 - flipped[..., 0]
     return flipped
+
+
+def save_dataset(path: str, positions: Sequence[DiceGame[Any]], targets: npt.NDArray[np.float64]) -> None:
+    """Positions (as notation) and their targets in one .npz file."""
+    np.savez_compressed(path, positions=np.array([p.notation() for p in positions]), targets=targets)
+
+
+def load_dataset(path: str) -> tuple[list[str], npt.NDArray[np.float64]]:
+    """The positions' notations and their targets written by :func:`save_dataset`."""
+    with np.load(path) as data:
+        return [str(text) for text in data["positions"]], np.asarray(data["targets"], dtype=np.float64)
