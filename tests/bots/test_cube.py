@@ -294,3 +294,18 @@ def test_match_cube_at_64_and_redoubles() -> None:
     owned = CubeContext(CubePosition(2, CubeOwner.ME), MatchScore(3, 3))
     assert double_decision(race(0.65), owned).action == CubeAction.DOUBLE_TAKE
     assert double_decision(race(0.80), owned).action == CubeAction.DOUBLE_PASS
+
+
+def test_the_figures_of_docs_cube_md() -> None:
+    """docs/cube.md quotes these; they must stay true."""
+    from pathlib import Path
+
+    page = (Path(__file__).parents[2] / "docs" / "cube.md").read_text(encoding="utf-8")
+    assert "21.4% at `x = 0.68`" in page
+    assert take_point(CubeContext()) == pytest.approx(0.214, abs=5e-4)
+    assert "match_equity(1, 2)                         # 0.67736" in page
+    assert match_equity(1, 2) == 0.67736 and match_equity(4, 1, post_crawford=True) == 0.31002
+    assert "CubeContext()).action            # 'double, take'" in page
+    assert double_decision(race(0.72), CubeContext()).action == CubeAction.DOUBLE_TAKE
+    assert "MatchScore(2, 2))).action  # 'double, take'" in page
+    assert double_decision(race(0.55), CubeContext(play=MatchScore(2, 2))).action == CubeAction.DOUBLE_TAKE

@@ -12,6 +12,7 @@ import tavla
 from tavla.bots.cube import CubeAction, CubeContext, cubeful_equity
 from tavla.bots.indiyka_exact import (
     HORIZON,
+    IndiykaRaces,
     best_turn,
     cube_decision,
     exact_chances,
@@ -170,3 +171,15 @@ def test_exact_chances_have_no_gammons_and_feed_the_cube() -> None:
     assert cube_decision(LATE, context).action == CubeAction.DOUBLE_PASS
     with pytest.raises(ValueError, match="before rolling"):
         cube_decision(RACE._replace(dice=(3, 1)), context)
+
+
+def test_the_figures_of_docs_cube_md() -> None:
+    """docs/cube.md quotes the start's chance and the number of sides behind it."""
+    from pathlib import Path
+
+    page = (Path(__file__).parents[2] / "docs" / "cube.md").read_text(encoding="utf-8")
+    assert "the player on roll wins 52.615%" in page and "all 9,252 sides" in page
+    assert round(100 * win_chance(START), 3) == 52.615
+    fresh = IndiykaRaces()
+    fresh.win_chance(side_of(START, WHITE), side_of(START, BLACK))
+    assert len(fresh) == 9252
