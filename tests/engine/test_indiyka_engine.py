@@ -87,3 +87,39 @@ def test_server_match_state_form() -> None:
     offered = dict(state, cube=dict(state["cube"], offer={"kind": "double", "by": 1}))
     assert doubler_of(position, offered, answering=True) == 1
     assert cube_decision(IndiykaPosition.start(), context).may_double
+
+
+def test_engine_plays_a_whole_match_with_the_cube() -> None:
+    """The engine as the server drives it (its match state, RULES.md 9.1-9.3): an
+    indiyka match to 5 ends with every action accepted; cubes were offered and answered."""
+    from tavla.core.dice import SeededDice
+    from tavla.match.actions import double_error
+    from tavla.match.state import Phase
+
+    engine = engine_for("indiyka")
+    match = Match(MatchSettings("indiyka", length=5), dice=SeededDice(12), now=lambda: 0)
+    answers: list[str] = []
+    while not match.state.over:
+        state = match.state
+        seat = state.actor
+        view = match_state_json(state, 0).model_dump(mode="json", by_alias=True)
+        if state.phase in (Phase.BETWEEN,):
+            match.start_next_game()
+        elif state.phase in (Phase.OPENING, Phase.RACCOON):
+            match.roll()
+        elif state.phase == Phase.ROLL:
+            assert seat is not None
+            if double_error(state, seat) is None and engine.double(state.position, view, "hard"):
+                match.double(seat)
+            else:
+                match.roll()
+        elif state.phase == Phase.DOUBLE:
+            assert seat is not None
+            answer = engine.take(state.position, view, "hard")
+            answers.append(answer)
+            match.act(answer, seat)
+        else:
+            assert state.phase == Phase.MOVE and seat is not None
+            match.move(seat, engine.move(state.position, "hard", None)["move"])
+    assert answers and set(answers) <= {"take", "drop"}
+    assert max(match.state.score) >= 5
