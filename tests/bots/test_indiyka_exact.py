@@ -183,3 +183,34 @@ def test_the_figures_of_docs_cube_md() -> None:
     fresh = IndiykaRaces()
     fresh.win_chance(side_of(START, WHITE), side_of(START, BLACK))
     assert len(fresh) == 9252
+
+
+def test_agrees_with_a_game_tree_over_both_sides() -> None:
+    """An independent solution for small races: the chance V(a, b) of the player on
+    roll, by recursion over both sides at once. A roll that changes nothing hands the
+    dice over, so V(a, b) and V(b, a) are solved together as two linear equations."""
+    from functools import cache
+
+    def progress(side: tuple[int, ...], other: tuple[int, ...]) -> tuple[float, float]:
+        """(chance of rolls that change ``side``, what they give the roller)."""
+        stay, gain = 0.0, 0.0
+        for roll, chance in ROLLS:
+            after = side_after(side, roll)
+            if after == side:
+                stay += float(chance)
+            else:
+                gain += float(chance) * (1.0 if not any(after) else 1.0 - value(other, after))
+        return stay, gain
+
+    @cache
+    def value(a: tuple[int, ...], b: tuple[int, ...]) -> float:
+        stay_a, gain_a = progress(a, b)
+        stay_b, gain_b = progress(b, a)
+        # x = gain_a + stay_a (1 - y), y = gain_b + stay_b (1 - x)
+        return (gain_a + stay_a * (1 - gain_b - stay_b)) / (1 - stay_a * stay_b)
+
+    sides = [(0, 1, 0, 2, 0, 1, 0), (1, 0, 0, 0, 2, 1, 0), (0, 0, 3, 0, 0, 0, 0), (2, 0, 0, 0, 0, 2, 0)]
+    table = races()
+    for a in sides:
+        for b in sides:
+            assert table.win_chance(a, b) == pytest.approx(value(a, b), abs=1e-12), (a, b)
