@@ -25,17 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import numpy as np
-
-from tavla.bots.cube.chances import (
-    LOSE_BACKGAMMON,
-    LOSE_GAMMON,
-    WIN,
-    WIN_BACKGAMMON,
-    WIN_GAMMON,
-    Chances,
-    single_only,
-)
+from tavla.bots.cube.chances import WIN, Chances, single_only
 from tavla.bots.cube.context import CUBE_CAP, CubeContext, CubeOwner
 
 Curve = tuple[list[float], list[float]]
@@ -51,87 +41,119 @@ class CubefulModel:
 
     def __init__(self, values: Chances, context: CubeContext) -> None:
         self.p = float(values[WIN])
-        self._chances = values
         # Jacoby (RULES.md 9.2): while the cube is centred and unturned, gammons count 1.
-        self._centred_chances = single_only(values) if context.jacoby else values
+        centred = single_only(values) if context.jacoby else values
+        self._rates = {False: _floats(values), True: _floats(centred)}
         self._payoff: Callable[[int], float] = context.payoff()
         self._life = context.cube_life
         self._doubling = context.doubling_allowed
+        # A decision asks for the same values and points many times over: keep them.
+        self._paid: dict[int, float] = {}
+        self._worth: dict[tuple[int, bool], tuple[float, float]] = {}
+        self._cash: dict[tuple[CubeOwner, int], float | None] = {}
 
     # ------------------------------------------------------------ game values
+    def pay(self, points: int) -> float:
+        """The worth of scoring ``points`` in this game (negative: conceding them)."""
+        paid = self._paid.get(points)
+        if paid is None:
+            paid = self._paid[points] = self._payoff(points)
+        return paid
+
     def win_value(self, cube: int, *, centred: bool = False) -> float:
         """The average worth of a win with the cube at ``cube``."""
-        win, gammon, backgammon = (float(v) for v in self._values(centred)[[WIN, WIN_GAMMON, WIN_BACKGAMMON]])
-        pay = self._payoff
-        if win <= 0.0:
-            return pay(cube)  # never won: any value will do, it is weighted by 0
-        single = (win - gammon) * pay(cube)
-        return (single + (gammon - backgammon) * pay(2 * cube) + backgammon * pay(3 * cube)) / win
+        return self._values(cube, centred)[0]
 
     def loss_value(self, cube: int, *, centred: bool = False) -> float:
         """The average worth of a loss with the cube at ``cube``."""
-        values = self._values(centred)
-        lose = 1.0 - float(values[WIN])
-        gammon, backgammon = float(values[LOSE_GAMMON]), float(values[LOSE_BACKGAMMON])
-        pay = self._payoff
-        if lose <= 0.0:
-            return pay(-cube)
-        single = (lose - gammon) * pay(-cube)
-        return (single + (gammon - backgammon) * pay(-2 * cube) + backgammon * pay(-3 * cube)) / lose
+        return self._values(cube, centred)[1]
 
-    def _values(self, centred: bool) -> Chances:
-        return self._centred_chances if centred else self._chances
+    def _values(self, cube: int, centred: bool) -> tuple[float, float]:
+        known = self._worth.get((cube, centred))
+        if known is not None:
+            return known
+        win, win_gammon, win_backgammon, lose_gammon, lose_backgammon = self._rates[centred]
+        pay, lose = self.pay, 1.0 - win
+        # A side that never wins (or loses) gets any value: it is weighted by 0.
+        wins = pay(cube)
+        if win > 0.0:
+            gammons = (win_gammon - win_backgammon) * pay(2 * cube) + win_backgammon * pay(3 * cube)
+            wins = ((win - win_gammon) * wins + gammons) / win
+        losses = pay(-cube)
+        if lose > 0.0:
+            gammons = (lose_gammon - lose_backgammon) * pay(-2 * cube) + lose_backgammon * pay(-3 * cube)
+            losses = ((lose - lose_gammon) * losses + gammons) / lose
+        self._worth[cube, centred] = (wins, losses)
+        return wins, losses
 
     # ------------------------------------------------------------ equities
     def equity(self, holder: CubeOwner, cube: int) -> float:
         """The cubeful equity with the cube at ``cube`` held by ``holder`` (seen from
         the player on roll), before any cube action: Janowski's mix of live and dead."""
-        centred = holder == CubeOwner.CENTRED
-        dead = self.p * self.win_value(cube, centred=centred) + (1 - self.p) * self.loss_value(
-            cube, centred=centred
-        )
-        xs, ys = self.curve(holder, cube)
-        live = float(np.interp(self.p, xs, ys))
+        wins, losses = self._values(cube, holder == CubeOwner.CENTRED)
+        dead = self.p * wins + (1 - self.p) * losses
+        live = _at(*self.curve(holder, cube), self.p)
         return self._life * live + (1 - self._life) * dead
 
     def curve(self, holder: CubeOwner, cube: int) -> Curve:
         """The fully live equity as a function of ``p`` (break points, values)."""
-        centred = holder == CubeOwner.CENTRED
+        wins, losses = self._values(cube, holder == CubeOwner.CENTRED)
         xs = [0.0]
-        ys = [self.loss_value(cube, centred=centred)]
+        ys = [losses]
         theirs = self.cash_point(CubeOwner.OPPONENT, cube) if holder != CubeOwner.ME else None
         mine = self.cash_point(CubeOwner.ME, cube) if holder != CubeOwner.OPPONENT else None
         if theirs is not None and mine is not None and theirs >= mine:
             # Each side would cash before the other's point: never with a sensible
             # table; meet half way rather than draw a curve that turns back.
             xs.append((theirs + mine) / 2)
-            ys.append((self._payoff(-cube) + self._payoff(cube)) / 2)
+            ys.append((self.pay(-cube) + self.pay(cube)) / 2)
         else:
             if theirs is not None:
                 xs.append(theirs)
-                ys.append(self._payoff(-cube))
+                ys.append(self.pay(-cube))
             if mine is not None:
                 xs.append(mine)
-                ys.append(self._payoff(cube))
+                ys.append(self.pay(cube))
         xs.append(1.0)
-        ys.append(self.win_value(cube, centred=centred))
+        ys.append(wins)
         return xs, ys
 
     def cash_point(self, doubler: CubeOwner, cube: int) -> float | None:
         """The ``p`` at which ``doubler``'s double from ``cube`` is a cash: his opponent
         is just indifferent between taking and passing. None when he cannot double
         from ``cube`` or his double is never passed (a dead cube)."""
+        key = (doubler, cube)
+        if key not in self._cash:
+            self._cash[key] = self._cash_point(doubler, cube)
+        return self._cash[key]
+
+    def _cash_point(self, doubler: CubeOwner, cube: int) -> float | None:
         if not self._doubling or 2 * cube > CUBE_CAP:
             return None
+        sign = 1 if doubler == CubeOwner.ME else -1
+        if self.pay(sign * cube) == self.pay(sign * 2 * cube):
+            return None  # one game already wins him the match: a double is always taken
         if doubler == CubeOwner.ME:
             # The opponent takes while his holding the cube at 2v leaves me no more
             # than my cash: the largest such p.
             xs, ys = self.curve(CubeOwner.OPPONENT, 2 * cube)
-            point = _last_at_most(xs, ys, self._payoff(cube))
+            point = _last_at_most(xs, ys, self.pay(cube))
         else:
             xs, ys = self.curve(CubeOwner.ME, 2 * cube)
-            point = _first_at_least(xs, ys, self._payoff(-cube))
+            point = _first_at_least(xs, ys, self.pay(-cube))
         return point if 0.0 < point < 1.0 else None
+
+
+def _floats(values: Chances) -> tuple[float, ...]:
+    return tuple(float(v) for v in values)
+
+
+def _at(xs: list[float], ys: list[float], p: float) -> float:
+    """The piecewise linear curve's value at ``p`` (0 <= p <= 1)."""
+    for i in range(1, len(xs)):
+        if p <= xs[i]:
+            return ys[i - 1] + (ys[i] - ys[i - 1]) * (p - xs[i - 1]) / (xs[i] - xs[i - 1])
+    return ys[-1]
 
 
 def _last_at_most(xs: list[float], ys: list[float], target: float) -> float:
