@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tavla.bots.cube import (
     Answer,
@@ -309,3 +311,78 @@ def test_the_figures_of_docs_cube_md() -> None:
     assert double_decision(race(0.72), CubeContext()).action == CubeAction.DOUBLE_TAKE
     assert "MatchScore(2, 2))).action  # 'double, take'" in page
     assert double_decision(race(0.55), CubeContext(play=MatchScore(2, 2))).action == CubeAction.DOUBLE_TAKE
+
+
+# ---------------------------------------------------------------- properties
+RATE = st.floats(min_value=0.0, max_value=1.0)
+
+
+@st.composite
+def contexts(draw: st.DrawFn) -> CubeContext:
+    """Any legal cube context: money with its options or a match score (RULES.md 9)."""
+    life = draw(st.floats(min_value=0.0, max_value=1.0))
+    if draw(st.booleans()):
+        beavers = draw(st.booleans())
+        play: Money | MatchScore = Money(draw(st.booleans()), beavers, beavers and draw(st.booleans()))
+    else:
+        away, opp_away = draw(st.integers(1, 30)), draw(st.integers(1, 30))
+        crawford = 1 in (away, opp_away) and draw(st.booleans())
+        play = MatchScore(away, opp_away, crawford, 1 in (away, opp_away) and not crawford)
+    if isinstance(play, MatchScore) and play.crawford_game:
+        return CubeContext(CubePosition(), play, life)
+    value = draw(st.sampled_from([1, 2, 4, 8, 16, 32, 64]))
+    owner = CubeOwner.CENTRED if value == 1 else draw(st.sampled_from([CubeOwner.ME, CubeOwner.OPPONENT]))
+    return CubeContext(CubePosition(value, owner), play, life)
+
+
+@settings(max_examples=200)
+@given(p=RATE, gammons=st.tuples(RATE, RATE, RATE, RATE), context=contexts())
+def test_equities_lie_between_the_worst_and_best_results(
+    p: float, gammons: tuple[float, float, float, float], context: CubeContext
+) -> None:
+    """Whatever the cube does, the equity lies between losing and winning a backgammon
+    at the largest cube, a passed double is worth the cube, and the verdict follows the
+    equities it reports."""
+    win_gammon, win_backgammon, lose_gammon, lose_backgammon = gammons
+    wins, losses = win_gammon * p, lose_gammon * (1 - p)
+    values = chances([p, wins, win_backgammon * wins, losses, lose_backgammon * losses])
+    decision = double_decision(values, context)
+    low, high = (-3 * 64, 3 * 64) if context.money else (0.0, 1.0)
+    assert low - 1e-9 <= decision.no_double <= high + 1e-9
+    if decision.double_take is not None and decision.double_pass is not None:
+        assert low - 1e-9 <= decision.double_take <= high + 1e-9
+        if context.money:
+            assert decision.double_pass == 1.0
+        best = decision.equity
+        assert best >= decision.no_double
+        if decision.action in (CubeAction.DOUBLE_TAKE, CubeAction.DOUBLE_PASS, CubeAction.DOUBLE_BEAVER):
+            assert best > decision.no_double
+        else:
+            assert best == decision.no_double
+
+
+@settings(max_examples=100)
+@given(low=RATE, high=RATE, gammons=st.tuples(RATE, RATE), context=contexts())
+def test_more_winning_chances_are_never_worth_less(
+    low: float, high: float, gammons: tuple[float, float], context: CubeContext
+) -> None:
+    """With the same gammon rates, a larger p_win never lowers the cubeful equity."""
+    low, high = sorted((low, high))
+    win_gammon, lose_gammon = gammons
+    assert (
+        cubeful_equity(race(high, win_gammon, lose_gammon), context)
+        >= cubeful_equity(race(low, win_gammon, lose_gammon), context) - 1e-9
+    )
+
+
+@settings(max_examples=100)
+@given(p=RATE, gammons=st.tuples(RATE, RATE), life=RATE, jacoby=st.booleans())
+def test_centred_money_equity_is_antisymmetric(
+    p: float, gammons: tuple[float, float], life: float, jacoby: bool
+) -> None:
+    """The centred cube in money play favours nobody: my equity is minus the
+    opponent's with the chances swapped."""
+    values = race(p, *gammons)
+    context = CubeContext(play=Money(jacoby=jacoby), cube_life=life)
+    mirrored = cubeful_equity(swap_sides(values), context)
+    assert cubeful_equity(values, context) == pytest.approx(-mirrored, abs=1e-9)

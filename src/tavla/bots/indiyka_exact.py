@@ -150,7 +150,7 @@ def win_chance(position: IndiykaPosition) -> float:
 
 
 def exact_chances(position: IndiykaPosition) -> NDArray[np.float64]:
-    """The five cubeless chances of the side to act (tavla.bots.cube.chances): indiyka
+    """The five cubeless chances of the side to act (tavla.bots.cube.convention): indiyka
     scores a single game only (RULES.md 7), so every gammon chance is 0."""
     return chances([win_chance(position), 0.0, 0.0, 0.0, 0.0])
 

@@ -5,7 +5,6 @@ options or match score; ``double_decision``, ``take_decision`` and ``raccoon_dec
 the answers, each with the equities it compared. See docs/cube.md.
 """
 
-from tavla.bots.cube.chances import Chances, chances, cubeless_equity, swap_sides
 from tavla.bots.cube.context import (
     CUBE_CAP,
     MONEY_CUBE_LIFE,
@@ -15,6 +14,7 @@ from tavla.bots.cube.context import (
     MatchScore,
     Money,
 )
+from tavla.bots.cube.convention import Chances, chances, cubeless_equity, swap_sides
 from tavla.bots.cube.decisions import (
     Answer,
     CubeAction,

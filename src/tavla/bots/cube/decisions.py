@@ -1,7 +1,7 @@
 """Cube decisions from cubeless chances: double, take, pass, beaver, raccoon.
 
 Every function takes the chances and the context from the point of view of the player
-on roll, who may double (tavla.bots.cube.chances); the taker answers a position in
+on roll, who may double (tavla.bots.cube.convention); the taker answers a position in
 which his opponent is on roll, so he passes that view too. Equities are for money per
 unit of the cube's present value (a double that is passed is worth +1), for a match
 the chance to win it.
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tavla.bots.cube.chances import Chances, chances
 from tavla.bots.cube.context import CUBE_CAP, CubeContext, CubeOwner
+from tavla.bots.cube.convention import Chances, chances
 from tavla.bots.cube.janowski import CubefulModel
 from tavla.core.words import Word
 

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tavla.bots.cube.chances import WIN, Chances, single_only
 from tavla.bots.cube.context import CUBE_CAP, CubeContext, CubeOwner
+from tavla.bots.cube.convention import WIN, Chances, single_only
 
 Curve = tuple[list[float], list[float]]
 """A piecewise linear curve of ``p``: its break points and the values there."""
