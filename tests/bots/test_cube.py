@@ -19,6 +19,7 @@ from tavla.bots.cube import (
     MatchScore,
     Money,
     chances,
+    cubeful_equities,
     cubeful_equity,
     cubeless_equity,
     double_decision,
@@ -386,3 +387,20 @@ def test_centred_money_equity_is_antisymmetric(
     context = CubeContext(play=Money(jacoby=jacoby), cube_life=life)
     mirrored = cubeful_equity(swap_sides(values), context)
     assert cubeful_equity(values, context) == pytest.approx(-mirrored, abs=1e-9)
+
+
+@settings(max_examples=150)
+@given(
+    rows=st.lists(st.tuples(RATE, RATE, RATE, RATE, RATE), min_size=1, max_size=12),
+    context=contexts(),
+)
+def test_many_positions_at_once_are_each_on_its_own(
+    rows: list[tuple[float, float, float, float, float]], context: CubeContext
+) -> None:
+    """cubeful_equities over an array is cubeful_equity row by row."""
+    values = np.array(
+        [[p, a * p, b * a * p, c * (1 - p), d * c * (1 - p)] for p, a, b, c, d in rows], dtype=np.float64
+    )
+    together = cubeful_equities(values, context)
+    alone = [cubeful_equity(chances(row), context) for row in values]
+    assert together.tolist() == pytest.approx(alone, abs=1e-12)

@@ -2,9 +2,11 @@
 
 ``chances`` is the evaluators' five-number convention; ``CubeContext`` the cube, money
 options or match score; ``double_decision``, ``take_decision`` and ``raccoon_decision``
-the answers, each with the equities it compared. See docs/cube.md.
+the answers, each with the equities it compared; ``cubeful_equities`` the equity of
+many positions at once. See docs/cube.md.
 """
 
+from tavla.bots.cube.batch import cubeful_equities
 from tavla.bots.cube.context import (
     CUBE_CAP,
     MONEY_CUBE_LIFE,
@@ -44,6 +46,7 @@ __all__ = [
     "RaccoonDecision",
     "TakeDecision",
     "chances",
+    "cubeful_equities",
     "cubeful_equity",
     "cubeless_equity",
     "double_decision",
