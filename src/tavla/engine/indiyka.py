@@ -29,8 +29,7 @@ class IndiykaEngine:
         if here.dice is None:
             raise EngineError(f"the dice are not rolled in {here.notation()}: give the roll")
         turn = best_turn(here)
-        after = turn.after
-        assert isinstance(after, IndiykaPosition)
+        after = here.play(turn)
         mover_wins = 1.0 - win_chance(after) if after.outcome() is None else 1.0
         return {"move": turn.text, "after": after.notation(), "equity": round(2 * mover_wins - 1, 6)}
 

@@ -132,12 +132,17 @@ class _Cube:
             return raccoon, True
         return beaver, False
 
-    def answer(self) -> Answer:
-        """The taker's best answer: the one that leaves the doubler least."""
+    def answers(self) -> dict[Answer, float]:
+        """What each answer open to the taker leaves the doubler."""
         options = {Answer.TAKE: self.take(), Answer.PASS: self.pass_()}
         beavered = self.after_beaver()
         if beavered is not None:
             options[Answer.BEAVER] = beavered[0]
+        return options
+
+    def answer(self) -> Answer:
+        """The taker's best answer: the one that leaves the doubler least."""
+        options = self.answers()
         return min(options, key=options.__getitem__)  # ties: take, then pass
 
 
@@ -147,13 +152,11 @@ def double_decision(values: Chances, context: CubeContext) -> DoubleDecision:
     no_double = cube.no_double()
     if not cube.may_double():
         return DoubleDecision(no_double, None, None, None, CubeAction.NO_DOUBLE, None, False, context.money)
-    take, pass_ = cube.take(), cube.pass_()
+    options = cube.answers()
+    take, pass_ = options[Answer.TAKE], options[Answer.PASS]
     beavered = cube.after_beaver()
-    answer = cube.answer()
-    doubled = {Answer.TAKE: take, Answer.PASS: pass_}.get(answer)
-    if doubled is None:
-        assert beavered is not None  # the answer is a beaver only when beavers are allowed
-        doubled = beavered[0]
+    answer = min(options, key=options.__getitem__)  # ties: take, then pass
+    doubled = options[answer]
     if doubled > no_double:
         action = {
             Answer.TAKE: CubeAction.DOUBLE_TAKE,
