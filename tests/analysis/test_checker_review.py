@@ -70,7 +70,9 @@ def test_best_play_loses_nothing(exact: ExactBearOff) -> None:
     analysis = analyze(record, lambda game: exact, SearchSettings(plies=1, keep=(99,), margin=(9.0,)))
     assert analysis.moves
     assert all(review.loss == pytest.approx(0, abs=1e-9) for review in analysis.moves)
-    assert not analysis.marked()
+    assert not [review for review in analysis.moves if review.mark]
+    # Black, far ahead after White's roll, should have doubled: the cube review says so
+    assert [(r.seat, r.chosen, r.mark) for r in analysis.marked()] == [(1, "no double", "error")]
     assert all(review.plies in (0, 1) for review in analysis.moves)
 
 

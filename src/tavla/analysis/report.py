@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tavla.analysis.checker import MARKS, CheckerReviewer, EstimatorFor, MoveReview, RollLuck
+from tavla.analysis.cube import CubeReview, CubeReviewer
 from tavla.bots.search import SearchSettings
 from tavla.match.record import MatchRecord, initial_state
 
@@ -19,14 +20,22 @@ class PlayerSummary:
     """Turns with a choice (forced turns are not counted)."""
     total_loss: float = 0.0
     marks: Counter[str] = field(default_factory=Counter)
+    """Marks of turns and cube decisions together."""
     luck: float = 0.0
     rolls: int = 0
+    cube_decisions: int = 0
+    cube_loss: float = 0.0
 
     @property
     def error_rate(self) -> float:
-        """Equity lost per decision, in thousandths of a point (gnubg's "mEMG per move",
-        cubeless here)."""
+        """Equity lost per turn with a choice, in thousandths of a point (gnubg's "mEMG
+        per move", cubeless here)."""
         return 1000 * self.total_loss / self.decisions if self.decisions else 0.0
+
+    @property
+    def cube_error_rate(self) -> float:
+        """Normalised equity lost per cube decision, in thousandths of a point."""
+        return 1000 * self.cube_loss / self.cube_decisions if self.cube_decisions else 0.0
 
 
 @dataclass
@@ -35,11 +44,14 @@ class Analysis:
     plies: int
     moves: list[MoveReview]
     lucks: list[RollLuck]
+    cubes: list[CubeReview]
     players: tuple[PlayerSummary, PlayerSummary]
 
-    def marked(self) -> list[MoveReview]:
-        """The turns that got a mark, in the order played."""
-        return [review for review in self.moves if review.mark]
+    def marked(self) -> list[MoveReview | CubeReview]:
+        """The turns and cube decisions that got a mark, in the order of the record."""
+        found: list[MoveReview | CubeReview] = [review for review in self.moves if review.mark]
+        found += [review for review in self.cubes if review.mark]
+        return sorted(found, key=lambda review: review.action_index)
 
 
 Progress = Callable[[int, int], None]
@@ -75,7 +87,14 @@ def analyze(
             player.rolls += 1
         if progress is not None:
             progress(item.action_index + 1, total)
-    return Analysis(record.settings.game, settings.plies, moves, lucks, players)
+    cubes = list(CubeReviewer(estimator_for).review(record))
+    for review in cubes:
+        player = players[review.seat]
+        player.cube_decisions += 1
+        player.cube_loss += review.loss
+        if review.mark:
+            player.marks[review.mark] += 1
+    return Analysis(record.settings.game, settings.plies, moves, lucks, cubes, players)
 
 
 MARK_NAMES = tuple(name for _, name in MARKS)
