@@ -92,3 +92,14 @@ def test_adam_moves_toward_a_minimum() -> None:
 def test_mismatched_rows_are_refused() -> None:
     with pytest.raises(ValueError, match="3 feature rows for 2 targets"):
         fit(fresh(), np.zeros((3, 6)), np.zeros((2, 5)))
+
+
+def test_the_learning_rate_falls_by_the_decay_each_epoch() -> None:
+    features, targets = task(200)
+    steady, falling = fresh(), fresh()
+    fit(steady, features, targets, FitSettings(epochs=1, seed=2))
+    fit(falling, features, targets, FitSettings(epochs=1, seed=2, decay=0.1))
+    assert np.array_equal(steady.w1, falling.w1)  # the first epoch runs at the full rate
+    fit(steady, features, targets, FitSettings(epochs=2, seed=2))
+    fit(falling, features, targets, FitSettings(epochs=2, seed=2, decay=0.1))
+    assert not np.array_equal(steady.w1, falling.w1)

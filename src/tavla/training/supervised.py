@@ -35,6 +35,9 @@ class FitSettings:
     epochs: int = 10
     batch: int = 128
     learning_rate: float = 1e-3
+    decay: float = 1.0
+    """The learning rate is multiplied by this after each epoch: a falling rate lets the
+    last epochs settle instead of wandering around the minimum."""
     seed: int = 1
     validation: float = 0.05
     """Share of the positions held out to report the error on unseen positions."""
@@ -138,6 +141,7 @@ def fit(
         reports.append(report)
         if on_epoch is not None:
             on_epoch(report)
+        optimiser.rate *= settings.decay
     return reports
 
 
