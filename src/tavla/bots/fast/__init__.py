@@ -1,0 +1,134 @@
+"""Compiled turn generators for the bots' hot paths (the ``fast`` extra: numba).
+
+:mod:`tavla.bots.afterstates` and :mod:`tavla.bots.playout` use these when
+:data:`AVAILABLE`; otherwise they run the rules' pure-Python generators, which
+stay the reference: the compiled ones list the same resulting positions in the
+same order (``tests/bots/test_fast.py`` compares them on random positions and
+every roll), so a bot or a seeded playout gives the same answers either way.
+
+The functions here turn the rules' Python values (Boards, states, dice
+sequences) into the kernels' int64 arrays and back, and rerun a search whose
+store overflowed on a larger one (see :mod:`tavla.bots.fast.scratch`). Results
+are rows of the thread's store, valid until its next search: callers copy what
+they keep.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import numpy as np
+
+from tavla.bots.fast import search, tabla
+from tavla.bots.fast.jit import AVAILABLE
+from tavla.bots.fast.scratch import scratch
+from tavla.bots.fast.steps import GULBARA, MAX_STEPS, TABLA, TAPA, WIDTHS
+from tavla.bots.fast.store import OVERFLOW, Cells, Rows
+
+__all__ = [
+    "AVAILABLE",
+    "GULBARA",
+    "TABLA",
+    "TAPA",
+    "random_turn_by_steps",
+    "tabla_roll",
+    "tabla_turn_boards",
+    "turn_states",
+]
+
+NO_LIMIT = -1
+
+
+def tabla_roll(sequences: Sequence[Sequence[int]]) -> tuple[int, int, bool] | None:
+    """(high die, low die, progressive) for the tabla family's dice sequences of a roll,
+    or None for sequences the compiled generator does not know."""
+    if len(sequences) == 2:
+        first, second = sequences
+        if len(first) == len(second) == 2 and first[0] > first[1] and (second[0], second[1]) == (
+            first[1],
+            first[0],
+        ):
+            return first[0], first[1], False
+        return None
+    if len(sequences) != 1 or not sequences[0]:
+        return None
+    dice = list(sequences[0])
+    die = dice[0]
+    if dice == [die] * 4:
+        return die, die, False
+    if dice == [value for value in range(die, 7) for _ in range(4)]:
+        return die, die, True
+    return None
+
+
+def tabla_turn_boards(start: Sequence[int], roll: tuple[int, int, bool], limit: int | None) -> tuple[int, Rows] | None:
+    """``turngen.turn_boards_within(start, sequences, limit, prefer_first=True)`` for the
+    sequences ``roll`` stands for (:func:`tabla_roll`; no limit: ``turn_boards``):
+    (dice played, the Boards as int8 rows in the same order), or None past ``limit``."""
+    board = np.array(start, dtype=np.int64)
+    high, low, progressive = roll
+    store = scratch()
+    while True:
+        status, played = tabla.turn_boards(
+            board, high, low, progressive, NO_LIMIT if limit is None else limit,
+            store.rows, store.table, store.stamps, store.counts,
+        )  # fmt: skip
+        if status != OVERFLOW:
+            break
+        store.grow()
+    if status == tabla.TOO_MANY:
+        return None
+    return played, store.rows[0, :status, : tabla.CELLS]
+
+
+def _dice_array(sequences: Sequence[Sequence[int]]) -> tuple[Cells, Cells]:
+    longest = max(len(dice) for dice in sequences)
+    dice = np.zeros((len(sequences), max(longest, 1)), dtype=np.int64)
+    for index, values in enumerate(sequences):
+        dice[index, : len(values)] = values
+    return dice, np.array([len(values) for values in sequences], dtype=np.int64)
+
+
+def turn_states(
+    kind: int, start: Sequence[int], sequences: Sequence[Sequence[int]], limit: int | None, prefer_first: bool
+) -> tuple[int, Rows] | None:
+    """``turns.turn_states_within`` with the step function of ``kind`` (one or two
+    sequences): (dice played, the states as int8 rows in the same order), or None."""
+    width = WIDTHS[kind]
+    state = np.array(start, dtype=np.int64)
+    dice, lengths = _dice_array(sequences)
+    store = scratch()
+    while True:
+        status, played, slot = search.turn_states(
+            kind, width, state, dice, lengths, NO_LIMIT if limit is None else limit, prefer_first,
+            store.rows, store.table, store.stamps, store.counts,
+        )  # fmt: skip
+        if status != OVERFLOW:
+            break
+        store.grow()
+    if status == search.TOO_MANY:
+        return None
+    return played, store.rows[slot, :status, :width]
+
+
+def random_turn_by_steps(
+    kind: int, start: Sequence[int], dice: Sequence[int], rng: random.Random
+) -> tuple[tuple[int, ...], int]:
+    """``playout.random_turn_by_steps`` for one sequence of ``dice``: (state after, dice
+    played), drawing from ``rng`` exactly as the step planner's turn does."""
+    width = WIDTHS[kind]
+    state = np.array(start, dtype=np.int64)
+    values, _ = _dice_array([dice])
+    sequence = values[0]
+    length = len(dice)
+    store = scratch()
+    memo = (store.rows, store.table, store.stamps, store.counts)
+    store.stamps[search.MEMO] += 1  # a memo of this turn's dice only
+    store.counts[search.MEMO] = 0
+    target = search.reach(kind, width, state, sequence, 0, length, *memo)
+    out = np.empty((MAX_STEPS, width), dtype=np.int64)
+    for played in range(target):
+        count = search.planner_steps(kind, width, state, sequence, played, length, target - played, out, *memo)
+        state = out[rng.choice(range(count))].copy()
+    return tuple(state.tolist()), target
