@@ -20,6 +20,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from tavla.bots.encoding.base import Features
+from tavla.bots.encoding.tabla import _TABLE as TABLA_UNITS
+from tavla.bots.encoding.tabla import _TAIL_SCALE as TABLA_TAIL_SCALE
 from tavla.bots.fast import search, tabla
 from tavla.bots.fast.jit import AVAILABLE
 from tavla.bots.fast.scratch import scratch
@@ -32,6 +35,7 @@ __all__ = [
     "TABLA",
     "TAPA",
     "random_turn_by_steps",
+    "tabla_features",
     "tabla_roll",
     "tabla_turn_boards",
     "turn_states",
@@ -45,9 +49,14 @@ def tabla_roll(sequences: Sequence[Sequence[int]]) -> tuple[int, int, bool] | No
     or None for sequences the compiled generator does not know."""
     if len(sequences) == 2:
         first, second = sequences
-        if len(first) == len(second) == 2 and first[0] > first[1] and (second[0], second[1]) == (
-            first[1],
-            first[0],
+        if (
+            len(first) == len(second) == 2
+            and first[0] > first[1]
+            and (second[0], second[1])
+            == (
+                first[1],
+                first[0],
+            )
         ):
             return first[0], first[1], False
         return None
@@ -62,7 +71,9 @@ def tabla_roll(sequences: Sequence[Sequence[int]]) -> tuple[int, int, bool] | No
     return None
 
 
-def tabla_turn_boards(start: Sequence[int], roll: tuple[int, int, bool], limit: int | None) -> tuple[int, Rows] | None:
+def tabla_turn_boards(
+    start: Sequence[int], roll: tuple[int, int, bool], limit: int | None
+) -> tuple[int, Rows] | None:
     """``turngen.turn_boards_within(start, sequences, limit, prefer_first=True)`` for the
     sequences ``roll`` stands for (:func:`tabla_roll`; no limit: ``turn_boards``):
     (dice played, the Boards as int8 rows in the same order), or None past ``limit``."""
@@ -80,6 +91,12 @@ def tabla_turn_boards(start: Sequence[int], roll: tuple[int, int, bool], limit: 
     if status == tabla.TOO_MANY:
         return None
     return played, store.rows[0, :status, : tabla.CELLS]
+
+
+def tabla_features(boards: Rows, opponent_off: int) -> Features:
+    """``encoding.tabla.encode_boards(boards, opponent_off, False)`` for int8 Board rows:
+    the rows of :func:`tavla.bots.afterstates.afterstates`, equal bit for bit."""
+    return tabla.encode(boards, opponent_off, TABLA_UNITS, TABLA_TAIL_SCALE)
 
 
 def _dice_array(sequences: Sequence[Sequence[int]]) -> tuple[Cells, Cells]:
@@ -129,6 +146,8 @@ def random_turn_by_steps(
     target = search.reach(kind, width, state, sequence, 0, length, *memo)
     out = np.empty((MAX_STEPS, width), dtype=np.int64)
     for played in range(target):
-        count = search.planner_steps(kind, width, state, sequence, played, length, target - played, out, *memo)
+        count = search.planner_steps(
+            kind, width, state, sequence, played, length, target - played, out, *memo
+        )
         state = out[rng.choice(range(count))].copy()
     return tuple(state.tolist()), target

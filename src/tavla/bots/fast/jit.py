@@ -12,18 +12,25 @@ only the first process after an install pays the compilation (tens of seconds).
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import Callable
-from typing import Any, TypeVar
+from types import ModuleType
+from typing import Any, TypeVar, cast
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-try:
+
+def _numba() -> ModuleType | None:
     if os.environ.get("TAVLA_NO_JIT"):
-        raise ImportError("TAVLA_NO_JIT is set")
-    import numba
-except ImportError:
-    numba = None
+        return None
+    try:
+        return importlib.import_module("numba")
+    except ImportError:
+        return None
+
+
+numba = _numba()
 
 AVAILABLE = numba is not None
 """Whether the kernels are compiled (numba importable and not switched off)."""
@@ -33,5 +40,4 @@ def jit(function: F) -> F:
     """Compile ``function`` with numba (no Python objects, cached on disk) when available."""
     if numba is None:
         return function
-    compiled: F = numba.njit(cache=True, nogil=True)(function)
-    return compiled
+    return cast(F, numba.njit(cache=True, nogil=True)(function))

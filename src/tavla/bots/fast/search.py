@@ -72,16 +72,12 @@ def turn_states(
 
     ``dice[s, :lengths[s]]`` is sequence ``s`` (one or two sequences).
     """
-    played0, slot0 = _sequence(
-        kind, width, start, dice[0], lengths[0], limit, 0, rows, table, stamps, counts
-    )
+    played0, slot0 = _sequence(kind, width, start, dice[0], lengths[0], limit, 0, rows, table, stamps, counts)
     if played0 < 0:
         return played0, 0, slot0
     if lengths.shape[0] == 1:
         return counts[slot0], played0, slot0
-    played1, slot1 = _sequence(
-        kind, width, start, dice[1], lengths[1], limit, 2, rows, table, stamps, counts
-    )
+    played1, slot1 = _sequence(kind, width, start, dice[1], lengths[1], limit, 2, rows, table, stamps, counts)
     if played1 < 0:
         return played1, 0, slot1
     best = max(played0, played1)

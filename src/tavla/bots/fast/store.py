@@ -69,7 +69,7 @@ def find(rows: Rows, table: Table, stamps: Cells, slot: int, row: Cells, size: i
                 same = False
                 break
         if same:
-            return index
+            return int(index)
         place = (place + 1) & mask
 
 
@@ -95,7 +95,7 @@ def insert(
                 rows[slot, count, cell] = row[cell]
             table[slot, place] = (stamp << INDEX_BITS) | count
             counts[slot] = count + 1
-            return count
+            return int(count)
         index = entry & INDEX_MASK
         same = True
         for cell in range(size):

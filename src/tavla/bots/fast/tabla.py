@@ -100,7 +100,7 @@ def _move(b: Cells, point: int, target: int) -> int:
         b[OPP_BAR] += 1
     else:
         b[target] = x + 1
-    return x
+    return int(x)
 
 
 @jit
@@ -112,9 +112,7 @@ def _undo(b: Cells, point: int, target: int, x: int) -> None:
 
 
 @jit
-def _plain_far(
-    b: Cells, high: int, low: int, rows: Rows, table: Table, stamps: Cells, counts: Cells
-) -> int:
+def _plain_far(b: Cells, high: int, low: int, rows: Rows, table: Table, stamps: Cells, counts: Cells) -> int:
     """``turngen._plain_far`` into slot 0: dice played."""
     legal_high = np.empty(24, dtype=np.int64)
     legal_low = np.empty(24, dtype=np.int64)
@@ -397,9 +395,7 @@ def turn_boards(
 
 
 @jit
-def _progressive_rest(
-    first: int, limit: int, rows: Rows, table: Table, stamps: Cells, counts: Cells
-) -> int:
+def _progressive_rest(first: int, limit: int, rows: Rows, table: Table, stamps: Cells, counts: Cells) -> int:
     """Chelebi after a first group of four: ``turngen._sequence_search`` (slot 4 holds the
     first group's boards), the result in slot 0. Dice played, or TOO_MANY's count in slot 0."""
     played = 4
@@ -430,25 +426,24 @@ def _progressive_rest(
 
 
 @jit
-def encode(
-    rows: Rows, count: int, opponent_off: int, units: Features, tail_scale: Features
-) -> Features:
-    """``encoding.tabla.encode_boards`` of slot 0's boards, the mover having just moved.
+def encode(boards: Rows, opponent_off: int, units: Features, tail_scale: Features) -> Features:
+    """``encoding.tabla.encode_boards(boards, opponent_off, False)``: the mover just moved.
 
     ``units`` is ``signed_count_table()``, ``tail_scale`` the bars' and off's scales:
     the same float32 operations as the numpy encoder, so the rows are equal bit for bit.
     """
+    count = boards.shape[0]
     out = np.empty((count, 198), dtype=np.float32)
     theirs_off = np.float32(opponent_off / 15)
     for index in range(count):
         for point in range(1, 25):
-            value = rows[0, index, point] & 0xFF
+            value = boards[index, point] & 0xFF
             base = (point - 1) * 8
             for unit in range(8):
                 out[index, base + unit] = units[value, unit]
-        out[index, 192] = np.float32(rows[0, index, BAR]) * tail_scale[0]
-        out[index, 193] = np.float32(rows[0, index, OPP_BAR]) * tail_scale[1]
-        out[index, 194] = np.float32(rows[0, index, 0]) * tail_scale[2]
+        out[index, 192] = np.float32(boards[index, BAR]) * tail_scale[0]
+        out[index, 193] = np.float32(boards[index, OPP_BAR]) * tail_scale[1]
+        out[index, 194] = np.float32(boards[index, 0]) * tail_scale[2]
         out[index, 195] = theirs_off
         out[index, 196] = 0.0
         out[index, 197] = 1.0
