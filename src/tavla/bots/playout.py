@@ -23,12 +23,15 @@ from dataclasses import dataclass
 from operator import neg
 from typing import Any, Generic, TypeVar, cast
 
+from tavla.bots import fast
 from tavla.core.errors import TavlaError
 from tavla.core.protocol import WHITE, Outcome
 from tavla.rules.backgammon.movegen import Board
 from tavla.rules.backgammon.position import CHECKERS, BackgammonPosition
 from tavla.rules.backgammon.turngen import turn_boards, turn_boards_within
 from tavla.rules.dicegame import DiceGame
+from tavla.rules.gulbara.movegen import gulbara_steps
+from tavla.rules.tapa.movegen import tapa_steps
 from tavla.rules.turns import turn_states_within
 
 P = TypeVar("P", bound=DiceGame[Any])
@@ -43,6 +46,9 @@ ORDINARY_DICE = 4
 """Rolls of at most this many dice are always listed."""
 MAX_TURNS = 100_000
 """A safety net: random play ends far sooner (a few hundred turns at most)."""
+
+_COMPILED_STEPS: dict[object, int] = {tapa_steps: fast.TAPA, gulbara_steps: fast.GULBARA}
+"""Step functions that :mod:`tavla.bots.fast` has compiled twins of, and their kinds."""
 
 
 @dataclass(frozen=True)
@@ -86,6 +92,14 @@ def random_turn(position: P, rng: random.Random, limit: int = PLAYOUT_LIST_LIMIT
     """The position after a random legal turn (see the module docstring)."""
     sequences, prefer_larger = position.turn_sequences()
     bound = limit if _progressive(sequences) else None
+    kind = _COMPILED_STEPS.get(position.step_function()) if fast.AVAILABLE else None
+    if kind is not None:
+        # The compiled search lists the same states in the same order: the same turn.
+        listed = fast.turn_states(kind, position.mover_state(), sequences, bound, prefer_larger)
+        if listed is None:
+            return _compiled_turn_by_steps(position, kind, sequences, rng)
+        played, rows = listed
+        return position.after_turn(tuple(rows[rng.choice(range(len(rows)))].tolist()), played)
     found = turn_states_within(
         position.mover_state(), sequences, position.step_function(), bound, prefer_first=prefer_larger
     )
@@ -94,6 +108,13 @@ def random_turn(position: P, rng: random.Random, limit: int = PLAYOUT_LIST_LIMIT
     played, states = found
     # The states of legal_turns_within's turns, without building every turn's position.
     return position.after_turn(rng.choice(states), played)
+
+
+def _compiled_turn_by_steps(position: P, kind: int, sequences: list[list[int]], rng: random.Random) -> P:
+    if len(sequences) != 1:  # pragma: no cover - only a single long sequence is too large to list
+        return random_turn_by_steps(position, rng)
+    state, played = fast.random_turn_by_steps(kind, position.mover_state(), sequences[0], rng)
+    return position.after_turn(state, played)
 
 
 def _progressive(sequences: list[list[int]]) -> bool:
@@ -126,6 +147,39 @@ def _flip(board: Board, opponent_off: int) -> Board:
     return (opponent_off, *map(neg, board[24:0:-1]), board[26], board[25])
 
 
+def _tabla_turn(
+    like: BackgammonPosition,
+    board: Board,
+    side: int,
+    opponent_off: int,
+    roll: tuple[int, int],
+    sequences: list[list[int]],
+    rng: random.Random,
+    limit: int,
+) -> Board:
+    """The mover's Board after a random legal turn of ``roll`` from ``board``."""
+    bound = limit if _progressive(sequences) else None
+    shape = fast.tabla_roll(sequences) if fast.AVAILABLE else None
+    if shape is not None:
+        # The compiled generator lists the same boards in the same order: the same turn.
+        listed = fast.tabla_turn_boards(board, shape, bound)
+        if listed is not None:
+            rows = listed[1]
+            return tuple(rows[rng.choice(range(len(rows)))].tolist())
+        if len(sequences) == 1:
+            return fast.random_turn_by_steps(fast.TABLA, board, sequences[0], rng)[0]
+    else:
+        if bound is not None:
+            found = turn_boards_within(board, sequences, bound, prefer_first=True)
+        else:
+            found = turn_boards(board, sequences, prefer_first=True)
+        if found is not None:
+            return rng.choice(list(found[1]))
+    before = _position_at(like, board, side, opponent_off, roll)
+    after = random_turn_by_steps(before, rng)
+    return after.with_side(side).mover_board()
+
+
 def _tabla_playout(
     position: BackgammonPosition, rng: random.Random, limit: int, on_turn: OnTurn | None
 ) -> Playout[BackgammonPosition]:
@@ -142,16 +196,7 @@ def _tabla_playout(
         roll = dice if dice is not None else (randint(1, 6), randint(1, 6))
         dice = None
         sequences = position.dice_sequences(roll)
-        if _progressive(sequences):
-            found = turn_boards_within(board, sequences, limit, prefer_first=True)
-        else:
-            found = turn_boards(board, sequences, prefer_first=True)
-        if found is None:
-            before = _position_at(position, board, side, opponent_off, roll)
-            after = random_turn_by_steps(before, rng)
-            moved = after.with_side(side).mover_board()
-        else:
-            moved = rng.choice(list(found[1]))
+        moved = _tabla_turn(position, board, side, opponent_off, roll, sequences, rng, limit)
         turns += 1
         if on_turn is not None:
             on_turn(
