@@ -27,7 +27,7 @@ from tavla.bots.fast import search, tabla
 from tavla.bots.fast.jit import AVAILABLE
 from tavla.bots.fast.scratch import scratch
 from tavla.bots.fast.steps import GULBARA, MAX_STEPS, TABLA, TAPA, WIDTHS
-from tavla.bots.fast.store import OVERFLOW, Cells, Rows
+from tavla.bots.fast.store import OVERFLOW, ROW_BYTES, Cells, Rows, key_size
 
 __all__ = [
     "AVAILABLE",
@@ -77,7 +77,7 @@ def tabla_turn_boards(
     """``turngen.turn_boards_within(start, sequences, limit, prefer_first=True)`` for the
     sequences ``roll`` stands for (:func:`tabla_roll`; no limit: ``turn_boards``):
     (dice played, the Boards as int8 rows in the same order), or None past ``limit``."""
-    board = np.array(start, dtype=np.int64)
+    board = np.array(start, dtype=np.int8)
     high, low, progressive = roll
     store = scratch()
     while True:
@@ -113,12 +113,13 @@ def turn_states(
     """``turns.turn_states_within`` with the step function of ``kind`` (one or two
     sequences): (dice played, the states as int8 rows in the same order), or None."""
     width = WIDTHS[kind]
-    state = np.array(start, dtype=np.int64)
+    state = np.zeros(ROW_BYTES, dtype=np.int8)
+    state[:width] = start
     dice, lengths = _dice_array(sequences)
     store = scratch()
     while True:
         status, played, slot = search.turn_states(
-            kind, width, state, dice, lengths, NO_LIMIT if limit is None else limit, prefer_first,
+            kind, key_size(width), state, dice, lengths, NO_LIMIT if limit is None else limit, prefer_first,
             store.rows, store.table, store.stamps, store.counts,
         )  # fmt: skip
         if status != OVERFLOW:
@@ -135,19 +136,22 @@ def random_turn_by_steps(
     """``playout.random_turn_by_steps`` for one sequence of ``dice``: (state after, dice
     played), drawing from ``rng`` exactly as the step planner's turn does."""
     width = WIDTHS[kind]
-    state = np.array(start, dtype=np.int64)
-    values, _ = _dice_array([dice])
-    sequence = values[0]
+    size = key_size(width)
+    state = np.zeros(ROW_BYTES, dtype=np.int8)
+    state[:width] = start
+    sequence = np.array(dice, dtype=np.int64)
     length = len(dice)
     store = scratch()
     memo = (store.rows, store.table, store.stamps, store.counts)
     store.stamps[search.MEMO] += 1  # a memo of this turn's dice only
     store.counts[search.MEMO] = 0
-    target = search.reach(kind, width, state, sequence, 0, length, *memo)
-    out = np.empty((MAX_STEPS, width), dtype=np.int64)
+    # reach()'s room per die: the memo key, then the steps' states.
+    work = np.zeros((length + 1, MAX_STEPS + 1, ROW_BYTES), dtype=np.int8)
+    target = search.reach(kind, size, state, sequence, 0, length, work, *memo)
+    out = np.zeros((MAX_STEPS, ROW_BYTES), dtype=np.int8)
     for played in range(target):
         count = search.planner_steps(
-            kind, width, state, sequence, played, length, target - played, out, *memo
+            kind, size, state, sequence, played, length, target - played, out, work, *memo
         )
         state = out[rng.choice(range(count))].copy()
-    return tuple(state.tolist()), target
+    return tuple(state[:width].tolist()), target

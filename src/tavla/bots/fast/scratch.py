@@ -17,8 +17,8 @@ from tavla.bots.fast.store import Cells, Rows, Table
 
 SLOTS = 6
 """Sets per store: five for a search's levels or depths, one for a level or a memo."""
-WIDTH = 52
-"""Cells per row: the widest state (tapa's 49) and a memo key's dice count and value."""
+WIDTH = 64
+"""Bytes per row (store.ROW_BYTES)."""
 FIRST_CAPACITY = 4096
 
 

@@ -10,8 +10,10 @@
 
 Slots of the store: a sequence's levels alternate between slots 0 and 1 (the
 second sequence's between 2 and 3), the merged result goes to slot 4, and slot 5
-is :func:`reach`'s memo: a row is a state, the number of dice still to play, and
-(not part of the key) how many of them can be played.
+is :func:`reach`'s memo: a row is a state with the number of dice still to play
+in the last byte of its key (see ``store.key_size``), and after the key (not
+part of it) how many of those dice can be played. ``size`` is the kind's
+``store.key_size``.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import numpy as np
 
 from tavla.bots.fast.jit import jit
 from tavla.bots.fast.steps import MAX_STEPS, successors
-from tavla.bots.fast.store import OVERFLOW, Cells, Rows, Table, clear, find, insert
+from tavla.bots.fast.store import OVERFLOW, ROW_BYTES, Cells, Rows, Table, clear, find, insert
 
 TOO_MANY = -1
 MERGED = 4
@@ -28,31 +30,21 @@ MEMO = 5
 
 
 @jit
-def _row(rows: Rows, slot: int, index: int, width: int) -> Cells:
-    row = np.empty(width, dtype=np.int64)
-    for cell in range(width):
-        row[cell] = rows[slot, index, cell]
-    return row
-
-
-@jit
 def _sequence(
-    kind: int, width: int, start: Cells, dice: Cells, length: int, limit: int, first_slot: int,
-    rows: Rows, table: Table, stamps: Cells, counts: Cells,
+    kind: int, size: int, start: Rows, dice: Cells, length: int, limit: int, first_slot: int,
+    out: Rows, rows: Rows, table: Table, stamps: Cells, counts: Cells,
 ) -> tuple[int, int]:  # fmt: skip
     """One sequence breadth-first: (dice played or TOO_MANY or OVERFLOW, the final level's slot)."""
     current = first_slot
     clear(table, stamps, counts, current)
-    insert(rows, table, stamps, counts, current, start, width, width)
-    out = np.empty((MAX_STEPS, width), dtype=np.int64)
+    insert(rows, table, stamps, counts, current, start, size)
     depth = 0
     for position in range(length):
         following = first_slot + 1 - (current - first_slot)
         clear(table, stamps, counts, following)
         for index in range(counts[current]):
-            state = _row(rows, current, index, width)
-            for step in range(successors(kind, state, dice[position], out)):
-                if insert(rows, table, stamps, counts, following, out[step], width, width) == OVERFLOW:
+            for step in range(successors(kind, rows[current, index], dice[position], out)):
+                if insert(rows, table, stamps, counts, following, out[step], size) == OVERFLOW:
                     return OVERFLOW, current
             if 0 <= limit < counts[following]:
                 return TOO_MANY, current
@@ -65,19 +57,24 @@ def _sequence(
 
 @jit
 def turn_states(
-    kind: int, width: int, start: Cells, dice: Cells, lengths: Cells, limit: int, prefer_first: bool,
+    kind: int, size: int, start: Rows, dice: Cells, lengths: Cells, limit: int, prefer_first: bool,
     rows: Rows, table: Table, stamps: Cells, counts: Cells,
 ) -> tuple[int, int, int]:  # fmt: skip
     """(number of states or TOO_MANY or OVERFLOW, dice played, slot of the states).
 
     ``dice[s, :lengths[s]]`` is sequence ``s`` (one or two sequences).
     """
-    played0, slot0 = _sequence(kind, width, start, dice[0], lengths[0], limit, 0, rows, table, stamps, counts)
+    out = np.zeros((MAX_STEPS, ROW_BYTES), dtype=np.int8)
+    played0, slot0 = _sequence(
+        kind, size, start, dice[0], lengths[0], limit, 0, out, rows, table, stamps, counts
+    )
     if played0 < 0:
         return played0, 0, slot0
     if lengths.shape[0] == 1:
         return counts[slot0], played0, slot0
-    played1, slot1 = _sequence(kind, width, start, dice[1], lengths[1], limit, 2, rows, table, stamps, counts)
+    played1, slot1 = _sequence(
+        kind, size, start, dice[1], lengths[1], limit, 2, out, rows, table, stamps, counts
+    )
     if played1 < 0:
         return played1, 0, slot1
     best = max(played0, played1)
@@ -90,69 +87,71 @@ def turn_states(
     clear(table, stamps, counts, MERGED)
     for slot in (slot0, slot1):
         for index in range(counts[slot]):
-            added = insert(rows, table, stamps, counts, MERGED, _row(rows, slot, index, width), width, width)
-            if added == OVERFLOW:
+            if insert(rows, table, stamps, counts, MERGED, rows[slot, index], size) == OVERFLOW:
                 return OVERFLOW, 0, MERGED
     return counts[MERGED], best, MERGED
 
 
 @jit
 def reach(
-    kind: int, width: int, state: Cells, dice: Cells, position: int, length: int,
+    kind: int, size: int, state: Rows, dice: Cells, position: int, length: int, work: Rows,
     rows: Rows, table: Table, stamps: Cells, counts: Cells,
 ) -> int:  # fmt: skip
-    """How many of ``dice[position:length]`` can be played in order from ``state``, memoised."""
+    """How many of ``dice[position:length]`` can be played in order from ``state``, memoised.
+
+    ``work[position]`` is this level's room: its first row the memo key (the
+    state, the dice left, the answer), the next rows the steps' states.
+    """
     if position == length:
         return 0
-    key = np.empty(width + 2, dtype=np.int64)
-    for cell in range(width):
-        key[cell] = state[cell]
-    key[width] = length - position
-    found = find(rows, table, stamps, MEMO, key, width + 1)
+    room = work[position]
+    for cell in range(ROW_BYTES):
+        room[0, cell] = state[cell]
+    room[0, size - 1] = length - position  # a cell the state leaves free
+    found = find(rows, table, stamps, MEMO, room[0], size)
     if found >= 0:
-        return int(rows[MEMO, found, width + 1])
-    out = np.empty((MAX_STEPS, width), dtype=np.int64)
+        return int(rows[MEMO, found, size])
     best = 0
-    for step in range(successors(kind, state, dice[position], out)):
-        got = 1 + reach(kind, width, out[step], dice, position + 1, length, rows, table, stamps, counts)
+    for step in range(successors(kind, state, dice[position], room[1:])):
+        got = 1 + reach(
+            kind, size, room[1 + step], dice, position + 1, length, work, rows, table, stamps, counts
+        )
         if got > best:
             best = got
             if best == length - position:
                 break
-    key[width + 1] = best
-    if insert(rows, table, stamps, counts, MEMO, key, width + 1, width + 2) == OVERFLOW:
+    room[0, size] = best
+    if insert(rows, table, stamps, counts, MEMO, room[0], size) == OVERFLOW:
         # A memo only saves time: start it afresh rather than fail.
         clear(table, stamps, counts, MEMO)
-        insert(rows, table, stamps, counts, MEMO, key, width + 1, width + 2)
+        insert(rows, table, stamps, counts, MEMO, room[0], size)
     return best
 
 
 @jit
 def planner_steps(
-    kind: int, width: int, state: Cells, dice: Cells, position: int, length: int, need: int, out: Cells,
-    rows: Rows, table: Table, stamps: Cells, counts: Cells,
+    kind: int, size: int, state: Rows, dice: Cells, position: int, length: int, need: int, out: Rows,
+    work: Rows, rows: Rows, table: Table, stamps: Cells, counts: Cells,
 ) -> int:  # fmt: skip
     """``StepPlanner.legal_steps`` with ``position`` dice played of one sequence: the
     states after the steps of ``dice[position]`` that keep ``need`` dice playable in all,
-    in step order, into ``out``; how many."""
-    steps = np.empty((MAX_STEPS, width), dtype=np.int64)
+    in step order, into ``out``; how many. ``work`` is :func:`reach`'s room."""
+    steps = work[length]
     count = 0
     for step in range(successors(kind, state, dice[position], steps)):
         seen = False
         for earlier in range(count):
-            same = True
-            for cell in range(width):
-                if out[earlier, cell] != steps[step, cell]:
-                    same = False
-                    break
+            difference = 0
+            for cell in range(size):
+                difference |= out[earlier, cell] ^ steps[step, cell]
+            same = difference == 0
             if same:
                 seen = True
                 break
         if seen:
             continue
-        got = reach(kind, width, steps[step], dice, position + 1, length, rows, table, stamps, counts)
+        got = reach(kind, size, steps[step], dice, position + 1, length, work, rows, table, stamps, counts)
         if 1 + got >= need:
-            for cell in range(width):
-                out[count, cell] = steps[step, cell]
+            out[count] = steps[step]
             count += 1
     return count

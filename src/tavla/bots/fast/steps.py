@@ -1,8 +1,9 @@
-"""One die of movement per game, compiled: the rules' step functions on int64 rows.
+"""One die of movement per game, compiled: the rules' step functions on int8 rows.
 
 Each kernel lists the states one die leads to, in the order of the pure-Python
 step function it mirrors (the tests compare them), into ``out`` (one row per
-step), and returns how many. The states are the framework's (``mover_state``),
+step), and returns how many. A state is a row of ``store.ROW_BYTES`` int8
+cells, zero past its width. The states are the framework's (``mover_state``),
 except the tabla family's, which moves on the whole-turn generator's Board:
 
 - ``TABLA``: a Board (see ``backgammon.movegen``), in the order of ``tabla_steps``;
@@ -16,7 +17,7 @@ that keeps the state: the dice left count as played.
 from __future__ import annotations
 
 from tavla.bots.fast.jit import jit
-from tavla.bots.fast.store import Cells
+from tavla.bots.fast.store import ROW_BYTES, Rows
 
 TABLA = 0
 TAPA = 1
@@ -24,6 +25,7 @@ GULBARA = 2
 WIDTHS = (27, 49, 25)
 """Cells of a state, by kind."""
 MAX_STEPS = 26
+"""At most 24 points and a pass (or the bar) give a step: rows a kernel may write."""
 CHECKERS = 15
 BAR = 25
 OPP_BAR = 26
@@ -31,13 +33,14 @@ PIN = 24
 
 
 @jit
-def _copy(state: Cells, out: Cells, row: int, width: int) -> None:
-    for cell in range(width):
+def _copy(state: Rows, out: Rows, row: int) -> None:
+    """``out[row] = state``, a whole row (a fixed length: a vector copy)."""
+    for cell in range(ROW_BYTES):
         out[row, cell] = state[cell]
 
 
 @jit
-def successors(kind: int, state: Cells, die: int, out: Cells) -> int:
+def successors(kind: int, state: Rows, die: int, out: Rows) -> int:
     """The states after one step of ``die`` from ``state`` into ``out``: how many."""
     if kind == TABLA:
         return _tabla(state, die, out)
@@ -47,13 +50,13 @@ def successors(kind: int, state: Cells, die: int, out: Cells) -> int:
 
 
 @jit
-def _tabla(b: Cells, die: int, out: Cells) -> int:
+def _tabla(b: Rows, die: int, out: Rows) -> int:
     if b[BAR] > 0:
         target = BAR - die
         x = b[target]
         if x < -1:
             return 0
-        _copy(b, out, 0, 27)
+        _copy(b, out, 0)
         out[0, BAR] -= 1
         if x == -1:
             out[0, target] = 1
@@ -74,7 +77,7 @@ def _tabla(b: Cells, die: int, out: Cells) -> int:
             x = b[target]
             if x < -1:
                 continue
-            _copy(b, out, count, 27)
+            _copy(b, out, count)
             out[count, point] -= 1
             if x == -1:
                 out[count, target] = 1
@@ -83,7 +86,7 @@ def _tabla(b: Cells, die: int, out: Cells) -> int:
                 out[count, target] = x + 1
             count += 1
         elif bearing_off and (target == 0 or point == highest):
-            _copy(b, out, count, 27)
+            _copy(b, out, count)
             out[count, point] -= 1
             out[count, 0] += 1
             count += 1
@@ -91,9 +94,9 @@ def _tabla(b: Cells, die: int, out: Cells) -> int:
 
 
 @jit
-def _tapa(s: Cells, die: int, out: Cells) -> int:
+def _tapa(s: Rows, die: int, out: Rows) -> int:
     if s[0] == CHECKERS:
-        _copy(s, out, 0, 49)
+        _copy(s, out, 0)
         return 1
     highest = 24
     while highest and s[highest] <= 0:
@@ -114,7 +117,7 @@ def _tapa(s: Cells, die: int, out: Cells) -> int:
             occupant = s[target]
             if occupant < 0 and (occupant != -1 or s[PIN + target]):
                 continue  # an enemy stack, or a lone pinner which cannot be pinned
-        _copy(s, out, count, 49)
+        _copy(s, out, count)
         out[count, point] -= 1
         if out[count, point] == 0 and out[count, PIN + point]:
             # The last pinner left: the pinned opponent's checker is free again.
@@ -132,9 +135,9 @@ def _tapa(s: Cells, die: int, out: Cells) -> int:
 
 
 @jit
-def _gulbara(s: Cells, die: int, out: Cells) -> int:
+def _gulbara(s: Rows, die: int, out: Rows) -> int:
     if s[0] == CHECKERS:
-        _copy(s, out, 0, 25)
+        _copy(s, out, 0)
         return 1
     highest = 24
     while highest and s[highest] <= 0:
@@ -148,12 +151,12 @@ def _gulbara(s: Cells, die: int, out: Cells) -> int:
         if target > 0:
             if s[target] < 0:
                 continue  # held by the opponent, even by a single checker
-            _copy(s, out, count, 25)
+            _copy(s, out, count)
             out[count, point] -= 1
             out[count, target] += 1
             count += 1
         elif bearing_off and (target == 0 or point == highest):
-            _copy(s, out, count, 25)
+            _copy(s, out, count)
             out[count, point] -= 1
             out[count, 0] += 1
             count += 1

@@ -19,11 +19,13 @@ import numpy as np
 import numpy.typing as npt
 
 from tavla.bots.fast.jit import jit
-from tavla.bots.fast.store import OVERFLOW, Cells, Rows, Table, clear, insert
+from tavla.bots.fast.store import OVERFLOW, ROW_BYTES, Cells, Rows, Table, clear, insert
 
 BAR = 25
 OPP_BAR = 26
 CELLS = 27
+KEY = 32
+"""A Board's key in the store: its 27 cells and 5 zero cells (``store.key_size``)."""
 LEVEL = 5
 """The store slot holding chelebi's level between groups of four dice."""
 TOO_MANY = -1
@@ -33,13 +35,13 @@ Features = npt.NDArray[np.float32]
 
 
 @jit
-def _add(rows: Rows, table: Table, stamps: Cells, counts: Cells, slot: int, b: Cells) -> None:
-    if insert(rows, table, stamps, counts, slot, b, CELLS, CELLS) == OVERFLOW:
+def _add(rows: Rows, table: Table, stamps: Cells, counts: Cells, slot: int, b: Rows) -> None:
+    if insert(rows, table, stamps, counts, slot, b, KEY) == OVERFLOW:
         counts[counts.shape[0] - 1] = 1
 
 
 @jit
-def _far_from_home(b: Cells, steps: int) -> bool:
+def _far_from_home(b: Rows, steps: int) -> bool:
     if b[BAR]:
         return False
     outside = 0
@@ -53,7 +55,7 @@ def _far_from_home(b: Cells, steps: int) -> bool:
 
 
 @jit
-def _legal_moves(b: Cells, die: int, top: int, sources: Cells, targets: Cells) -> int:
+def _legal_moves(b: Rows, die: int, top: int, sources: Cells, targets: Cells) -> int:
     """``turngen._legal_moves`` into ``sources``/``targets``: how many."""
     if b[BAR]:
         target = BAR - die
@@ -89,7 +91,7 @@ def _legal_moves(b: Cells, die: int, top: int, sources: Cells, targets: Cells) -
 
 
 @jit
-def _move(b: Cells, point: int, target: int) -> int:
+def _move(b: Rows, point: int, target: int) -> int:
     """Play ``point`` -> ``target`` (0 off) on ``b``: the target's count before, for undo."""
     x = b[target]
     b[point] -= 1
@@ -104,7 +106,7 @@ def _move(b: Cells, point: int, target: int) -> int:
 
 
 @jit
-def _undo(b: Cells, point: int, target: int, x: int) -> None:
+def _undo(b: Rows, point: int, target: int, x: int) -> None:
     b[target] = x
     b[point] += 1
     if x == -1 and target:
@@ -112,7 +114,7 @@ def _undo(b: Cells, point: int, target: int, x: int) -> None:
 
 
 @jit
-def _plain_far(b: Cells, high: int, low: int, rows: Rows, table: Table, stamps: Cells, counts: Cells) -> int:
+def _plain_far(b: Rows, high: int, low: int, rows: Rows, table: Table, stamps: Cells, counts: Cells) -> int:
     """``turngen._plain_far`` into slot 0: dice played."""
     legal_high = np.empty(24, dtype=np.int64)
     legal_low = np.empty(24, dtype=np.int64)
@@ -201,7 +203,7 @@ def _plain_far(b: Cells, high: int, low: int, rows: Rows, table: Table, stamps: 
 
 
 @jit
-def _plain(b: Cells, high: int, low: int, rows: Rows, table: Table, stamps: Cells, counts: Cells) -> int:
+def _plain(b: Rows, high: int, low: int, rows: Rows, table: Table, stamps: Cells, counts: Cells) -> int:
     """``turngen._plain`` into slot 0 (slots 1 and 2 hold the single-die turns): dice played."""
     sources1 = np.empty(26, dtype=np.int64)
     targets1 = np.empty(26, dtype=np.int64)
@@ -240,15 +242,12 @@ def _plain(b: Cells, high: int, low: int, rows: Rows, table: Table, stamps: Cell
 def _copy_slot(rows: Rows, table: Table, stamps: Cells, counts: Cells, source: int, target: int) -> None:
     """Slot ``target`` := slot ``source`` (rows and order)."""
     clear(table, stamps, counts, target)
-    row = np.empty(CELLS, dtype=np.int64)
     for index in range(counts[source]):
-        for cell in range(CELLS):
-            row[cell] = rows[source, index, cell]
-        _add(rows, table, stamps, counts, target, row)
+        _add(rows, table, stamps, counts, target, rows[source, index])
 
 
 @jit
-def _run_far(b: Cells, die: int, rows: Rows, table: Table, stamps: Cells, counts: Cells) -> None:
+def _run_far(b: Rows, die: int, rows: Rows, table: Table, stamps: Cells, counts: Cells) -> None:
     """``turngen._run_far``: four dice of ``die`` far from home, depth d into slot d."""
     candidate = np.zeros(25, dtype=np.bool_)
     for point in range(24, die, -1):
@@ -308,7 +307,7 @@ def _run_far(b: Cells, die: int, rows: Rows, table: Table, stamps: Cells, counts
 
 
 @jit
-def _double_search(b: Cells, die: int, rows: Rows, table: Table, stamps: Cells, counts: Cells) -> None:
+def _double_search(b: Rows, die: int, rows: Rows, table: Table, stamps: Cells, counts: Cells) -> None:
     """``turngen._double_search``, its four levels unrolled: depth d into slot d."""
     moves = np.empty((4, 2, 26), dtype=np.int64)
     n1 = _legal_moves(b, die, BAR, moves[0, 0], moves[0, 1])
@@ -344,7 +343,7 @@ def _double_search(b: Cells, die: int, rows: Rows, table: Table, stamps: Cells, 
 
 
 @jit
-def _four(b: Cells, die: int, rows: Rows, table: Table, stamps: Cells, counts: Cells) -> None:
+def _four(b: Rows, die: int, rows: Rows, table: Table, stamps: Cells, counts: Cells) -> None:
     """Four dice of ``die`` from ``b``, adding depth d's boards to slot d."""
     if _far_from_home(b, 4):
         _run_far(b, die, rows, table, stamps, counts)
@@ -362,7 +361,7 @@ def _deepest(counts: Cells) -> int:
 
 @jit
 def turn_boards(
-    start: Cells, high: int, low: int, progressive: bool, limit: int,
+    start: Rows, high: int, low: int, progressive: bool, limit: int,
     rows: Rows, table: Table, stamps: Cells, counts: Cells,
 ) -> tuple[int, int]:  # fmt: skip
     """Every maximal turn of the roll ``high``-``low`` from ``start``: (status, dice played).
@@ -373,7 +372,8 @@ def turn_boards(
     of it, then four of each higher number up to 6, de-duplicated after each group.
     """
     counts[counts.shape[0] - 1] = 0
-    b = start.copy()
+    b = np.zeros(ROW_BYTES, dtype=np.int8)
+    b[:CELLS] = start
     if high != low:
         played = _plain_far(b, high, low, rows, table, stamps, counts) if _far_from_home(b, 2) else (
             _plain(b, high, low, rows, table, stamps, counts)
@@ -403,13 +403,12 @@ def _progressive_rest(first: int, limit: int, rows: Rows, table: Table, stamps: 
     if 0 <= limit < counts[LEVEL]:
         _copy_slot(rows, table, stamps, counts, LEVEL, 0)
         return played
-    b = np.empty(CELLS, dtype=np.int64)
+    b = np.empty(ROW_BYTES, dtype=np.int8)
     for die in range(first + 1, 7):
         for slot in range(5):
             clear(table, stamps, counts, slot)
         for index in range(counts[LEVEL]):
-            for cell in range(CELLS):
-                b[cell] = rows[LEVEL, index, cell]
+            b[:] = rows[LEVEL, index]
             _four(b, die, rows, table, stamps, counts)
             if 0 <= limit < counts[4] or counts[counts.shape[0] - 1]:
                 _copy_slot(rows, table, stamps, counts, 4, 0)
