@@ -17,6 +17,7 @@ the states ``legal_turns_within`` lists) and build one position.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -73,11 +74,11 @@ def random_playout(
     """
     if isinstance(position, BackgammonPosition):
         return cast(Playout[P], _tabla_playout(position, rng, limit, on_turn))
+    randint = rng.randint
     turns = 0
     while (outcome := position.outcome()) is None:
-        if position.is_chance:
-            position = position.with_roll((rng.randint(1, 6), rng.randint(1, 6)))
-            continue
+        if not position.awaiting_decision:  # a roll is due (with_roll's checks hold here)
+            position = _with_dice(position, (randint(1, 6), randint(1, 6)))
         after = random_turn(position, rng, limit)
         if on_turn is not None:
             on_turn(position, after)
@@ -86,6 +87,28 @@ def random_playout(
         if turns > MAX_TURNS:
             raise TavlaError(f"no outcome after {MAX_TURNS} random turns in {position.notation()}")
     return Playout(position, outcome, turns)
+
+
+def _with_dice(position: P, dice: tuple[int, int]) -> P:
+    """``position._replace(dice=dice)`` without the dataclass ``__init__`` (a frozen
+    dataclass sets each field through ``object.__setattr__``): only the dice change,
+    so there is nothing to check. Cached properties of ``position`` are not copied."""
+    names = _FIELD_NAMES.get(type(position))
+    if names is None:
+        if not dataclasses.is_dataclass(position):  # pragma: no cover - every dice game's is
+            return position._replace(dice=dice)
+        names = _FIELD_NAMES[type(position)] = tuple(field.name for field in dataclasses.fields(position))
+    values = position.__dict__
+    state = {name: values[name] for name in names}
+    state["dice"] = dice
+    rolled = _new_object(type(position))
+    _set_attribute(rolled, "__dict__", state)
+    return rolled
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+_new_object = object.__new__
+_set_attribute = object.__setattr__
 
 
 def random_turn(position: P, rng: random.Random, limit: int = PLAYOUT_LIST_LIMIT) -> P:

@@ -25,7 +25,7 @@ from tavla.bots.encoding.tabla import _TABLE as TABLA_UNITS
 from tavla.bots.encoding.tabla import _TAIL_SCALE as TABLA_TAIL_SCALE
 from tavla.bots.fast import search, tabla
 from tavla.bots.fast.jit import AVAILABLE
-from tavla.bots.fast.scratch import scratch
+from tavla.bots.fast.scratch import memo, scratch
 from tavla.bots.fast.steps import GULBARA, MAX_STEPS, TABLA, TAPA, WIDTHS
 from tavla.bots.fast.store import OVERFLOW, ROW_BYTES, Cells, Rows, key_size
 
@@ -39,6 +39,7 @@ __all__ = [
     "tabla_roll",
     "tabla_turn_boards",
     "turn_states",
+    "warm_up",
 ]
 
 NO_LIMIT = -1
@@ -99,7 +100,20 @@ def tabla_features(boards: Rows, opponent_off: int) -> Features:
     return tabla.encode(boards, opponent_off, TABLA_UNITS, TABLA_TAIL_SCALE)
 
 
+_DICE_ARRAYS: dict[tuple[tuple[int, ...], ...], tuple[Cells, Cells]] = {}
+"""The few dice sequences of the games (21 rolls, chelebi's and gulbara's progressive
+doubles, gulbara's completions) as the kernels' arrays, made once."""
+
+
 def _dice_array(sequences: Sequence[Sequence[int]]) -> tuple[Cells, Cells]:
+    key = tuple(map(tuple, sequences))
+    found = _DICE_ARRAYS.get(key)
+    if found is None:
+        found = _DICE_ARRAYS[key] = _make_dice_array(sequences)
+    return found
+
+
+def _make_dice_array(sequences: Sequence[Sequence[int]]) -> tuple[Cells, Cells]:
     longest = max(len(dice) for dice in sequences)
     dice = np.zeros((len(sequences), max(longest, 1)), dtype=np.int64)
     for index, values in enumerate(sequences):
@@ -113,8 +127,7 @@ def turn_states(
     """``turns.turn_states_within`` with the step function of ``kind`` (one or two
     sequences): (dice played, the states as int8 rows in the same order), or None."""
     width = WIDTHS[kind]
-    state = np.zeros(ROW_BYTES, dtype=np.int8)
-    state[:width] = start
+    state = np.array(start, dtype=np.int8)
     dice, lengths = _dice_array(sequences)
     store = scratch()
     while True:
@@ -141,17 +154,43 @@ def random_turn_by_steps(
     state[:width] = start
     sequence = np.array(dice, dtype=np.int64)
     length = len(dice)
-    store = scratch()
-    memo = (store.rows, store.table, store.stamps, store.counts)
+    store = memo()
     store.stamps[search.MEMO] += 1  # a memo of this turn's dice only
     store.counts[search.MEMO] = 0
-    # reach()'s room per die: the memo key, then the steps' states.
-    work = np.zeros((length + 1, MAX_STEPS + 1, ROW_BYTES), dtype=np.int8)
-    target = search.reach(kind, size, state, sequence, 0, length, work, *memo)
+    arrays = store.arrays()
+    # search.reach's rooms, one per die and one for planner_steps.
+    work = np.zeros((length + 1, 2, ROW_BYTES), dtype=np.int8)
+    points = np.zeros((length + 1, MAX_STEPS), dtype=np.int64)
+    target = search.reach(kind, size, state, sequence, 0, length, work, points, *arrays)
     out = np.zeros((MAX_STEPS, ROW_BYTES), dtype=np.int8)
     for played in range(target):
         count = search.planner_steps(
-            kind, size, state, sequence, played, length, target - played, out, work, *memo
+            kind, size, state, sequence, played, length, target - played, out, work, points, *arrays
         )
         state = out[rng.choice(range(count))].copy()
+    if store.counts[store.slots]:
+        store.grow()  # the memo filled up during this turn: more room for the next ones
     return tuple(state[:width].tolist()), target
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's cache) every kernel now, on small inputs.
+
+    Each compiled function is otherwise loaded on its first call, a few hundred
+    milliseconds for the first process after an install (compiling: about a
+    minute) and some milliseconds after: a benchmark calls this before timing.
+    """
+    if not AVAILABLE:
+        return
+    start = (0, *([0] * 23), 2, 0, 0)  # two checkers on the bar, the board empty
+    for roll in ((2, 1, False), (3, 3, False), (5, 5, True)):
+        tabla_turn_boards(start, roll, None)
+        found = tabla_turn_boards(start, roll, 1)
+        if found is not None:
+            tabla_features(found[1], 0)
+    for kind in (TABLA, TAPA, GULBARA):
+        state = [0] * WIDTHS[kind]
+        state[6] = 2
+        turn_states(kind, state, [[2, 1], [1, 2]], None, True)
+        turn_states(kind, state, [[1] * 8], 1, False)
+        random_turn_by_steps(kind, state, [1] * 8, random.Random(0))

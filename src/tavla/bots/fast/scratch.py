@@ -16,34 +16,49 @@ import numpy as np
 from tavla.bots.fast.store import Cells, Rows, Table
 
 SLOTS = 6
-"""Sets per store: five for a search's levels or depths, one for a level or a memo."""
+"""Sets per store: five for a search's levels or depths, one for a level."""
 WIDTH = 64
 """Bytes per row (store.ROW_BYTES)."""
 FIRST_CAPACITY = 4096
+MEMO_CAPACITY = 16384
+"""A random playout's long doubles need up to about 9,000 memo rows (measured, gulbara);
+a memo that fills up is emptied and the turn goes on slower."""
 
 
 class Scratch:
-    """One thread's store: ``rows``, ``table``, ``stamps`` and ``counts`` (plus a flag)."""
+    """A store: ``rows``, ``table``, ``stamps`` and ``counts`` (plus an overflow flag)."""
 
-    def __init__(self, capacity: int = FIRST_CAPACITY) -> None:
+    def __init__(self, slots: int = SLOTS, capacity: int = FIRST_CAPACITY) -> None:
+        self.slots = slots
         self.capacity = capacity
-        self.rows: Rows = np.zeros((SLOTS, capacity, WIDTH), dtype=np.int8)
-        self.table: Table = np.zeros((SLOTS, 2 * capacity), dtype=np.int64)
-        self.stamps: Cells = np.ones(SLOTS, dtype=np.int64)
-        # counts[SLOTS] is the overflow flag a search raises and its caller resets.
-        self.counts: Cells = np.zeros(SLOTS + 1, dtype=np.int64)
+        self.rows: Rows = np.zeros((slots, capacity, WIDTH), dtype=np.int8)
+        self.table: Table = np.zeros((slots, 2 * capacity), dtype=np.int64)
+        self.stamps: Cells = np.ones(slots, dtype=np.int64)
+        # counts[slots] is the overflow flag a search raises and its caller resets.
+        self.counts: Cells = np.zeros(slots + 1, dtype=np.int64)
+
+    def arrays(self) -> tuple[Rows, Table, Cells, Cells]:
+        return self.rows, self.table, self.stamps, self.counts
 
     def grow(self) -> None:
         """Four times the capacity (after an overflow): the next search starts afresh."""
-        self.__init__(self.capacity * 4)  # type: ignore[misc]
+        self.__init__(self.slots, self.capacity * 4)  # type: ignore[misc]
 
 
 _local = threading.local()
 
 
 def scratch() -> Scratch:
-    """This thread's store."""
+    """This thread's store for the turn searches."""
     found: Scratch | None = getattr(_local, "scratch", None)
     if found is None:
         found = _local.scratch = Scratch()
+    return found
+
+
+def memo() -> Scratch:
+    """This thread's memo of ``search.reach`` (one slot, grown apart from the searches')."""
+    found: Scratch | None = getattr(_local, "memo", None)
+    if found is None:
+        found = _local.memo = Scratch(1, MEMO_CAPACITY)
     return found

@@ -10,10 +10,10 @@
 
 Slots of the store: a sequence's levels alternate between slots 0 and 1 (the
 second sequence's between 2 and 3), the merged result goes to slot 4, and slot 5
-is :func:`reach`'s memo: a row is a state with the number of dice still to play
-in the last byte of its key (see ``store.key_size``), and after the key (not
-part of it) how many of those dice can be played. ``size`` is the kind's
-``store.key_size``.
+holds chelebi's levels (``tabla``). :func:`reach`'s memo is a store of its own
+(one slot): a row is a state with the number of dice still to play in the last
+cell of its key, and after the key (not part of it) how many of those dice can
+be played. ``size`` is the kind's ``store.key_size``.
 """
 
 from __future__ import annotations
@@ -21,12 +21,13 @@ from __future__ import annotations
 import numpy as np
 
 from tavla.bots.fast.jit import jit
-from tavla.bots.fast.steps import MAX_STEPS, successors
+from tavla.bots.fast.steps import MAX_STEPS, play, sources, successors
 from tavla.bots.fast.store import OVERFLOW, ROW_BYTES, Cells, Rows, Table, clear, find, insert
 
 TOO_MANY = -1
 MERGED = 4
-MEMO = 5
+MEMO = 0
+"""The memo's slot, in a store of its own."""
 
 
 @jit
@@ -62,8 +63,12 @@ def turn_states(
 ) -> tuple[int, int, int]:  # fmt: skip
     """(number of states or TOO_MANY or OVERFLOW, dice played, slot of the states).
 
-    ``dice[s, :lengths[s]]`` is sequence ``s`` (one or two sequences).
+    ``start`` holds the state's cells only; ``dice[s, :lengths[s]]`` is sequence
+    ``s`` (one or two sequences).
     """
+    row = np.zeros(ROW_BYTES, dtype=np.int8)
+    row[: start.shape[0]] = start
+    start = row
     out = np.zeros((MAX_STEPS, ROW_BYTES), dtype=np.int8)
     played0, slot0 = _sequence(
         kind, size, start, dice[0], lengths[0], limit, 0, out, rows, table, stamps, counts
@@ -94,13 +99,15 @@ def turn_states(
 
 @jit
 def reach(
-    kind: int, size: int, state: Rows, dice: Cells, position: int, length: int, work: Rows,
+    kind: int, size: int, state: Rows, dice: Cells, position: int, length: int, work: Rows, points: Cells,
     rows: Rows, table: Table, stamps: Cells, counts: Cells,
 ) -> int:  # fmt: skip
     """How many of ``dice[position:length]`` can be played in order from ``state``, memoised.
 
-    ``work[position]`` is this level's room: its first row the memo key (the
-    state, the dice left, the answer), the next rows the steps' states.
+    Depth-first, stopping as soon as every die is shown playable. ``work[position]``
+    is this level's room: its row 0 the memo key (the state, the dice left, the
+    answer), row 1 the state after the step being tried; ``points[position]`` the
+    sources of this level's steps.
     """
     if position == length:
         return 0
@@ -112,9 +119,12 @@ def reach(
     if found >= 0:
         return int(rows[MEMO, found, size])
     best = 0
-    for step in range(successors(kind, state, dice[position], room[1:])):
+    die = dice[position]
+    level = points[position]
+    for index in range(sources(kind, state, die, level)):
+        play(kind, state, level[index], die, room, 1)
         got = 1 + reach(
-            kind, size, room[1 + step], dice, position + 1, length, work, rows, table, stamps, counts
+            kind, size, room[1], dice, position + 1, length, work, points, rows, table, stamps, counts
         )
         if got > best:
             best = got
@@ -123,7 +133,9 @@ def reach(
     room[0, size] = best
     if insert(rows, table, stamps, counts, MEMO, room[0], size) == OVERFLOW:
         # A memo only saves time: start it afresh rather than fail.
+        # The flag tells the caller to grow the memo for the next turns.
         clear(table, stamps, counts, MEMO)
+        counts[counts.shape[0] - 1] = 1
         insert(rows, table, stamps, counts, MEMO, room[0], size)
     return best
 
@@ -131,27 +143,35 @@ def reach(
 @jit
 def planner_steps(
     kind: int, size: int, state: Rows, dice: Cells, position: int, length: int, need: int, out: Rows,
-    work: Rows, rows: Rows, table: Table, stamps: Cells, counts: Cells,
+    work: Rows, points: Cells, rows: Rows, table: Table, stamps: Cells, counts: Cells,
 ) -> int:  # fmt: skip
     """``StepPlanner.legal_steps`` with ``position`` dice played of one sequence: the
     states after the steps of ``dice[position]`` that keep ``need`` dice playable in all,
-    in step order, into ``out``; how many. ``work`` is :func:`reach`'s room."""
+    in step order, into ``out``; how many. ``work`` and ``points`` are :func:`reach`'s
+    rooms (one level more than the dice)."""
     steps = work[length]
+    die = dice[position]
+    level = points[length]
     count = 0
-    for step in range(successors(kind, state, dice[position], steps)):
-        seen = False
-        for earlier in range(count):
-            difference = 0
-            for cell in range(size):
-                difference |= out[earlier, cell] ^ steps[step, cell]
-            same = difference == 0
-            if same:
-                seen = True
-                break
-        if seen:
-            continue
-        got = reach(kind, size, steps[step], dice, position + 1, length, work, rows, table, stamps, counts)
+    for index in range(sources(kind, state, die, level)):
+        play(kind, state, level[index], die, steps, 0)
+        if _listed(out, count, steps[0], size):
+            continue  # the planner lists each (die, state) once
+        got = reach(
+            kind, size, steps[0], dice, position + 1, length, work, points, rows, table, stamps, counts
+        )
         if 1 + got >= need:
-            out[count] = steps[step]
+            out[count] = steps[0]
             count += 1
     return count
+
+
+@jit
+def _listed(out: Rows, count: int, row: Rows, size: int) -> bool:
+    for earlier in range(count):
+        difference = 0
+        for cell in range(size):
+            difference |= out[earlier, cell] ^ row[cell]
+        if difference == 0:
+            return True
+    return False

@@ -1,23 +1,27 @@
 """One die of movement per game, compiled: the rules' step functions on int8 rows.
 
-Each kernel lists the states one die leads to, in the order of the pure-Python
-step function it mirrors (the tests compare them), into ``out`` (one row per
-step), and returns how many. A state is a row of ``store.ROW_BYTES`` int8
-cells, zero past its width. The states are the framework's (``mover_state``),
-except the tabla family's, which moves on the whole-turn generator's Board:
+Each kind lists the source points of the steps one die allows, in the order of
+the pure-Python step function it mirrors (:func:`sources`; the tests compare
+them), and plays one of them into a row (:func:`play`): a search that stops at
+the first step that works (``search.reach``) copies no other state. A state is
+a row of ``store.ROW_BYTES`` int8 cells, zero past its width. The states are the
+framework's (``mover_state``), except the tabla family's, which moves on the
+whole-turn generator's Board:
 
 - ``TABLA``: a Board (see ``backgammon.movegen``), in the order of ``tabla_steps``;
 - ``TAPA``: ``tapa.movegen``'s 49 cells, in the order of ``tapa_steps``;
 - ``GULBARA``: ``gulbara.movegen``'s 25 cells, in the order of ``gulbara_steps``.
 
 Once every checker of the mover is off (tapa, gulbara), the one step is a pass
-that keeps the state: the dice left count as played.
+that keeps the state (source point 0): the dice left count as played.
 """
 
 from __future__ import annotations
 
+import numpy as np
+
 from tavla.bots.fast.jit import jit
-from tavla.bots.fast.store import ROW_BYTES, Rows
+from tavla.bots.fast.store import ROW_BYTES, Cells, Rows
 
 TABLA = 0
 TAPA = 1
@@ -40,108 +44,122 @@ def _copy(state: Rows, out: Rows, row: int) -> None:
 
 
 @jit
-def successors(kind: int, state: Rows, die: int, out: Rows) -> int:
-    """The states after one step of ``die`` from ``state`` into ``out``: how many."""
+def sources(kind: int, state: Rows, die: int, points: Cells) -> int:
+    """The source points of the steps of ``die`` from ``state``, in step order, into
+    ``points``: how many (0 a pass once every checker is off)."""
     if kind == TABLA:
-        return _tabla(state, die, out)
+        return _tabla_sources(state, die, points)
     if kind == TAPA:
-        return _tapa(state, die, out)
-    return _gulbara(state, die, out)
+        return _tapa_sources(state, die, points)
+    return _gulbara_sources(state, die, points)
 
 
 @jit
-def _tabla(b: Rows, die: int, out: Rows) -> int:
-    if b[BAR] > 0:
-        target = BAR - die
-        x = b[target]
-        if x < -1:
-            return 0
-        _copy(b, out, 0)
-        out[0, BAR] -= 1
-        if x == -1:
-            out[0, target] = 1
-            out[0, OPP_BAR] += 1
+def play(kind: int, state: Rows, point: int, die: int, out: Rows, row: int) -> None:
+    """``out[row]`` := ``state`` after the step of ``die`` from ``point`` (a source of :func:`sources`)."""
+    _copy(state, out, row)
+    if point == 0:
+        return  # a pass
+    target = point - die
+    if kind == TABLA:
+        out[row, point] -= 1
+        if target <= 0:
+            out[row, 0] += 1
+        elif state[target] == -1:
+            out[row, target] = 1
+            out[row, OPP_BAR] += 1
         else:
-            out[0, target] = x + 1
-        return 1
+            out[row, target] += 1
+    elif kind == TAPA:
+        out[row, point] -= 1
+        if out[row, point] == 0 and out[row, PIN + point]:
+            # The last pinner left: the pinned opponent's checker is free again.
+            out[row, point] = out[row, PIN + point]
+            out[row, PIN + point] = 0
+        if target <= 0:
+            out[row, 0] += 1
+        else:
+            if state[target] < 0:
+                out[row, target] = 0
+                out[row, PIN + target] = -1
+            out[row, target] += 1
+    else:
+        out[row, point] -= 1
+        out[row, target if target > 0 else 0] += 1
+
+
+@jit
+def successors(kind: int, state: Rows, die: int, out: Rows) -> int:
+    """The states after every step of ``die`` from ``state`` into ``out``: how many."""
+    points = np.empty(MAX_STEPS, dtype=np.int64)
+    count = sources(kind, state, die, points)
+    for index in range(count):
+        play(kind, state, points[index], die, out, index)
+    return count
+
+
+@jit
+def _highest(s: Rows) -> int:
     highest = 24
-    while highest and b[highest] <= 0:
+    while highest and s[highest] <= 0:
         highest -= 1
+    return highest
+
+
+@jit
+def _tabla_sources(b: Rows, die: int, points: Cells) -> int:
+    if b[BAR] > 0:
+        if b[BAR - die] < -1:
+            return 0
+        points[0] = BAR
+        return 1
+    highest = _highest(b)
     bearing_off = highest <= 6
     count = 0
     for point in range(highest, 0, -1):
         if b[point] <= 0:
             continue
         target = point - die
-        if target > 0:
-            x = b[target]
-            if x < -1:
-                continue
-            _copy(b, out, count)
-            out[count, point] -= 1
-            if x == -1:
-                out[count, target] = 1
-                out[count, OPP_BAR] += 1
-            else:
-                out[count, target] = x + 1
-            count += 1
-        elif bearing_off and (target == 0 or point == highest):
-            _copy(b, out, count)
-            out[count, point] -= 1
-            out[count, 0] += 1
+        if (target > 0 and b[target] >= -1) or (
+            target <= 0 and bearing_off and (target == 0 or point == highest)
+        ):
+            points[count] = point
             count += 1
     return count
 
 
 @jit
-def _tapa(s: Rows, die: int, out: Rows) -> int:
+def _tapa_sources(s: Rows, die: int, points: Cells) -> int:
     if s[0] == CHECKERS:
-        _copy(s, out, 0)
+        points[0] = 0
         return 1
-    highest = 24
-    while highest and s[highest] <= 0:
-        highest -= 1
+    highest = _highest(s)
     # Bearing off needs every remaining checker home and none of them pinned.
     bearing_off = highest <= 6
-    for point in range(PIN + 1, 2 * PIN + 1):
-        if s[point] == 1:
+    for pin in range(PIN + 1, 2 * PIN + 1):
+        if s[pin] == 1:
             bearing_off = False
     count = 0
     for point in range(highest, 0, -1):
         if s[point] <= 0:
             continue
         target = point - die
-        if target <= 0 and not (bearing_off and (target == 0 or point == highest)):
-            continue
-        if target > 0:
-            occupant = s[target]
-            if occupant < 0 and (occupant != -1 or s[PIN + target]):
-                continue  # an enemy stack, or a lone pinner which cannot be pinned
-        _copy(s, out, count)
-        out[count, point] -= 1
-        if out[count, point] == 0 and out[count, PIN + point]:
-            # The last pinner left: the pinned opponent's checker is free again.
-            out[count, point] = out[count, PIN + point]
-            out[count, PIN + point] = 0
         if target <= 0:
-            out[count, 0] += 1
-        else:
-            if s[target] < 0:
-                out[count, target] = 0
-                out[count, PIN + target] = -1
-            out[count, target] += 1
+            if not (bearing_off and (target == 0 or point == highest)):
+                continue
+        elif s[target] < 0 and (s[target] != -1 or s[PIN + target]):
+            continue  # an enemy stack, or a lone pinner which cannot be pinned
+        points[count] = point
         count += 1
     return count
 
 
 @jit
-def _gulbara(s: Rows, die: int, out: Rows) -> int:
+def _gulbara_sources(s: Rows, die: int, points: Cells) -> int:
     if s[0] == CHECKERS:
-        _copy(s, out, 0)
+        points[0] = 0
         return 1
-    highest = 24
-    while highest and s[highest] <= 0:
-        highest -= 1
+    highest = _highest(s)
     bearing_off = highest <= 6
     count = 0
     for point in range(highest, 0, -1):
@@ -151,13 +169,8 @@ def _gulbara(s: Rows, die: int, out: Rows) -> int:
         if target > 0:
             if s[target] < 0:
                 continue  # held by the opponent, even by a single checker
-            _copy(s, out, count)
-            out[count, point] -= 1
-            out[count, target] += 1
-            count += 1
-        elif bearing_off and (target == 0 or point == highest):
-            _copy(s, out, count)
-            out[count, point] -= 1
-            out[count, 0] += 1
-            count += 1
+        elif not (bearing_off and (target == 0 or point == highest)):
+            continue
+        points[count] = point
+        count += 1
     return count
