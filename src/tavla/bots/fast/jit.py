@@ -41,3 +41,11 @@ def jit(function: F) -> F:
     if numba is None:
         return function
     return cast(F, numba.njit(cache=True, nogil=True)(function))
+
+
+def jit_inline(function: F) -> F:
+    """:func:`jit` for a small helper of the kernels, inlined into its callers by numba
+    (a call passing arrays costs more than the few operations of such a helper)."""
+    if numba is None:
+        return function
+    return cast(F, numba.njit(cache=True, nogil=True, inline="always")(function))

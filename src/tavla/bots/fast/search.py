@@ -32,24 +32,35 @@ MEMO = 0
 
 @jit
 def _sequence(
-    kind: int, size: int, start: Rows, dice: Cells, length: int, limit: int, first_slot: int,
-    out: Rows, rows: Rows, table: Table, stamps: Cells, counts: Cells,
+    kind: int, size: int, start: Rows, dice: Cells, length: int, limit: int, first_slot: int, last_slot: int,
+    out: Rows, points: Cells, rows: Rows, table: Table, stamps: Cells, counts: Cells,
 ) -> tuple[int, int]:  # fmt: skip
-    """One sequence breadth-first: (dice played or TOO_MANY or OVERFLOW, the final level's slot)."""
+    """One sequence breadth-first: (dice played or TOO_MANY or OVERFLOW, the final level's slot).
+
+    Levels alternate between ``first_slot`` and the next one, except that the
+    states after every die go to ``last_slot`` when it is not negative: adding
+    them to another sequence's full turns there (kept first, each state once) is
+    the merge of ``turns._maximal`` when that sequence played all its dice.
+    """
     current = first_slot
     clear(table, stamps, counts, current)
     insert(rows, table, stamps, counts, current, start, size)
     depth = 0
     for position in range(length):
         following = first_slot + 1 - (current - first_slot)
-        clear(table, stamps, counts, following)
+        if position == length - 1 and last_slot >= 0:
+            following = last_slot
+            before = counts[following]
+        else:
+            clear(table, stamps, counts, following)
+            before = 0
         for index in range(counts[current]):
-            for step in range(successors(kind, rows[current, index], dice[position], out)):
+            for step in range(successors(kind, rows[current, index], dice[position], out, points)):
                 if insert(rows, table, stamps, counts, following, out[step], size) == OVERFLOW:
                     return OVERFLOW, current
-            if 0 <= limit < counts[following]:
+            if 0 <= limit < counts[following] - before:
                 return TOO_MANY, current
-        if counts[following] == 0:
+        if counts[following] == before:
             break
         current = following
         depth += 1
@@ -68,20 +79,24 @@ def turn_states(
     """
     row = np.zeros(ROW_BYTES, dtype=np.int8)
     row[: start.shape[0]] = start
-    start = row
     out = np.zeros((MAX_STEPS, ROW_BYTES), dtype=np.int8)
+    points = np.empty(MAX_STEPS, dtype=np.int64)
     played0, slot0 = _sequence(
-        kind, size, start, dice[0], lengths[0], limit, 0, out, rows, table, stamps, counts
+        kind, size, row, dice[0], lengths[0], limit, 0, -1, out, points, rows, table, stamps, counts
     )
     if played0 < 0:
         return played0, 0, slot0
     if lengths.shape[0] == 1:
         return counts[slot0], played0, slot0
+    # The second sequence's full turns join the first's when that played every die.
+    merge_into = slot0 if played0 == lengths[0] >= lengths[1] and limit < 0 else -1
     played1, slot1 = _sequence(
-        kind, size, start, dice[1], lengths[1], limit, 2, out, rows, table, stamps, counts
+        kind, size, row, dice[1], lengths[1], limit, 2, merge_into, out, points, rows, table, stamps, counts
     )
     if played1 < 0:
         return played1, 0, slot1
+    if merge_into >= 0:
+        return counts[slot0], max(played0, played1), slot0
     best = max(played0, played1)
     if prefer_first and best == 1 and played0 == 1:
         return counts[slot0], 1, slot0

@@ -18,9 +18,7 @@ that keeps the state (source point 0): the dice left count as played.
 
 from __future__ import annotations
 
-import numpy as np
-
-from tavla.bots.fast.jit import jit
+from tavla.bots.fast.jit import jit, jit_inline
 from tavla.bots.fast.store import ROW_BYTES, Cells, Rows
 
 TABLA = 0
@@ -36,14 +34,14 @@ OPP_BAR = 26
 PIN = 24
 
 
-@jit
+@jit_inline
 def _copy(state: Rows, out: Rows, row: int) -> None:
     """``out[row] = state``, a whole row (a fixed length: a vector copy)."""
     for cell in range(ROW_BYTES):
         out[row, cell] = state[cell]
 
 
-@jit
+@jit_inline
 def sources(kind: int, state: Rows, die: int, points: Cells) -> int:
     """The source points of the steps of ``die`` from ``state``, in step order, into
     ``points``: how many (0 a pass once every checker is off)."""
@@ -54,7 +52,7 @@ def sources(kind: int, state: Rows, die: int, points: Cells) -> int:
     return _gulbara_sources(state, die, points)
 
 
-@jit
+@jit_inline
 def play(kind: int, state: Rows, point: int, die: int, out: Rows, row: int) -> None:
     """``out[row]`` := ``state`` after the step of ``die`` from ``point`` (a source of :func:`sources`)."""
     _copy(state, out, row)
@@ -89,16 +87,16 @@ def play(kind: int, state: Rows, point: int, die: int, out: Rows, row: int) -> N
 
 
 @jit
-def successors(kind: int, state: Rows, die: int, out: Rows) -> int:
-    """The states after every step of ``die`` from ``state`` into ``out``: how many."""
-    points = np.empty(MAX_STEPS, dtype=np.int64)
+def successors(kind: int, state: Rows, die: int, out: Rows, points: Cells) -> int:
+    """The states after every step of ``die`` from ``state`` into ``out`` (``points``
+    a room for their sources): how many."""
     count = sources(kind, state, die, points)
     for index in range(count):
         play(kind, state, points[index], die, out, index)
     return count
 
 
-@jit
+@jit_inline
 def _highest(s: Rows) -> int:
     highest = 24
     while highest and s[highest] <= 0:
@@ -106,7 +104,7 @@ def _highest(s: Rows) -> int:
     return highest
 
 
-@jit
+@jit_inline
 def _tabla_sources(b: Rows, die: int, points: Cells) -> int:
     if b[BAR] > 0:
         if b[BAR - die] < -1:
@@ -128,7 +126,7 @@ def _tabla_sources(b: Rows, die: int, points: Cells) -> int:
     return count
 
 
-@jit
+@jit_inline
 def _tapa_sources(s: Rows, die: int, points: Cells) -> int:
     if s[0] == CHECKERS:
         points[0] = 0
@@ -136,9 +134,10 @@ def _tapa_sources(s: Rows, die: int, points: Cells) -> int:
     highest = _highest(s)
     # Bearing off needs every remaining checker home and none of them pinned.
     bearing_off = highest <= 6
-    for pin in range(PIN + 1, 2 * PIN + 1):
-        if s[pin] == 1:
-            bearing_off = False
+    if bearing_off:
+        for pin in range(PIN + 1, 2 * PIN + 1):
+            if s[pin] == 1:
+                bearing_off = False
     count = 0
     for point in range(highest, 0, -1):
         if s[point] <= 0:
@@ -154,7 +153,7 @@ def _tapa_sources(s: Rows, die: int, points: Cells) -> int:
     return count
 
 
-@jit
+@jit_inline
 def _gulbara_sources(s: Rows, die: int, points: Cells) -> int:
     if s[0] == CHECKERS:
         points[0] = 0

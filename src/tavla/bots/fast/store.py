@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from tavla.bots.fast.jit import jit
+from tavla.bots.fast.jit import jit_inline
 
 Rows = npt.NDArray[np.int8]
 Table = npt.NDArray[np.int64]
@@ -45,7 +45,7 @@ def key_size(width: int) -> int:
     return (width + 1 + 7) // 8 * 8
 
 
-@jit
+@jit_inline
 def clear(table: Table, stamps: Cells, counts: Cells, slot: int) -> None:
     """Empty ``slot`` (a new stamp: older table entries read as free)."""
     stamps[slot] += 1
@@ -58,7 +58,7 @@ exit (a weighted sum, an OR of differences): the compiler turns them into vector
 instructions, which beats stopping at the first difference."""
 
 
-@jit
+@jit_inline
 def _hash(row: Rows, size: int) -> int:
     code = 0
     for cell in range(size):
@@ -66,7 +66,7 @@ def _hash(row: Rows, size: int) -> int:
     return code ^ (code >> 29)
 
 
-@jit
+@jit_inline
 def same_key(rows: Rows, slot: int, index: int, row: Rows, size: int) -> bool:
     """Whether row ``index`` of ``slot`` begins with ``row[:size]``."""
     difference = 0
@@ -75,7 +75,7 @@ def same_key(rows: Rows, slot: int, index: int, row: Rows, size: int) -> bool:
     return difference == 0
 
 
-@jit
+@jit_inline
 def find(rows: Rows, table: Table, stamps: Cells, slot: int, row: Rows, size: int) -> int:
     """The index of the row of ``slot`` whose first ``size`` cells are ``row``'s, or -1."""
     mask = table.shape[1] - 1
@@ -91,7 +91,7 @@ def find(rows: Rows, table: Table, stamps: Cells, slot: int, row: Rows, size: in
         place = (place + 1) & mask
 
 
-@jit
+@jit_inline
 def insert(rows: Rows, table: Table, stamps: Cells, counts: Cells, slot: int, row: Rows, size: int) -> int:
     """Add ``row`` (ROW_BYTES cells) to ``slot`` unless a row with the same first ``size``
     cells (its key) is there.
