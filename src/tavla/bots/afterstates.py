@@ -177,7 +177,7 @@ def _tabla(
             listed.append(again[1])
         return listed[0]
 
-    return _tabla_afterstates(position, features, sequences, found)
+    return _tabla_afterstates(position, features, not roll[2], found)
 
 
 def _tabla_listed(
@@ -193,14 +193,11 @@ def _tabla_listed(
         return _beam(position, limit, score, width)
     boards = found[1]
     features = encode_boards(list(boards), position.off[1 - position.side], False)
-    return _tabla_afterstates(position, features, sequences, lambda: boards)
+    return _tabla_afterstates(position, features, canonical_paths(sequences), lambda: boards)
 
 
 def _tabla_afterstates(
-    position: BackgammonPosition,
-    features: Features,
-    sequences: list[list[int]],
-    found: Callable[[], Found],
+    position: BackgammonPosition, features: Features, canonical: bool, found: Callable[[], Found]
 ) -> Afterstates[BackgammonPosition]:
     def make_turns() -> list[DiceTurn[BackgammonPosition]]:
         return [DiceTurn(path, None, position, board) for board, path in found().items()]
@@ -208,7 +205,7 @@ def _tabla_afterstates(
     # The generator's path is the turn's first playing order (the one its text is
     # written from) when the dice are two different ones or four equal ones: see
     # canonical_paths. Chelebi's progressive doubles get their texts from the rules.
-    if canonical_paths(sequences):
+    if canonical:
         paths: list[list[tuple[Step, ...]]] = []
 
         def text_of(index: int) -> str:

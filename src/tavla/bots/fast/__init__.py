@@ -16,6 +16,7 @@ they keep.
 from __future__ import annotations
 
 import random
+import struct
 from collections.abc import Sequence
 
 import numpy as np
@@ -25,7 +26,7 @@ from tavla.bots.encoding.tabla import _TABLE as TABLA_UNITS
 from tavla.bots.encoding.tabla import _TAIL_SCALE as TABLA_TAIL_SCALE
 from tavla.bots.fast import search, tabla
 from tavla.bots.fast.jit import AVAILABLE
-from tavla.bots.fast.scratch import memo, scratch
+from tavla.bots.fast.scratch import memo_store, search_store
 from tavla.bots.fast.steps import GULBARA, MAX_STEPS, TABLA, TAPA, WIDTHS
 from tavla.bots.fast.store import OVERFLOW, ROW_BYTES, Cells, Rows, key_size
 
@@ -43,6 +44,7 @@ __all__ = [
 ]
 
 NO_LIMIT = -1
+_PACK_BOARD = struct.Struct(f"{tabla.CELLS}b").pack
 
 
 def tabla_roll(sequences: Sequence[Sequence[int]]) -> tuple[int, int, bool] | None:
@@ -78,9 +80,10 @@ def tabla_turn_boards(
     """``turngen.turn_boards_within(start, sequences, limit, prefer_first=True)`` for the
     sequences ``roll`` stands for (:func:`tabla_roll`; no limit: ``turn_boards``):
     (dice played, the Boards as int8 rows in the same order), or None past ``limit``."""
-    board = np.array(start, dtype=np.int8)
+    # struct packs a tuple of small ints far faster than numpy reads them one by one.
+    board = np.frombuffer(_PACK_BOARD(*start), dtype=np.int8)
     high, low, progressive = roll
-    store = scratch()
+    store = search_store()
     while True:
         status, played = tabla.turn_boards(
             board, high, low, progressive, NO_LIMIT if limit is None else limit,
@@ -129,7 +132,7 @@ def turn_states(
     width = WIDTHS[kind]
     state = np.array(start, dtype=np.int8)
     dice, lengths = _dice_array(sequences)
-    store = scratch()
+    store = search_store()
     while True:
         status, played, slot = search.turn_states(
             kind, key_size(width), state, dice, lengths, NO_LIMIT if limit is None else limit, prefer_first,
@@ -154,7 +157,7 @@ def random_turn_by_steps(
     state[:width] = start
     sequence = np.array(dice, dtype=np.int64)
     length = len(dice)
-    store = memo()
+    store = memo_store()
     store.stamps[search.MEMO] += 1  # a memo of this turn's dice only
     store.counts[search.MEMO] = 0
     arrays = store.arrays()

@@ -48,15 +48,15 @@ class Scratch:
 _local = threading.local()
 
 
-def scratch() -> Scratch:
+def search_store() -> Scratch:
     """This thread's store for the turn searches."""
-    found: Scratch | None = getattr(_local, "scratch", None)
+    found: Scratch | None = getattr(_local, "search", None)
     if found is None:
-        found = _local.scratch = Scratch()
+        found = _local.search = Scratch()
     return found
 
 
-def memo() -> Scratch:
+def memo_store() -> Scratch:
     """This thread's memo of ``search.reach`` (one slot, grown apart from the searches')."""
     found: Scratch | None = getattr(_local, "memo", None)
     if found is None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from tavla.bots.fast.jit import jit
+from tavla.bots.fast.jit import jit, jit_inline
 from tavla.bots.fast.store import OVERFLOW, ROW_BYTES, Cells, Rows, Table, clear, insert
 
 BAR = 25
@@ -34,13 +34,13 @@ TOO_MANY = -1
 Features = npt.NDArray[np.float32]
 
 
-@jit
+@jit_inline
 def _add(rows: Rows, table: Table, stamps: Cells, counts: Cells, slot: int, b: Rows) -> None:
     if insert(rows, table, stamps, counts, slot, b, KEY) == OVERFLOW:
         counts[counts.shape[0] - 1] = 1
 
 
-@jit
+@jit_inline
 def _far_from_home(b: Rows, steps: int) -> bool:
     if b[BAR]:
         return False
@@ -54,7 +54,7 @@ def _far_from_home(b: Rows, steps: int) -> bool:
     return False
 
 
-@jit
+@jit_inline
 def _legal_moves(b: Rows, die: int, top: int, sources: Cells, targets: Cells) -> int:
     """``turngen._legal_moves`` into ``sources``/``targets``: how many."""
     if b[BAR]:
@@ -90,7 +90,7 @@ def _legal_moves(b: Rows, die: int, top: int, sources: Cells, targets: Cells) ->
     return count
 
 
-@jit
+@jit_inline
 def _move(b: Rows, point: int, target: int) -> int:
     """Play ``point`` -> ``target`` (0 off) on ``b``: the target's count before, for undo."""
     x = b[target]
@@ -105,7 +105,7 @@ def _move(b: Rows, point: int, target: int) -> int:
     return int(x)
 
 
-@jit
+@jit_inline
 def _undo(b: Rows, point: int, target: int, x: int) -> None:
     b[target] = x
     b[point] += 1
@@ -351,7 +351,7 @@ def _four(b: Rows, die: int, rows: Rows, table: Table, stamps: Cells, counts: Ce
         _double_search(b, die, rows, table, stamps, counts)
 
 
-@jit
+@jit_inline
 def _deepest(counts: Cells) -> int:
     for depth in range(4, -1, -1):
         if counts[depth]:
