@@ -8,6 +8,9 @@ keep the pure-Python generators, which stay the reference the tests compare with
 
 ``cache=True`` stores the machine code next to the sources (``__pycache__``), so
 only the first process after an install pays the compilation (tens of seconds).
+numba checks a cached function against its own file only: after editing a kernel,
+delete the ``*.nbi``/``*.nbc`` files (``make clean`` does) or the functions of other
+files that call it keep the old code.
 """
 
 from __future__ import annotations
