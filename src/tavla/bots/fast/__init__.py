@@ -45,6 +45,8 @@ __all__ = [
 
 NO_LIMIT = -1
 _PACK_BOARD = struct.Struct(f"{tabla.CELLS}b").pack
+_PACK_STATE = [struct.Struct(f"{width}b").pack for width in WIDTHS]
+_KEY_SIZES = [key_size(width) for width in WIDTHS]
 
 
 def tabla_roll(sequences: Sequence[Sequence[int]]) -> tuple[int, int, bool] | None:
@@ -129,13 +131,12 @@ def turn_states(
 ) -> tuple[int, Rows] | None:
     """``turns.turn_states_within`` with the step function of ``kind`` (one or two
     sequences): (dice played, the states as int8 rows in the same order), or None."""
-    width = WIDTHS[kind]
-    state = np.array(start, dtype=np.int8)
+    state = np.frombuffer(_PACK_STATE[kind](*start), dtype=np.int8)
     dice, lengths = _dice_array(sequences)
     store = search_store()
     while True:
         status, played, slot = search.turn_states(
-            kind, key_size(width), state, dice, lengths, NO_LIMIT if limit is None else limit, prefer_first,
+            kind, _KEY_SIZES[kind], state, dice, lengths, NO_LIMIT if limit is None else limit, prefer_first,
             store.rows, store.table, store.stamps, store.counts,
         )  # fmt: skip
         if status != OVERFLOW:
@@ -143,7 +144,7 @@ def turn_states(
         store.grow()
     if status == search.TOO_MANY:
         return None
-    return played, store.rows[slot, :status, :width]
+    return played, store.rows[slot, :status, : WIDTHS[kind]]
 
 
 def random_turn_by_steps(
