@@ -7,10 +7,10 @@ same order (``tests/bots/test_fast.py`` compares them on random positions and
 every roll), so a bot or a seeded playout gives the same answers either way.
 
 The functions here turn the rules' Python values (Boards, states, dice
-sequences) into the kernels' int64 arrays and back, and rerun a search whose
+sequences) into the kernels' numpy arrays and back, and rerun a search whose
 store overflowed on a larger one (see :mod:`tavla.bots.fast.scratch`). Results
-are rows of the thread's store, valid until its next search: callers copy what
-they keep.
+are int8 rows of the thread's store, valid until its next search: callers copy
+what they keep.
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from tavla.bots.encoding.base import Features
+
+# The tabla encoder's own tables, so that the compiled rows are its rows bit for bit.
 from tavla.bots.encoding.tabla import _TABLE as TABLA_UNITS
 from tavla.bots.encoding.tabla import _TAIL_SCALE as TABLA_TAIL_SCALE
 from tavla.bots.fast import search, tabla
@@ -53,16 +55,8 @@ def tabla_roll(sequences: Sequence[Sequence[int]]) -> tuple[int, int, bool] | No
     """(high die, low die, progressive) for the tabla family's dice sequences of a roll,
     or None for sequences the compiled generator does not know."""
     if len(sequences) == 2:
-        first, second = sequences
-        if (
-            len(first) == len(second) == 2
-            and first[0] > first[1]
-            and (second[0], second[1])
-            == (
-                first[1],
-                first[0],
-            )
-        ):
+        first, second = (tuple(dice) for dice in sequences)
+        if len(first) == 2 and first[0] > first[1] and second == first[::-1]:
             return first[0], first[1], False
         return None
     if len(sequences) != 1 or not sequences[0]:
@@ -88,9 +82,16 @@ def tabla_turn_boards(
     store = search_store()
     while True:
         status, played = tabla.turn_boards(
-            board, high, low, progressive, NO_LIMIT if limit is None else limit,
-            store.rows, store.table, store.stamps, store.counts,
-        )  # fmt: skip
+            board,
+            high,
+            low,
+            progressive,
+            NO_LIMIT if limit is None else limit,
+            store.rows,
+            store.table,
+            store.stamps,
+            store.counts,
+        )
         if status != OVERFLOW:
             break
         store.grow()
@@ -136,9 +137,18 @@ def turn_states(
     store = search_store()
     while True:
         status, played, slot = search.turn_states(
-            kind, _KEY_SIZES[kind], state, dice, lengths, NO_LIMIT if limit is None else limit, prefer_first,
-            store.rows, store.table, store.stamps, store.counts,
-        )  # fmt: skip
+            kind,
+            _KEY_SIZES[kind],
+            state,
+            dice,
+            lengths,
+            NO_LIMIT if limit is None else limit,
+            prefer_first,
+            store.rows,
+            store.table,
+            store.stamps,
+            store.counts,
+        )
         if status != OVERFLOW:
             break
         store.grow()

@@ -13,12 +13,10 @@ import threading
 
 import numpy as np
 
-from tavla.bots.fast.store import Cells, Rows, Table
+from tavla.bots.fast.store import ROW_BYTES, Cells, Rows, Table
 
 SLOTS = 6
 """Sets per store: five for a search's levels or depths, one for a level."""
-WIDTH = 64
-"""Bytes per row (store.ROW_BYTES)."""
 FIRST_CAPACITY = 4096
 MEMO_CAPACITY = 16384
 """A random playout's long doubles need up to about 9,000 memo rows (measured, gulbara);
@@ -31,7 +29,7 @@ class Scratch:
     def __init__(self, slots: int = SLOTS, capacity: int = FIRST_CAPACITY) -> None:
         self.slots = slots
         self.capacity = capacity
-        self.rows: Rows = np.zeros((slots, capacity, WIDTH), dtype=np.int8)
+        self.rows: Rows = np.zeros((slots, capacity, ROW_BYTES), dtype=np.int8)
         self.table: Table = np.zeros((slots, 2 * capacity), dtype=np.int64)
         self.stamps: Cells = np.ones(slots, dtype=np.int64)
         # counts[slots] is the overflow flag a search raises and its caller resets.

@@ -9,8 +9,8 @@
   a turn of the most dice reachable, in the step function's order.
 
 Slots of the store: a sequence's levels alternate between slots 0 and 1 (the
-second sequence's between 2 and 3), the merged result goes to slot 4, and slot 5
-holds chelebi's levels (``tabla``). :func:`reach`'s memo is a store of its own
+second sequence's between 2 and 3), the merged result goes to slot 4 (slot 5 is
+for ``tabla``'s chelebi levels). :func:`reach`'s memo is a store of its own
 (one slot): a row is a state with the number of dice still to play in the last
 cell of its key, and after the key (not part of it) how many of those dice can
 be played. ``size`` is the kind's ``store.key_size``.
@@ -32,9 +32,21 @@ MEMO = 0
 
 @jit
 def _sequence(
-    kind: int, size: int, start: Rows, dice: Cells, length: int, limit: int, first_slot: int, last_slot: int,
-    out: Rows, points: Cells, rows: Rows, table: Table, stamps: Cells, counts: Cells,
-) -> tuple[int, int]:  # fmt: skip
+    kind: int,
+    size: int,
+    start: Rows,
+    dice: Cells,
+    length: int,
+    limit: int,
+    first_slot: int,
+    last_slot: int,
+    out: Rows,
+    points: Cells,
+    rows: Rows,
+    table: Table,
+    stamps: Cells,
+    counts: Cells,
+) -> tuple[int, int]:
     """One sequence breadth-first: (dice played or TOO_MANY or OVERFLOW, the final level's slot).
 
     Levels alternate between ``first_slot`` and the next one, except that the
@@ -69,9 +81,18 @@ def _sequence(
 
 @jit
 def turn_states(
-    kind: int, size: int, start: Rows, dice: Cells, lengths: Cells, limit: int, prefer_first: bool,
-    rows: Rows, table: Table, stamps: Cells, counts: Cells,
-) -> tuple[int, int, int]:  # fmt: skip
+    kind: int,
+    size: int,
+    start: Rows,
+    dice: Cells,
+    lengths: Cells,
+    limit: int,
+    prefer_first: bool,
+    rows: Rows,
+    table: Table,
+    stamps: Cells,
+    counts: Cells,
+) -> tuple[int, int, int]:
     """(number of states or TOO_MANY or OVERFLOW, dice played, slot of the states).
 
     ``start`` holds the state's cells only; ``dice[s, :lengths[s]]`` is sequence
@@ -114,9 +135,19 @@ def turn_states(
 
 @jit
 def reach(
-    kind: int, size: int, state: Rows, dice: Cells, position: int, length: int, work: Rows, points: Cells,
-    rows: Rows, table: Table, stamps: Cells, counts: Cells,
-) -> int:  # fmt: skip
+    kind: int,
+    size: int,
+    state: Rows,
+    dice: Cells,
+    position: int,
+    length: int,
+    work: Rows,
+    points: Cells,
+    rows: Rows,
+    table: Table,
+    stamps: Cells,
+    counts: Cells,
+) -> int:
     """How many of ``dice[position:length]`` can be played in order from ``state``, memoised.
 
     Depth-first, stopping as soon as every die is shown playable. ``work[position]``
@@ -157,9 +188,21 @@ def reach(
 
 @jit
 def planner_steps(
-    kind: int, size: int, state: Rows, dice: Cells, position: int, length: int, need: int, out: Rows,
-    work: Rows, points: Cells, rows: Rows, table: Table, stamps: Cells, counts: Cells,
-) -> int:  # fmt: skip
+    kind: int,
+    size: int,
+    state: Rows,
+    dice: Cells,
+    position: int,
+    length: int,
+    need: int,
+    out: Rows,
+    work: Rows,
+    points: Cells,
+    rows: Rows,
+    table: Table,
+    stamps: Cells,
+    counts: Cells,
+) -> int:
     """``StepPlanner.legal_steps`` with ``position`` dice played of one sequence: the
     states after the steps of ``dice[position]`` that keep ``need`` dice playable in all,
     in step order, into ``out``; how many. ``work`` and ``points`` are :func:`reach`'s

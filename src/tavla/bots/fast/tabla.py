@@ -361,9 +361,16 @@ def _deepest(counts: Cells) -> int:
 
 @jit
 def turn_boards(
-    start: Rows, high: int, low: int, progressive: bool, limit: int,
-    rows: Rows, table: Table, stamps: Cells, counts: Cells,
-) -> tuple[int, int]:  # fmt: skip
+    start: Rows,
+    high: int,
+    low: int,
+    progressive: bool,
+    limit: int,
+    rows: Rows,
+    table: Table,
+    stamps: Cells,
+    counts: Cells,
+) -> tuple[int, int]:
     """Every maximal turn of the roll ``high``-``low`` from ``start``: (status, dice played).
 
     ``status`` is the number of boards, found in slot 0 in ``turn_boards``'
@@ -375,9 +382,10 @@ def turn_boards(
     b = np.zeros(ROW_BYTES, dtype=np.int8)
     b[:CELLS] = start
     if high != low:
-        played = _plain_far(b, high, low, rows, table, stamps, counts) if _far_from_home(b, 2) else (
-            _plain(b, high, low, rows, table, stamps, counts)
-        )  # fmt: skip
+        if _far_from_home(b, 2):
+            played = _plain_far(b, high, low, rows, table, stamps, counts)
+        else:
+            played = _plain(b, high, low, rows, table, stamps, counts)
     else:
         for slot in range(5):
             clear(table, stamps, counts, slot)
