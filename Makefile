@@ -63,6 +63,21 @@ $(VENV)/.mutation-installed: $(STAMP)
 	$(PY) -m pip install -q -e '.[dev,mutation]'
 	touch $@
 
+# SAMPLE=N runs a seeded uniform sample of N mutants (SEED, default 1) instead of all
+# of them, and prints the kill ratio with its 95% interval for the whole population.
+SAMPLE ?=
+SEED ?= 1
+GLOBS = $(foreach path,$(PATHS),$(call mutant_glob,$(path)))
+SAMPLE_FILE := mutants/sample-$(SAMPLE)-$(SEED).txt
+
 mutate: $(VENV)/.mutation-installed
-	$(VENV)/bin/mutmut run --max-children $(MUTATE_JOBS) $(foreach path,$(PATHS),$(call mutant_glob,$(path)))
-	$(PY) tests/mutation_summary.py $(foreach path,$(PATHS),$(call mutant_glob,$(path)))
+ifeq ($(SAMPLE),)
+	$(VENV)/bin/mutmut run --max-children $(MUTATE_JOBS) $(GLOBS)
+	$(PY) tests/mutation_summary.py $(GLOBS)
+else
+	@# A pattern that names no mutant only generates the mutants and the test map.
+	[ -n "$$(ls mutants/src 2>/dev/null)" ] || $(VENV)/bin/mutmut run "tavla.no_such_module.*"
+	$(PY) tests/mutation_sample.py $(SAMPLE) $(SEED) $(GLOBS) > $(SAMPLE_FILE)
+	$(VENV)/bin/mutmut run --max-children $(MUTATE_JOBS) $$(cat $(SAMPLE_FILE))
+	$(PY) tests/mutation_summary.py --names $(SAMPLE_FILE) $(GLOBS)
+endif
