@@ -239,14 +239,17 @@ def test_seeded_playout_plays_legal_turns(path: str, game: str, seed: int) -> No
 
 
 @needs_numba
-@pytest.mark.parametrize("game", DICE_GAMES)
+@pytest.mark.parametrize("game", [*DICE_GAMES, "tapa mother_pin_wins"])
 def test_compiled_playouts_are_the_pure_python_games(game: str) -> None:
     """The compiled path lists the same turns in the same order and draws alike: a seed
-    gives the same game with or without numba."""
-    start = tavla.find_game(game).start()
-    compiled = [random_playout(start.with_side(seed % 2), random.Random(seed)) for seed in range(8)]
+    gives the same game with or without numba (tapa's loop on states included, under
+    both rule sets: pinned mothers end its games)."""
+    name, _, option = game.partition(" ")
+    definition = tavla.find_game(name)
+    start = (definition.with_options(**{option: True}) if option else definition).start()
+    compiled = [random_playout(start.with_side(seed % 2), random.Random(seed)) for seed in range(16)]
     with through("python"):
-        pure = [random_playout(start.with_side(seed % 2), random.Random(seed)) for seed in range(8)]
+        pure = [random_playout(start.with_side(seed % 2), random.Random(seed)) for seed in range(16)]
     assert [(p.final, p.turns) for p in compiled] == [(p.final, p.turns) for p in pure]
 
 

@@ -10,7 +10,8 @@ that keep a legal maximal turn reachable: a legal turn, found without listing
 the turns, though not uniform over them.
 
 The tabla family plays on the whole-turn generator's boards and flips the board
-to the other player's side between turns, building no position until the end.
+to the other player's side between turns, building no position until the end;
+tapa does the same on the compiled search's states when numba is installed.
 Other games list the results of the legal turns (``turns.turn_states_within``,
 the states ``legal_turns_within`` lists) and build one position.
 """
@@ -32,7 +33,9 @@ from tavla.rules.backgammon.position import CHECKERS, BackgammonPosition
 from tavla.rules.backgammon.turngen import turn_boards, turn_boards_within
 from tavla.rules.dicegame import DiceGame
 from tavla.rules.gulbara.movegen import gulbara_steps
-from tavla.rules.tapa.movegen import tapa_steps
+from tavla.rules.tapa.movegen import CHECKERS as TAPA_CHECKERS
+from tavla.rules.tapa.movegen import PIN, tapa_steps
+from tavla.rules.tapa.position import TapaPosition
 from tavla.rules.turns import turn_states_within
 
 P = TypeVar("P", bound=DiceGame[Any])
@@ -74,6 +77,8 @@ def random_playout(
     """
     if isinstance(position, BackgammonPosition):
         return cast(Playout[P], _tabla_playout(position, rng, limit, on_turn))
+    if isinstance(position, TapaPosition) and on_turn is None and fast.AVAILABLE:
+        return cast(Playout[P], _tapa_playout(position, rng))
     randint = rng.randint
     turns = 0
     while (outcome := position.outcome()) is None:
@@ -235,3 +240,48 @@ def _tabla_playout(
             if outcome is None:  # fifteen off is always an outcome
                 raise RuntimeError(f"a finished board without an outcome: {final.notation()}")
             return Playout(final, outcome, turns)
+
+
+# ------------------------------------------------------------------ tapa
+def _tapa_playout(position: TapaPosition, rng: random.Random) -> Playout[TapaPosition]:
+    """Tapa on the compiled search's mover states, flipped to the other side between
+    turns, as the tabla family plays on Boards: the same draws and turns as the loop
+    of :func:`random_playout`, without a position per turn.
+
+    A tapa game ends only when the mover bears off his last checker or a mother is
+    pinned (``TapaPosition.outcome``), so the position after a turn is built, and its
+    outcome asked, only then.
+    """
+    outcome = position.outcome()
+    if outcome is not None:
+        return Playout(position, outcome, 0)
+    randint = rng.randint
+    side = position.side
+    state = position.mover_state()
+    opponent_off = position.off[1 - side]
+    dice = position.dice
+    orders: dict[tuple[int, int], tuple[list[list[int]], bool]] = {}
+    for turns in range(1, MAX_TURNS + 1):
+        roll = dice if dice is not None else (randint(1, 6), randint(1, 6))
+        dice = None
+        if roll not in orders:
+            orders[roll] = _with_dice(position, roll).turn_sequences()
+        sequences, prefer_larger = orders[roll]
+        listed = fast.turn_states(fast.TAPA, state, sequences, None, prefer_larger)
+        if listed is None:  # pragma: no cover - four dice at most are always listed
+            raise RuntimeError(f"no turn listed in {position.notation()}")
+        played, rows = listed
+        moved: tuple[int, ...] = tuple(rows[rng.choice(range(len(rows)))].tolist())
+        if moved[0] == TAPA_CHECKERS or moved[PIN + 24] == 1 or moved[PIN + 1] == -1:
+            # His last checker off, his mother (his point 24) or the other's (his point 1)
+            # pinned: the rules judge the position.
+            off = (state[0], opponent_off) if side == WHITE else (opponent_off, state[0])
+            after = dataclasses.replace(position, side=side, off=off, dice=None).after_turn(moved, played)
+            outcome = after.outcome()
+            if outcome is not None:
+                return Playout(after, outcome, turns)
+        # The opponent's turn next: his state, and the mover's off count is his opponent's.
+        state = (opponent_off, *map(neg, moved[PIN:0:-1]), *map(neg, moved[2 * PIN : PIN : -1]))
+        opponent_off = moved[0]
+        side = 1 - side
+    raise TavlaError(f"no outcome after {MAX_TURNS} random turns from {position.notation()}")
