@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev,server,servertest]'
+	$(PY) -m pip install -q -e '.[dev,server,servertest,fast]'
 	touch $(STAMP)
 
 # The platform on http://127.0.0.1:8000 with its SQLite database tavla.db and the bots.
@@ -42,9 +42,11 @@ test: $(STAMP) system-packages lint
 bench: $(STAMP)
 	$(PY) -m pip install -q -e '.[bench]'
 	$(PY) benchmarks/movegen.py
+	$(PY) benchmarks/afterstates.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache mutants
+	find src \( -name '*.nbi' -o -name '*.nbc' \) -delete  # numba's cache (see tavla/bots/fast/jit.py)
 
 # Mutation testing with mutmut over the modules configured in [tool.mutmut]
 # (src/tavla/rules and src/tavla/match), or only those under PATHS, e.g.
