@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev,server,servertest,train]'
+	$(PY) -m pip install -q -e '.[dev,server,servertest,fast,train]'
 	touch $(STAMP)
 
 # The platform on http://127.0.0.1:8000 with its SQLite database tavla.db and the bots.
@@ -42,9 +42,11 @@ test: $(STAMP) system-packages lint
 bench: $(STAMP)
 	$(PY) -m pip install -q -e '.[bench]'
 	$(PY) benchmarks/movegen.py
+	$(PY) benchmarks/afterstates.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache mutants
+	find src \( -name '*.nbi' -o -name '*.nbc' \) -delete  # numba's cache (see tavla/bots/fast/jit.py)
 
 # Mutation testing with mutmut over the modules configured in [tool.mutmut]
 # (src/tavla/rules and src/tavla/match), or only those under PATHS, e.g.
@@ -61,6 +63,21 @@ $(VENV)/.mutation-installed: $(STAMP)
 	$(PY) -m pip install -q -e '.[dev,mutation]'
 	touch $@
 
+# SAMPLE=N runs a seeded uniform sample of N mutants (SEED, default 1) instead of all
+# of them, and prints the kill ratio with its 95% interval for the whole population.
+SAMPLE ?=
+SEED ?= 1
+GLOBS = $(foreach path,$(PATHS),$(call mutant_glob,$(path)))
+SAMPLE_FILE := mutants/sample-$(SAMPLE)-$(SEED).txt
+
 mutate: $(VENV)/.mutation-installed
-	$(VENV)/bin/mutmut run --max-children $(MUTATE_JOBS) $(foreach path,$(PATHS),$(call mutant_glob,$(path)))
-	$(PY) tests/mutation_summary.py $(foreach path,$(PATHS),$(call mutant_glob,$(path)))
+ifeq ($(SAMPLE),)
+	$(VENV)/bin/mutmut run --max-children $(MUTATE_JOBS) $(GLOBS)
+	$(PY) tests/mutation_summary.py $(GLOBS)
+else
+	@# A pattern that names no mutant only generates the mutants and the test map.
+	[ -n "$$(ls mutants/src 2>/dev/null)" ] || $(VENV)/bin/mutmut run "tavla.no_such_module.*"
+	$(PY) tests/mutation_sample.py $(SAMPLE) $(SEED) $(GLOBS) > $(SAMPLE_FILE)
+	$(VENV)/bin/mutmut run --max-children $(MUTATE_JOBS) $$(cat $(SAMPLE_FILE))
+	$(PY) tests/mutation_summary.py --names $(SAMPLE_FILE) $(GLOBS)
+endif

@@ -44,6 +44,15 @@ settings.register_profile(
 settings.load_profile("ci")
 
 
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Compile the bots' numba kernels (or load them from numba's cache) before the
+    first test starts its timeout: the first run after an install compiles for about
+    a minute, later runs load them in under a second."""
+    from tavla.bots import fast
+
+    fast.warm_up()
+
+
 def gnubg_available() -> bool:
     return shutil.which(GNUBG) is not None
 

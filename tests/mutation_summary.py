@@ -1,14 +1,17 @@
 """Kill ratio per module of the last mutmut run (``make mutate``), read from mutants/.
 
 Usage: ``python tests/mutation_summary.py ["tavla.rules.tapa.*" ...]``: the mutant
-name globs of the run (none: every mutant). mutmut itself reports only totals;
-this groups its per-file results by module and lists the survivors to look at.
+name globs of the run (none: every mutant), or ``--names FILE`` with the names of a
+sampled run (``tests/mutation_sample.py``), which adds the 95% interval of the whole
+population's kill ratio. mutmut itself reports only totals; this groups its per-file
+results by module and lists the survivors to look at.
 """
 
 from __future__ import annotations
 
 import fnmatch
 import json
+import math
 import sys
 from collections import Counter
 from pathlib import Path
@@ -41,12 +44,28 @@ def module_of(mutant: str) -> str:
     return mutant.rsplit(".", 1)[0]
 
 
-def main(globs: list[str], root: Path = Path("mutants")) -> int:
+def wilson_interval(killed: int, total: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion: unlike the normal approximation it
+    stays inside [0, 1] near a ratio of 100%, where a good suite's ratio lies."""
+    ratio = killed / total
+    centre = (ratio + z * z / (2 * total)) / (1 + z * z / total)
+    spread = z * math.sqrt(ratio * (1 - ratio) / total + z * z / (4 * total * total)) / (1 + z * z / total)
+    return centre - spread, centre + spread
+
+
+def main(argv: list[str], root: Path = Path("mutants")) -> int:
+    chosen: set[str] | None = None
+    globs = argv
+    if argv[:1] == ["--names"]:
+        chosen = set(Path(argv[1]).read_text().split())
+        globs = argv[2:]
     per_module: dict[str, Counter[str]] = {}
     survivors: list[str] = []
     for meta in sorted(root.rglob("*.py.meta")):
         codes: dict[str, int | None] = json.loads(meta.read_text())["exit_code_by_key"]
         for mutant, code in codes.items():
+            if chosen is not None and mutant not in chosen:
+                continue
             if globs and not any(fnmatch.fnmatch(mutant, pattern) for pattern in globs):
                 continue
             status = status_of(code)
@@ -63,6 +82,15 @@ def main(globs: list[str], root: Path = Path("mutants")) -> int:
         killed = counts["killed"] + counts["timeout"]
         other = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()) if status != "killed")
         print(f"{module:<36} {killed:>7} {total:>6} {killed / total:>6.0%}  {other}")
+    totals: Counter[str] = sum(per_module.values(), Counter())
+    checked = sum(n for status, n in totals.items() if status != "not checked")
+    caught = totals["killed"] + totals["timeout"]
+    if checked:
+        line = f"{'all':<36} {caught:>7} {checked:>6} {caught / checked:>6.1%}"
+        if chosen is not None:
+            low, high = wilson_interval(caught, checked)
+            line += f"  (sample; 95% interval for all mutants {low:.1%} to {high:.1%})"
+        print(line)
     if survivors:
         print("\nsurvivors (`mutmut show NAME` prints the change):")
         for mutant in survivors:

@@ -29,6 +29,7 @@ PAGES = (
     "features.md",
     "adding-a-game.md",
     "fair-dice.md",
+    "cube.md",
     "bots.md",
 )
 

@@ -32,13 +32,14 @@ from typing import Any, Generic, TypeVar, cast
 
 import numpy as np
 
+from tavla.bots import fast
 from tavla.bots.encoding import encoder_for
 from tavla.bots.encoding.base import Features
 from tavla.bots.encoding.tabla import encode_boards
 from tavla.core.errors import TavlaError, WrongPhaseError
 from tavla.rules.backgammon.movegen import Board
 from tavla.rules.backgammon.position import BackgammonPosition
-from tavla.rules.backgammon.turngen import turn_boards_within
+from tavla.rules.backgammon.turngen import Found, turn_boards_within
 from tavla.rules.dicegame import DiceGame
 from tavla.rules.dicesteps import DiceTurn
 from tavla.rules.movetext import Step, format_turn
@@ -46,6 +47,7 @@ from tavla.rules.turns import TURN_LIST_LIMIT
 
 P = TypeVar("P", bound=DiceGame[Any])
 Score = Callable[[Any], float]
+ScoreMany = Callable[[Sequence[Any]], Sequence[float]]
 BEAM_WIDTH = 64
 """Turns kept by the beam search on a huge progressive double (see the module docstring)."""
 
@@ -106,13 +108,20 @@ class Afterstates(Generic[P]):
 
 
 def afterstates(
-    position: P, *, limit: int = TURN_LIST_LIMIT, score: Score | None = None, width: int = BEAM_WIDTH
+    position: P,
+    *,
+    limit: int = TURN_LIST_LIMIT,
+    score: Score | None = None,
+    width: int = BEAM_WIDTH,
+    score_many: ScoreMany | None = None,
 ) -> Afterstates[P]:
     """Every legal turn of ``position`` (dice rolled) with the features of its result.
 
     ``limit``: past this many positions after one die, the roll is a huge
     progressive double: with ``score`` the ``width`` best turns of a beam search
     are returned (``complete`` False), without it :class:`TooManyTurnsError`.
+    ``score_many`` rates a list of positions at once for the beam, in place of
+    ``score`` (see ``DiceGame.best_turns``).
     """
     if position.outcome() is not None:
         encoder = encoder_for(position)
@@ -124,57 +133,109 @@ def afterstates(
     for base in type(position).__mro__:
         provider = _PROVIDERS.get(base)
         if provider is not None:
-            return cast(Afterstates[P], provider(position, limit, score, width))
-    return _listed(position, limit, score, width)
+            return cast(Afterstates[P], provider(position, limit, Beam(score, score_many), width))
+    return _listed(position, limit, Beam(score, score_many), width)
 
 
-def _listed(position: P, limit: int, score: Score | None, width: int) -> Afterstates[P]:
+class Beam:
+    """How a huge progressive double is searched: the caller's rating of positions."""
+
+    def __init__(self, score: Score | None, score_many: ScoreMany | None) -> None:
+        self.score = score
+        self.score_many = score_many
+
+    def best_turns(self, position: P, width: int, limit: int) -> list[DiceTurn[P]]:
+        score_many = self.score_many
+        if score_many is not None:
+            return position.best_turns(width, lambda one: score_many([one])[0], score_many=score_many)
+        if self.score is not None:
+            return position.best_turns(width, self.score)
+        raise TooManyTurnsError(position.notation(), limit)
+
+
+def _listed(position: P, limit: int, beam: Beam, width: int) -> Afterstates[P]:
     """Any dice game: the listed turns' resulting positions, encoded together."""
     turns = position.legal_turns_within(limit)
     if turns is None:
-        return _beam(position, limit, score, width)
+        return _beam(position, limit, beam, width)
     listed = list(turns)
     features = encoder_for(position).encode_many([turn.after for turn in listed], position.side)
     return Afterstates(position, features, complete=True, make_turns=lambda: listed)
 
 
-def _beam(position: P, limit: int, score: Score | None, width: int) -> Afterstates[P]:
-    if score is None:
-        raise TooManyTurnsError(position.notation(), limit)
-    chosen = position.best_turns(width, score)
+def _beam(position: P, limit: int, beam: Beam, width: int) -> Afterstates[P]:
+    chosen = beam.best_turns(position, width, limit)
     features = encoder_for(position).encode_many([turn.after for turn in chosen], position.side)
     return Afterstates(position, features, complete=False, make_turns=lambda: chosen)
 
 
 def _tabla(
-    position: BackgammonPosition, limit: int, score: Score | None, width: int
+    position: BackgammonPosition, limit: int, beam: Beam, width: int
 ) -> Afterstates[BackgammonPosition]:
-    """The tabla family: rows straight from the whole-turn generator's boards."""
+    """The tabla family: rows straight from the whole-turn generator's boards.
+
+    With the compiled generator (:mod:`tavla.bots.fast`) the rows come from its
+    int8 boards, the same boards in the same order; the turns (and their step
+    paths, for the texts) are then listed by the pure-Python generator on first use.
+    """
     start = position.mover_board()
     if position.dice is None:
         raise WrongPhaseError(f"the dice must be rolled first in {position.notation()}")
     sequences = position.dice_sequences(position.dice)
+    roll = fast.tabla_roll(sequences) if fast.AVAILABLE else None
+    if roll is None:
+        return _tabla_listed(position, start, sequences, limit, beam, width)
+    compiled = fast.tabla_turn_boards(start, roll, limit)
+    if compiled is None:
+        return _beam(position, limit, beam, width)
+    features = fast.tabla_features(compiled[1], position.off[1 - position.side])
+    listed: list[Found] = []
+
+    def found() -> Found:
+        if not listed:
+            again = turn_boards_within(start, sequences, limit, prefer_first=True)
+            if again is None:  # pragma: no cover - the compiled generator found them within limit
+                raise RuntimeError(f"the turns of {position.notation()} outgrew the limit")
+            listed.append(again[1])
+        return listed[0]
+
+    return _tabla_afterstates(position, features, not roll[2], found)
+
+
+def _tabla_listed(
+    position: BackgammonPosition,
+    start: Board,
+    sequences: list[list[int]],
+    limit: int,
+    beam: Beam,
+    width: int,
+) -> Afterstates[BackgammonPosition]:
     found = turn_boards_within(start, sequences, limit, prefer_first=True)
     if found is None:
-        return _beam(position, limit, score, width)
-    boards: list[Board] = list(found[1])
-    paths: list[tuple[Step, ...]] = list(found[1].values())
-    features = encode_boards(boards, position.off[1 - position.side], False)
+        return _beam(position, limit, beam, width)
+    boards = found[1]
+    features = encode_boards(list(boards), position.off[1 - position.side], False)
+    return _tabla_afterstates(position, features, canonical_paths(sequences), lambda: boards)
 
+
+def _tabla_afterstates(
+    position: BackgammonPosition, features: Features, canonical: bool, found: Callable[[], Found]
+) -> Afterstates[BackgammonPosition]:
     def make_turns() -> list[DiceTurn[BackgammonPosition]]:
-        return [DiceTurn(path, None, position, board) for board, path in zip(boards, paths, strict=True)]
+        return [DiceTurn(path, None, position, board) for board, path in found().items()]
 
     # The generator's path is the turn's first playing order (the one its text is
     # written from) when the dice are two different ones or four equal ones: see
     # canonical_paths. Chelebi's progressive doubles get their texts from the rules.
-    if canonical_paths(sequences):
-        return Afterstates(
-            position,
-            features,
-            complete=True,
-            make_turns=make_turns,
-            text_of=lambda index: format_turn(paths[index]),
-        )
+    if canonical:
+        paths: list[list[tuple[Step, ...]]] = []
+
+        def text_of(index: int) -> str:
+            if not paths:
+                paths.append(list(found().values()))
+            return format_turn(paths[0][index])
+
+        return Afterstates(position, features, complete=True, make_turns=make_turns, text_of=text_of)
     return Afterstates(position, features, complete=True, make_turns=make_turns)
 
 
@@ -195,7 +256,7 @@ def canonical_paths(sequences: Sequence[Sequence[int]]) -> bool:
     return all(len(dice) <= 4 for dice in sequences)
 
 
-_PROVIDERS: dict[type, Callable[[Any, int, Score | None, int], Afterstates[Any]]] = {
+_PROVIDERS: dict[type, Callable[[Any, int, Beam, int], Afterstates[Any]]] = {
     BackgammonPosition: _tabla,
 }
 """Faster ways than listing turns, by position class (found through the class's bases)."""

@@ -237,7 +237,13 @@ class DiceGame(Defined, TwoDiceChance, Generic[S]):
         self.__dict__["_turns"] = turns  # the cached_property's slot
         return turns
 
-    def best_turns(self, width: int, score: Callable[[Self], float]) -> list[DiceTurn[Self]]:
+    def best_turns(
+        self,
+        width: int,
+        score: Callable[[Self], float],
+        *,
+        score_many: Callable[[Sequence[Self]], Sequence[float]] | None = None,
+    ) -> list[DiceTurn[Self]]:
         """Up to ``width`` legal turns chosen die by die in bounded time and memory.
 
         After each die the partial turns are de-duplicated by position, those that
@@ -245,18 +251,27 @@ class DiceGame(Defined, TwoDiceChance, Generic[S]):
         ``width`` whose position (as if the turn ended there) ``score`` rates
         highest are kept: a beam search for bots facing huge progressive turns.
         When the full list is small enough to make, its ``width`` best are returned;
-        either way the turns come best first.
+        either way the turns come best first. ``score_many``, when given, rates a
+        whole list of positions at once in place of ``score`` (a bot's evaluator is
+        far cheaper on a batch than position by position); both must agree.
         """
+
+        def ranked(positions: Sequence[Self]) -> list[int]:
+            """Indices of ``positions``, highest rated first (ties in the given order)."""
+            values = score_many(positions) if score_many is not None else [score(p) for p in positions]
+            return sorted(range(len(positions)), key=lambda index: -values[index])
+
         small = self.legal_turns_within(width)
         if small is not None:
             # Listed whole after all: the ``width`` best of them, exactly.
-            return sorted(small, key=lambda turn: -score(turn.after))[:width]
+            return [small[index] for index in ranked([turn.after for turn in small])[:width]]
         planner = self._search_plan
         step_function = self.step_function()
         reach = Reach(step_function)
 
-        def rating(state: S, dice_played: int) -> float:
-            return -score(self.after_turn(state, dice_played))
+        def best_of(states: Sequence[S], dice_played: int) -> list[S]:
+            order = ranked([self.after_turn(state, dice_played) for state in states])
+            return [states[index] for index in order[:width]]
 
         kept: dict[S, tuple[MaybeStep, ...]] = {}
         for sequence in planner.remaining_dice():
@@ -269,11 +284,11 @@ class DiceGame(Defined, TwoDiceChance, Generic[S]):
                     for step, after in step_function(state, die):
                         if after not in following and reach(after, rest) == len(rest):
                             following[after] = (*path, step)
-                best = sorted(following, key=lambda state: rating(state, index + 1))[:width]
+                best = best_of(list(following), index + 1)
                 level = {state: following[state] for state in best}
             for state, path in level.items():
                 kept.setdefault(state, path)
-        best = sorted(kept, key=lambda state: rating(state, planner.target))[:width]
+        best = best_of(list(kept), planner.target)
         return [
             DiceTurn(
                 tuple(step for step in kept[state] if step is not None),

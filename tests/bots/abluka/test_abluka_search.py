@@ -45,7 +45,7 @@ def test_engine_finds_forced_wins() -> None:
         # Not a win in one turn: the win needs the opponent's replies to be searched.
         if not any(turn.after.outcome() is not None for turn in position.legal_turns()):
             deep += 1
-        turn, _ = bot.think(position, movetime_ms=400)
+        turn, _ = bot.think(position, movetime_ms=120_000)  # stops once the win is proved
         assert not mover_wins(turn.after, memo), f"{turn.text} throws away the win in {position}"
         checked += 1
     assert deep >= 3
@@ -64,7 +64,9 @@ def test_a_single_winning_turn_is_found(text: str) -> None:
     winning = [turn.text for turn in position.legal_turns() if not mover_wins(turn.after, memo)]
     assert len(winning) == 1
     assert all(turn.after.outcome() is None for turn in position.legal_turns())  # no win in one
-    turn, result = AblukaBot("hard").think(position, movetime_ms=1000)
+    # The search stops as soon as it proves the win: the time is a bound on a failure,
+    # never what the result depends on (under load the old 1 s was too short).
+    turn, result = AblukaBot("hard").think(position, movetime_ms=120_000)
     assert turn.text == winning[0]
     assert result.score > 0
 

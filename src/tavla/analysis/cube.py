@@ -1,0 +1,179 @@
+"""Cube decisions of a finished match, judged by a bot's chances and the cube model.
+
+Before each roll where the player on roll could double (RULES.md 9.2, 9.3), the
+bot's cubeless chances for him go through the cube model (``tavla.bots.cube``):
+what doubling, and not doubling, are worth when the opponent answers right. A
+double, a take, a pass or a beaver is compared with the right choice the same
+way. Positions where nobody doubled and doubling was far from right are no
+decision and are left out, as GNU Backgammon counts only close or actual ones.
+
+Losses are in points per game per unit of the cube for money play; for a match
+the loss in match winning chance is turned into the same unit (the normalised
+equity of gnubg's "EMG"): twice the loss over the match-winning-chance swing of one
+point won or lost, so the marks of :mod:`tavla.analysis.checker` fit both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from tavla.analysis.checker import EstimatorFor, mark_of
+from tavla.bots.cube import CubeContext, chances, double_decision, swap_sides, take_decision
+from tavla.bots.cube.context import MatchScore
+from tavla.bots.encoding import encoder_for
+from tavla.bots.search import Estimator
+from tavla.core.errors import TavlaError
+from tavla.engine.cube_request import cube_context
+from tavla.match.actions import ActionKind, double_error
+from tavla.match.record import MatchRecord, replay_states
+from tavla.match.state import MatchState
+from tavla.rules.dicegame import DiceGame
+from tavla.schema.match import match_state_json
+
+CLOSE = 0.16
+"""A no-double counts as a decision when doubling was at most this far from right."""
+
+
+@dataclass(frozen=True)
+class CubeReview:
+    game_number: int
+    action_index: int
+    seat: int
+    kind: str
+    """``double`` (the player on roll's choice) or ``answer`` (his opponent's)."""
+    position: str
+    chosen: str
+    right: str
+    equities: dict[str, float]
+    """Each choice's equity for the player deciding, in the decision's own units."""
+    loss: float
+    """Normalised equity lost (see the module docstring)."""
+
+    @property
+    def mark(self) -> str:
+        return mark_of(self.loss)
+
+
+class CubeReviewer:
+    def __init__(self, estimator_for: EstimatorFor) -> None:
+        self._estimator_for = estimator_for
+
+    def review(self, record: MatchRecord) -> Iterator[CubeReview]:
+        """The cube decisions of ``record``, in order (none without the cube)."""
+        settings = record.settings
+        if not (settings.cube and settings.definition.facts.has_dice):
+            return
+        estimator = self._estimator_for(settings.game)
+        states = replay_states(record)
+        state = next(states)
+        for index, (action, after) in enumerate(zip(record.actions, states, strict=True)):
+            kind = action.kind
+            if kind in (ActionKind.ROLL, ActionKind.DOUBLE) and double_error(state, action.seat) is None:
+                review = self._double(estimator, state, kind is ActionKind.DOUBLE, index)
+                if review is not None:
+                    yield review
+            elif kind in (ActionKind.TAKE, ActionKind.DROP, ActionKind.BEAVER) and state.phase == "double":
+                yield self._answer(estimator, state, kind, index)
+            state = after
+
+    def _double(
+        self, estimator: Estimator, state: MatchState, doubled: bool, index: int
+    ) -> CubeReview | None:
+        seat = _actor(state)
+        context = _context(state, seat)
+        values = _chances_on_roll(estimator, state)
+        decision = double_decision(values, context)
+        if decision.double_take is None or decision.double_pass is None:
+            return None
+        answered = min(decision.double_take, decision.double_pass)
+        if decision.double_beaver is not None:
+            answered = min(answered, decision.double_beaver)
+        chosen = answered if doubled else decision.no_double
+        best = max(answered, decision.no_double)
+        if not doubled and best - chosen <= 0 and decision.no_double - answered > CLOSE:
+            return None  # doubling was far from right: not a decision
+        equities = {"no double": decision.no_double, "double, take": decision.double_take}
+        equities["double, pass"] = decision.double_pass
+        if decision.double_beaver is not None:
+            equities["double, beaver"] = decision.double_beaver
+        return CubeReview(
+            state.game_number,
+            index,
+            seat,
+            "double",
+            state.position.notation(),
+            "double" if doubled else "no double",
+            str(decision.action),
+            equities,
+            _normalised(best - chosen, context),
+        )
+
+    def _answer(self, estimator: Estimator, state: MatchState, kind: ActionKind, index: int) -> CubeReview:
+        offer = state.cube.offer
+        if offer is None:
+            raise TavlaError("an answer without a double in the record")
+        doubler = offer.by
+        # The cube before the double, seen from the doubler: take_decision's convention.
+        before = _before_double(state)
+        context = _context(before, doubler)
+        values = _chances_on_roll(estimator, state)
+        decision = take_decision(values, context)
+        equities = {"take": decision.take, "pass": decision.pass_}
+        if decision.beaver is not None:
+            equities["beaver"] = decision.beaver
+        chosen = {ActionKind.TAKE: "take", ActionKind.DROP: "pass", ActionKind.BEAVER: "beaver"}[kind]
+        if chosen not in equities:
+            raise TavlaError(f"a {chosen} where the cube model has no such answer")
+        best = max(equities.values())
+        return CubeReview(
+            state.game_number,
+            index,
+            1 - doubler,
+            "answer",
+            state.position.notation(),
+            chosen,
+            str(decision.answer),
+            equities,
+            _normalised(best - equities[chosen], context),
+        )
+
+
+def _context(state: MatchState, seat: int) -> CubeContext:
+    """The cube context of ``seat``'s decision, read as an engine reads a match."""
+    return cube_context(match_state_json(state, 0).model_dump(mode="json"), state.colour_of(seat))
+
+
+def _actor(state: MatchState) -> int:
+    seat = state.actor
+    if seat is None:
+        raise TavlaError(f"nobody is to act in {state.position.notation()}")
+    return seat
+
+
+def _before_double(state: MatchState) -> MatchState:
+    """``state`` (a double pending) with the offer taken back: the cube the doubler
+    decided on."""
+    return replace(state, cube=replace(state.cube, offer=None))
+
+
+def _chances_on_roll(estimator: Estimator, state: MatchState) -> Any:
+    """The bot's cubeless chances for the player to roll (an afterstate of his
+    opponent's, seen from the opponent, turned around)."""
+    position = state.position
+    if not isinstance(position, DiceGame):
+        raise TavlaError(f"not a dice game position: {position.notation()}")
+    row = encoder_for(position).encode_many([position], 1 - position.side)
+    theirs = chances(np.asarray(estimator.evaluate(row), dtype=np.float64)[0])
+    return swap_sides(theirs)
+
+
+def _normalised(loss: float, context: CubeContext) -> float:
+    play = context.play
+    if not isinstance(play, MatchScore):
+        return max(0.0, loss / context.cube.value)
+    swing = play.equity(1) - play.equity(-1)
+    return max(0.0, 2 * loss / swing) if swing > 0 else 0.0

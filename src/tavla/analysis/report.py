@@ -1,0 +1,100 @@
+"""An analysis of a whole record: the reviews and each player's totals."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from tavla.analysis.checker import MARKS, CheckerReviewer, EstimatorFor, MoveReview, RollLuck
+from tavla.analysis.cube import CubeReview, CubeReviewer
+from tavla.bots.search import SearchSettings
+from tavla.match.record import MatchRecord, initial_state
+
+
+@dataclass
+class PlayerSummary:
+    seat: int
+    name: str
+    decisions: int = 0
+    """Turns with a choice (forced turns are not counted)."""
+    total_loss: float = 0.0
+    marks: Counter[str] = field(default_factory=Counter)
+    """Marks of turns and cube decisions together."""
+    luck: float = 0.0
+    rolls: int = 0
+    cube_decisions: int = 0
+    cube_loss: float = 0.0
+
+    @property
+    def error_rate(self) -> float:
+        """Equity lost per turn with a choice, in thousandths of a point (gnubg's "mEMG
+        per move", cubeless here)."""
+        return 1000 * self.total_loss / self.decisions if self.decisions else 0.0
+
+    @property
+    def cube_error_rate(self) -> float:
+        """Normalised equity lost per cube decision, in thousandths of a point."""
+        return 1000 * self.cube_loss / self.cube_decisions if self.cube_decisions else 0.0
+
+
+@dataclass
+class Analysis:
+    game: str
+    plies: int
+    moves: list[MoveReview]
+    lucks: list[RollLuck]
+    cubes: list[CubeReview]
+    players: tuple[PlayerSummary, PlayerSummary]
+
+    def marked(self) -> list[MoveReview | CubeReview]:
+        """The turns and cube decisions that got a mark, in the order of the record."""
+        found: list[MoveReview | CubeReview] = [review for review in self.moves if review.mark]
+        found += [review for review in self.cubes if review.mark]
+        return sorted(found, key=lambda review: review.action_index)
+
+
+Progress = Callable[[int, int], None]
+"""Called with (actions reviewed, actions in all) as the work goes on."""
+
+
+def analyze(
+    record: MatchRecord,
+    estimator_for: EstimatorFor,
+    settings: SearchSettings | None = None,
+    progress: Progress | None = None,
+) -> Analysis:
+    """Review every turn and roll of ``record`` with the estimators of its game."""
+    settings = settings or SearchSettings()
+    names = record.settings.names
+    players = (PlayerSummary(0, names[0]), PlayerSummary(1, names[1]))
+    moves: list[MoveReview] = []
+    lucks: list[RollLuck] = []
+    total = len(record.actions)
+    initial_state(record)  # a record that cannot start is refused before any work
+    for item in CheckerReviewer(estimator_for, settings).review(record):
+        player = players[item.seat]
+        if isinstance(item, MoveReview):
+            moves.append(item)
+            if not item.forced:
+                player.decisions += 1
+                player.total_loss += item.loss
+                if item.mark:
+                    player.marks[item.mark] += 1
+        else:
+            lucks.append(item)
+            player.luck += item.luck
+            player.rolls += 1
+        if progress is not None:
+            progress(item.action_index + 1, total)
+    cubes = list(CubeReviewer(estimator_for).review(record))
+    for review in cubes:
+        player = players[review.seat]
+        player.cube_decisions += 1
+        player.cube_loss += review.loss
+        if review.mark:
+            player.marks[review.mark] += 1
+    return Analysis(record.settings.game, settings.plies, moves, lucks, cubes, players)
+
+
+MARK_NAMES = tuple(name for _, name in MARKS)

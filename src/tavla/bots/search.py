@@ -1,0 +1,241 @@
+"""Choosing a turn in a dice game by looking ahead over the rolls (expectimax).
+
+A bot's evaluator estimates positions after a turn, from the side of the player
+who just moved: five chances per row (:data:`ESTIMATE_FIELDS`). This module turns
+such an :class:`Estimator` into a player that searches:
+
+- **0-ply**: every legal turn's resulting position is estimated, the best equity
+  wins. Cheap: one batched call per roll.
+- **n-ply** estimate of a resulting position: the mean, over the next rolls, of the
+  position after the reply the next player would choose at 0-ply, estimated at
+  (n-1) plies (GNU Backgammon's n-ply evaluation). A finished game is its result.
+- **Move filters**: deeper plies cost 21 times more each, so only the turns that
+  look best at the ply below are searched deeper, as gnubg filters its moves: at
+  most ``keep`` turns, and none more than ``margin`` equity behind the best.
+- **Time**: with ``movetime_ms`` the search goes one ply deeper while time is left
+  and answers with the deepest ply it completed for every filtered turn.
+
+Whose turn comes next is read from each position, never assumed to alternate: a
+gulbara player completing his opponent's double acts next without a roll, then
+rolls again himself (RULES.md 6.3).
+
+Progressive doubles with too many turns to list (chelebi, gulbara) are searched
+over the beam of ``afterstates(score=...)``, the evaluator's own ranking.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from tavla.bots.afterstates import BEAM_WIDTH, Afterstates, afterstates
+from tavla.bots.encoding import encoder_for
+from tavla.bots.encoding.base import Features
+from tavla.core.errors import TavlaError
+from tavla.core.protocol import Outcome
+from tavla.rules.dicegame import DiceGame
+from tavla.rules.dicesteps import DiceTurn
+
+Estimate = npt.NDArray[np.float64]
+"""Rows of five chances: see :data:`ESTIMATE_FIELDS`."""
+ESTIMATE_FIELDS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
+"""The chances of an estimate, for the player it is seen from; gammons include
+backgammons (as GNU Backgammon's outputs)."""
+
+
+class Estimator(Protocol):
+    """A game's evaluator: feature rows (the game's encoder) to estimates.
+
+    Rows of finished games must come out exact: the search trusts every row.
+    """
+
+    def evaluate(self, features: Features) -> Estimate: ...
+
+
+def equities(estimate: Estimate) -> npt.NDArray[np.float64]:
+    """Cubeless equity of each row: points won per game, -3 to 3."""
+    win, win_g, win_bg, lose_g, lose_bg = estimate.T
+    result: npt.NDArray[np.float64] = 2 * win - 1 + win_g - lose_g + win_bg - lose_bg
+    return result
+
+
+def flipped(estimate: Estimate) -> Estimate:
+    """The same chances seen from the other player."""
+    out = np.empty_like(estimate)
+    out[..., 0] = 1 - estimate[..., 0]
+    out[..., 1:3] = estimate[..., 3:5]
+    out[..., 3:5] = estimate[..., 1:3]
+    return out
+
+
+def outcome_estimate(outcome: Outcome, player: int) -> Estimate:
+    """The exact "estimate" of a finished game for ``player``; a void game (tapa's two
+    pinned mothers) scores nothing, which the five chances express as half a win."""
+    row = np.zeros(5)
+    if outcome.winner is None:
+        row[0] = 0.5
+        return row
+    gammon, backgammon = outcome.points >= 2, outcome.points >= 3
+    if outcome.winner == player:
+        row[:3] = (1.0, gammon, backgammon)
+    else:
+        row[3:] = (gammon, backgammon)
+    return row
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    plies: int = 0
+    """The deepest ply searched (0: the evaluator alone)."""
+    keep: tuple[int, ...] = (8, 3)
+    """Turns kept for ply 1, ply 2, ... (the last value repeats)."""
+    margin: tuple[float, ...] = (0.16, 0.04)
+    """Equity behind the best past which a turn is not searched deeper, per ply."""
+    noise: float = 0.0
+    """Standard deviation of the normal noise added to each root turn's equity: the
+    weaker levels' mistakes."""
+    root_width: int = BEAM_WIDTH
+    """Turns the beam keeps on a huge progressive double at the root ..."""
+    inner_width: int = 8
+    """... and in the lookahead, where the 21 replies of every searched turn each may
+    be one: the beam's cost grows with its width."""
+
+    def keep_at(self, ply: int) -> int:
+        return self.keep[min(ply, len(self.keep)) - 1]
+
+    def margin_at(self, ply: int) -> float:
+        return self.margin[min(ply, len(self.margin)) - 1]
+
+
+@dataclass(frozen=True)
+class Choice:
+    turn: DiceTurn[Any]
+    estimate: Estimate
+    """The chosen turn's five chances for the mover, at ``plies``."""
+    plies: int
+    """The deepest ply completed for every searched turn."""
+    positions: int
+    """Positions estimated by the evaluator."""
+
+    @property
+    def equity(self) -> float:
+        return float(equities(self.estimate[None])[0])
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+class DiceSearch:
+    """A player for one dice game: ``choose(position)`` with the dice rolled."""
+
+    def __init__(self, estimator: Estimator, settings: SearchSettings, seed: int | None = None) -> None:
+        self.estimator = estimator
+        self.settings = settings
+        self._rng = random.Random(seed)
+        self._deadline: float | None = None
+        self.positions = 0
+
+    # ------------------------------------------------------------------ 0-ply
+    def _score_many(self, player: int) -> Callable[[Sequence[Any]], Sequence[float]]:
+        """The beam's rating of positions for ``player`` (huge progressive doubles)."""
+
+        def score_many(positions: Sequence[DiceGame[Any]]) -> Sequence[float]:
+            rows = encoder_for(positions[0]).encode_many(positions, player) if positions else None
+            if rows is None:
+                return []
+            self.positions += len(positions)
+            values: list[float] = equities(self.estimator.evaluate(rows)).tolist()
+            return values
+
+        return score_many
+
+    def expand(self, position: DiceGame[Any], *, root: bool = True) -> tuple[Afterstates[Any], Estimate]:
+        """The legal turns of ``position`` and their 0-ply estimates for its mover."""
+        width = self.settings.root_width if root else self.settings.inner_width
+        found = afterstates(position, score_many=self._score_many(position.side), width=width)
+        self.positions += len(found)
+        return found, np.asarray(self.estimator.evaluate(found.features), dtype=np.float64)
+
+    # ------------------------------------------------------------------ n-ply
+    def _check_time(self) -> None:
+        if self._deadline is not None and time.perf_counter() > self._deadline:
+            raise _OutOfTime
+
+    def position_estimate(self, position: DiceGame[Any], player: int, plies: int) -> Estimate:
+        """``position``'s chances for ``player`` at ``plies`` (>= 1): the mean over the
+        next rolls of the best 0-ply reply, estimated at ``plies`` - 1."""
+        outcome = position.outcome()
+        if outcome is not None:
+            return outcome_estimate(outcome, player)
+        if position.is_chance:
+            branches = [
+                (position.with_roll(roll), float(weight)) for roll, weight in position.chance_outcomes()
+            ]
+        else:
+            branches = [(position, 1.0)]  # a decision without a roll (a gulbara completion)
+        total = np.zeros(5)
+        for decision, weight in branches:
+            self._check_time()
+            found, estimate = self.expand(decision, root=False)
+            if not len(found):
+                raise TavlaError(f"no legal turn listed in {decision.notation()}")
+            best = int(np.argmax(equities(estimate)))
+            if plies > 1:
+                after = found.turns[best].after
+                row = self.position_estimate(after, decision.side, plies - 1)
+            else:
+                row = estimate[best]
+            total += weight * (row if decision.side == player else flipped(row))
+        return total
+
+    # ------------------------------------------------------------------ root
+    def choose(self, position: DiceGame[Any], movetime_ms: int | None = None) -> Choice:
+        """The turn to play with ``position``'s dice; with ``movetime_ms``, the deepest
+        ply (up to ``settings.plies``) completed within about that time."""
+        if position.outcome() is not None:
+            raise TavlaError(f"the game is over in {position.notation()}: no turn to choose")
+        start = time.perf_counter()
+        self._deadline = None if movetime_ms is None else start + movetime_ms / 1000
+        self.positions = 0
+        found, estimate = self.expand(position)
+        if not len(found):
+            raise TavlaError(f"no legal turn listed in {position.notation()}")
+        candidates = list(range(len(found)))
+        rows = estimate
+        reached = 0
+        try:
+            for ply in range(1, self.settings.plies + 1):
+                candidates = self._filtered(candidates, rows, ply)
+                if len(candidates) == 1:
+                    break
+                deeper = np.array(
+                    [
+                        self.position_estimate(found.turns[index].after, position.side, ply)
+                        for index in candidates
+                    ]
+                )
+                rows = np.zeros_like(estimate)
+                rows[candidates] = np.array(deeper)
+                reached = ply
+        except _OutOfTime:
+            pass
+        finally:
+            self._deadline = None
+        values = equities(rows[candidates])
+        if self.settings.noise > 0:
+            values = values + np.array([self._rng.gauss(0, self.settings.noise) for _ in candidates])
+        best = candidates[int(np.argmax(values))]
+        return Choice(found.turns[best], rows[best], reached, self.positions)
+
+    def _filtered(self, candidates: Sequence[int], rows: Estimate, ply: int) -> list[int]:
+        values = equities(rows[list(candidates)])
+        order = np.argsort(-values, kind="stable")[: self.settings.keep_at(ply)]
+        top = values[order[0]]
+        return [candidates[i] for i in order if top - values[i] <= self.settings.margin_at(ply)]

@@ -1,0 +1,129 @@
+"""Training positions for tabla and GNU Backgammon's estimates of them as targets.
+
+Self-play finds the positions a bot meets: every position after a turn played,
+and a few of the turns it did not play (a bot must rank bad turns too, so it
+must have seen them). GNU Backgammon estimates each at a chosen depth; its
+estimate is for its player on roll, the opponent of the one who just moved, and
+is turned to the mover's side here, the convention of the bots' estimates.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from tavla.core.errors import TavlaError
+from tavla.core.registry import find_game
+from tavla.oracles.gnubg import GnubgOracle
+from tavla.rules.backgammon.position import BackgammonPosition
+from tavla.rules.dicegame import DiceGame
+from tavla.rules.dicesteps import DiceTurn
+
+FLIP = np.array([0, 3, 4, 1, 2])
+MAX_TURNS = 2_000
+"""A game longer than this is a broken player; the collection stops with an error."""
+
+
+class Chooser(Protocol):
+    def choose(self, position: DiceGame[Any]) -> DiceTurn[Any]: ...
+
+
+def self_play_positions(
+    game: str,
+    player: Chooser,
+    games: int,
+    seed: int,
+    *,
+    alternatives: int = 2,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[DiceGame[Any]]:
+    """Positions after the turns of ``games`` seeded games of ``player`` against itself:
+    each turn played and up to ``alternatives`` other legal turns, drawn at random.
+    Finished games are left out (their value is known); repeats are kept once."""
+    rng = random.Random(seed)
+    seen: dict[str, DiceGame[Any]] = {}
+    start = find_game(game).start()
+    if not isinstance(start, DiceGame):
+        raise TavlaError(f"{game} is not a dice game: no self-play positions to collect")
+    for number in range(games):
+        position: DiceGame[Any] = start.with_side(rng.randrange(2))
+        for _ in range(MAX_TURNS):
+            if position.outcome() is not None:
+                break
+            if position.is_chance:
+                position = position.with_roll((rng.randint(1, 6), rng.randint(1, 6)))
+                continue
+            chosen = player.choose(position)
+            others = position.legal_turns_within(400) or ()
+            picked = rng.sample(list(others), min(alternatives, len(others)))
+            for turn in (chosen, *picked):
+                after = turn.after
+                if after.outcome() is None:
+                    seen.setdefault(after.notation(), after)
+            position = chosen.after
+        else:
+            raise RuntimeError(f"a self-play game of {game} ran past {MAX_TURNS} turns")
+        if progress is not None:
+            progress(number + 1, games)
+    return list(seen.values())
+
+
+def gnubg_targets(
+    positions: Sequence[BackgammonPosition],
+    *,
+    plies: int = 0,
+    processes: int = 2,
+    chunk: int = 500,
+    progress: Callable[[int, int], None] | None = None,
+) -> npt.NDArray[np.float64]:
+    """GNU Backgammon's estimate of each position after a turn, for the player who
+    made that turn: one row of five chances per position, in order."""
+    chunks = [positions[start : start + chunk] for start in range(0, len(positions), chunk)]
+    oracles = [GnubgOracle(plies=plies) for _ in range(max(1, min(processes, len(chunks))))]
+    done = 0
+    try:
+
+        def label(index: int) -> npt.NDArray[np.float64]:
+            oracle = oracles[index % len(oracles)]
+            return oracle.estimate(chunks[index])
+
+        results: list[npt.NDArray[np.float64]] = []
+        with ThreadPoolExecutor(max_workers=len(oracles)) as pool:
+            # One chunk per oracle at a time: map keeps the order of the chunks.
+            for start in range(0, len(chunks), len(oracles)):
+                batch = range(start, min(start + len(oracles), len(chunks)))
+                for rows in pool.map(label, batch):
+                    results.append(rows)
+                    done += len(rows)
+                    if progress is not None:
+                        progress(done, len(positions))
+    finally:
+        for oracle in oracles:
+            oracle.close()
+    if not results:
+        return np.empty((0, 5))
+    on_roll = np.concatenate(results)
+    return mover_view(on_roll)
+
+
+def mover_view(on_roll: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """Estimates for the player on roll, seen from the player who just moved."""
+    flipped = on_roll[..., FLIP].copy()
+    flipped[..., 0] = 1.0 - flipped[..., 0]
+    return flipped
+
+
+def save_dataset(path: str, positions: Sequence[DiceGame[Any]], targets: npt.NDArray[np.float64]) -> None:
+    """Positions (as notation) and their targets in one .npz file."""
+    np.savez_compressed(path, positions=np.array([p.notation() for p in positions]), targets=targets)
+
+
+def load_dataset(path: str) -> tuple[list[str], npt.NDArray[np.float64]]:
+    """The positions' notations and their targets written by :func:`save_dataset`."""
+    with np.load(path) as data:
+        return [str(text) for text in data["positions"]], np.asarray(data["targets"], dtype=np.float64)

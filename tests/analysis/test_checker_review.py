@@ -1,0 +1,130 @@
+"""Reviews of checker play and dice luck (tavla.analysis) against exact values.
+
+A tabla bear-off match record (RULES.md 9.4: continued from gnubg IDs) of two
+checkers a side is reviewed by a bot that knows the exact winning chances
+(tests/bots/test_search.py): the loss of each turn is the exact difference between
+the best turn and the turn played, and each roll's luck is exact too.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from tests.bots.exact_bearoff import ExactBearOff, FeatureSum, bear_off, every_position, win_chance
+
+from tavla.analysis.checker import MARKS, mark_of
+from tavla.analysis.report import analyze
+from tavla.bots.search import SearchSettings
+from tavla.match.match import Match
+from tavla.match.record import MatchRecord
+from tavla.match.settings import MatchSettings
+from tavla.rules.backgammon.gnubg_id import to_gnubg_ids
+
+
+@pytest.fixture(scope="module")
+def exact() -> ExactBearOff:
+    return ExactBearOff(every_position())
+
+
+def bear_off_match(rolls: list[tuple[int, int]], choose_worst: bool) -> MatchRecord:
+    """White (6,5) against Black (6,1), White to roll; each side plays its best turn
+    by the exact values, except White plays his worst when ``choose_worst``."""
+    pid, mid = to_gnubg_ids(bear_off((6, 5), (6, 1)))
+    match = Match.from_ids(pid, mid)
+    for dice in rolls:
+        if match.state.result is not None:
+            break
+        match.roll(dice)
+        position = match.state.position
+        seat = match.state.actor
+        assert seat is not None
+
+        def value(turn: object) -> float:
+            after = turn.after  # type: ignore[attr-defined]
+            return 1.0 if after.outcome() is not None else 1 - win_chance(after.notation())
+
+        turns = sorted(position.legal_turns(), key=value)
+        match.move(seat, turns[0] if (choose_worst and seat == 0) else turns[-1])
+    return MatchRecord.of(match)
+
+
+def test_a_deliberate_mistake_costs_exactly_its_equity(exact: ExactBearOff) -> None:
+    record = bear_off_match([(2, 1), (5, 4), (6, 6)], choose_worst=True)
+    analysis = analyze(record, lambda game: exact, SearchSettings(plies=0))
+    first = analysis.moves[0]
+    position_turns = {text: equity for text, equity in first.alternatives}
+    assert first.seat == 0 and first.played != first.best
+    assert first.best_equity == pytest.approx(max(position_turns.values()))
+    # White 6,5 against 6,1 with 2-1: the exact chances after each turn (tests/bots)
+    before = bear_off((6, 5), (6, 1)).with_roll((2, 1))
+    exact_values = {t.text: 2 * (1 - win_chance(t.after.notation())) - 1 for t in before.legal_turns()}
+    assert first.loss == pytest.approx(max(exact_values.values()) - exact_values[first.played])
+    assert first.mark == mark_of(first.loss)
+    assert analysis.players[0].decisions >= 1
+    assert analysis.players[0].total_loss == pytest.approx(sum(m.loss for m in analysis.moves if m.seat == 0))
+
+
+def test_best_play_loses_nothing(exact: ExactBearOff) -> None:
+    record = bear_off_match([(2, 1), (5, 4), (6, 6), (3, 2)], choose_worst=False)
+    analysis = analyze(record, lambda game: exact, SearchSettings(plies=1, keep=(99,), margin=(9.0,)))
+    assert analysis.moves
+    assert all(review.loss == pytest.approx(0, abs=1e-9) for review in analysis.moves)
+    assert not [review for review in analysis.moves if review.mark]
+    # Black, far ahead after White's roll, should have doubled: the cube review says so
+    assert [(r.seat, r.chosen, r.mark) for r in analysis.marked()] == [(1, "no double", "error")]
+    assert all(review.plies in (0, 1) for review in analysis.moves)
+
+
+def test_luck_is_the_roll_against_the_average_roll(exact: ExactBearOff) -> None:
+    record = bear_off_match([(2, 1), (6, 6)], choose_worst=False)
+    analysis = analyze(record, lambda game: exact, SearchSettings())
+    first = analysis.lucks[0]
+    before = bear_off((6, 5), (6, 1))
+
+    def best(roll: tuple[int, int]) -> float:
+        return max(
+            1.0 if t.after.outcome() is not None else 1 - win_chance(t.after.notation())
+            for t in before.with_roll(roll).legal_turns()
+        )
+
+    mean = sum(float(weight) * (2 * best(roll) - 1) for roll, weight in before.chance_outcomes())
+    assert first.dice == (2, 1) and first.seat == 0
+    assert first.luck == pytest.approx((2 * best((2, 1)) - 1) - mean)
+    assert first.luck < 0  # 2-1 is about the worst roll here
+    assert analysis.lucks[1].luck > 0  # and 6-6 for Black bears both checkers off
+
+
+def test_marks_follow_the_thresholds() -> None:
+    assert [mark_of(loss) for loss in (0.0, 0.039, 0.04, 0.08, 0.16, 1.2)] == [
+        "",
+        "",
+        "doubtful",
+        "error",
+        "blunder",
+        "blunder",
+    ]
+    assert [name for _, name in MARKS] == ["blunder", "error", "doubtful"]
+
+
+def test_a_whole_random_game_is_reviewed_turn_by_turn() -> None:
+    """Any estimator: every turn of a played game is reviewed, no loss is negative, a
+    forced turn is never marked, and the progress reaches the end."""
+    rng = random.Random(4)
+    match = Match(MatchSettings(game="tabla"))
+    while match.state.result is None:
+        match.roll()
+        seat = match.state.actor
+        if match.state.phase == "move" and seat is not None:
+            match.move(seat, rng.choice(list(match.state.position.legal_turns())))
+        if len(match.actions) > 60:
+            break
+    record = MatchRecord.of(match)
+    seen: list[tuple[int, int]] = []
+    estimator = FeatureSum(198)
+    analysis = analyze(record, lambda game: estimator, progress=lambda done, all_: seen.append((done, all_)))
+    moves = [action for action in record.actions if action.kind == "move"]
+    assert len(analysis.moves) == len(moves)
+    assert all(review.loss >= 0 for review in analysis.moves)
+    assert all(not review.mark for review in analysis.moves if review.forced)
+    assert seen and seen[-1][1] == len(record.actions)

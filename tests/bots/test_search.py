@@ -1,0 +1,138 @@
+"""The dice games' lookahead search (tavla.bots.search) against exact values.
+
+In a small tabla bear-off (RULES.md 1.3 and 2: no contact, two checkers a side) the
+chance that the side to roll wins is computed exactly by recursion over the rules'
+own legal turns. An estimator that knows those exact values makes every ply agree
+with them (expectimax over exact values is exact), and an estimator that is wrong
+somewhere is corrected by lookahead where the lookahead reaches past the error.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from tests.bots.exact_bearoff import ExactBearOff, FeatureSum, bear_off, every_position, win_chance
+
+import tavla
+from tavla.bots.encoding import encoder_for
+from tavla.bots.search import (
+    DiceSearch,
+    SearchSettings,
+    equities,
+    flipped,
+    outcome_estimate,
+)
+from tavla.core.protocol import BLACK, WHITE, Outcome, OutcomeReason
+
+
+@pytest.fixture(scope="module")
+def exact() -> ExactBearOff:
+    return ExactBearOff(every_position())
+
+
+@pytest.mark.parametrize("plies", [0, 1, 2])
+@pytest.mark.parametrize(
+    ("white", "black", "roll"), [((6, 5), (6, 1), (2, 1)), ((6, 3), (2, 2), (4, 1)), ((5, 4), (6, 6), (3, 1))]
+)
+def test_every_ply_agrees_with_exact_values(
+    exact: ExactBearOff, plies: int, white: tuple[int, ...], black: tuple[int, ...], roll: tuple[int, int]
+) -> None:
+    position = bear_off(white, black).with_roll(roll)
+    choice = DiceSearch(exact, SearchSettings(plies=plies, keep=(99,), margin=(9.0,))).choose(position)
+    best = max(
+        1.0 if turn.after.outcome() is not None else 1.0 - win_chance(turn.after.notation())
+        for turn in position.legal_turns()
+    )
+    assert choice.plies == plies
+    assert choice.estimate[0] == pytest.approx(best)
+    assert choice.equity == pytest.approx(2 * best - 1)
+
+
+def test_lookahead_corrects_a_wrong_estimate() -> None:
+    """The estimator overrates one result of 2-1 (White 6,5 against 6,1); 0-ply
+    falls for it, 1-ply looks past it to exact values and plays the right turn."""
+    position = bear_off((6, 5), (6, 1)).with_roll((2, 1))
+    turns = position.legal_turns()
+    values = {t.text: 1 - win_chance(t.after.notation()) for t in turns}
+    worst = min(values, key=lambda text: values[text])
+    right = max(values, key=lambda text: values[text])
+    assert values[right] > values[worst]
+    lure = next(t for t in turns if t.text == worst).after.notation()
+    fooled = ExactBearOff(every_position(), wrong={lure: 0.99})
+    assert DiceSearch(fooled, SearchSettings(plies=0)).choose(position).turn.text == worst
+    deeper = DiceSearch(fooled, SearchSettings(plies=1, keep=(99,), margin=(9.0,))).choose(position)
+    assert deeper.turn.text == right
+    assert deeper.plies == 1
+
+
+def test_filters_search_only_the_best_turns_deeper(exact: ExactBearOff) -> None:
+    position = bear_off((6, 5), (6, 1)).with_roll((2, 1))
+    assert len(position.legal_turns()) > 1
+    narrow = DiceSearch(exact, SearchSettings(plies=1, keep=(1,)))
+    wide = DiceSearch(exact, SearchSettings(plies=1, keep=(99,), margin=(9.0,)))
+    narrow.choose(position)
+    wide.choose(position)
+    # one turn kept: the search stops at 0-ply, no position estimated past the root
+    assert narrow.positions == len(position.legal_turns())
+    assert wide.positions > narrow.positions
+
+
+def test_out_of_time_answers_with_the_last_complete_ply(exact: ExactBearOff) -> None:
+    position = bear_off((6, 5), (6, 1)).with_roll((2, 1))
+    choice = DiceSearch(exact, SearchSettings(plies=2, keep=(99,), margin=(9.0,))).choose(
+        position, movetime_ms=0
+    )
+    assert choice.plies == 0
+    assert choice.turn.text in {turn.text for turn in position.legal_turns()}
+
+
+def test_noise_changes_choices_only_by_its_size(exact: ExactBearOff) -> None:
+    position = bear_off((6, 3), (6, 6)).with_roll((4, 1))
+    calm = {
+        DiceSearch(exact, SearchSettings(noise=0.0), seed=s).choose(position).turn.text for s in range(20)
+    }
+    wild = {
+        DiceSearch(exact, SearchSettings(noise=5.0), seed=s).choose(position).turn.text for s in range(40)
+    }
+    assert len(calm) == 1
+    assert len(wild) > 1
+
+
+def test_outcome_and_flip_conventions() -> None:
+    gammon = Outcome(WHITE, 2, OutcomeReason.GAMMON)
+    assert list(outcome_estimate(gammon, WHITE)) == [1, 1, 0, 0, 0]
+    assert list(outcome_estimate(gammon, BLACK)) == [0, 0, 0, 1, 0]
+    assert equities(outcome_estimate(gammon, BLACK)[None])[0] == -2
+    void = Outcome(None, 0, OutcomeReason.VOID)
+    assert equities(outcome_estimate(void, WHITE)[None])[0] == 0
+    row = np.array([[0.6, 0.2, 0.05, 0.1, 0.01]])
+    assert equities(flipped(row))[0] == pytest.approx(-equities(row)[0])
+    assert list(flipped(flipped(row))[0]) == list(row[0])
+
+
+def test_the_search_refuses_a_finished_game(exact: ExactBearOff) -> None:
+    finished = tavla.from_notation("tabla -/-/-/-/-/1b/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/- 0,0 15,14 b -")
+    with pytest.raises(tavla.TavlaError, match="game is over"):
+        DiceSearch(exact, SearchSettings()).choose(finished)
+
+
+@pytest.mark.parametrize("game", ["tabla", "antitabla", "chelebi", "tapa", "gulbara", "indiyka"])
+def test_one_ply_plays_legal_turns_in_every_dice_game(game: str) -> None:
+    """Seeded games to the end at 1-ply: each chosen turn is one of the rules' legal
+    turns (RULES.md 1.3), whoever acts next (gulbara's completions, RULES.md 6.3)."""
+    rng = random.Random(11)
+    position = tavla.find_game(game).start().with_side(rng.randrange(2))
+    search = DiceSearch(FeatureSum(encoder_for(position).size), SearchSettings(plies=1, keep=(2,)))
+    for _ in range(8):
+        if position.outcome() is not None:
+            break
+        if position.is_chance:
+            position = position.with_roll((rng.randint(1, 6), rng.randint(1, 6)))
+            continue
+        choice = search.choose(position)
+        listed = position.legal_turns_within(5000)
+        if listed is not None:
+            assert choice.turn.after.notation() in {turn.after.notation() for turn in listed}
+        position = choice.turn.after
