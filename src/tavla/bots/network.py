@@ -3,7 +3,7 @@
 ``Network.evaluate(features)`` scores every row of an ``afterstates`` feature
 array in one matrix product and returns the five chances of
 :mod:`tavla.bots.outcomes` per row, seen by the player who just moved. Inference
-needs numpy alone; the trainer (:mod:`tavla.bots.training`) changes the arrays
+needs numpy alone; the trainer (:mod:`tavla.training`) changes the arrays
 in place.
 
 A network is saved as ``NAME.npz`` (the arrays) beside ``NAME.json`` (what made

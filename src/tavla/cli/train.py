@@ -20,7 +20,7 @@ import typer
 from tavla.cli.errors import fail, reports_errors
 
 if TYPE_CHECKING:
-    from tavla.bots.training import TrainingRun
+    from tavla.training.run import TrainingRun
 
 PLOT = "strength.png"
 
@@ -55,8 +55,8 @@ def train_command(
 ) -> None:
     """Train a dice game's neural evaluator by self-play TD(lambda)."""
     _one_thread()
-    from tavla.bots.training import TrainingRun, TrainingSettings
     from tavla.core.registry import find_game
+    from tavla.training.run import TrainingRun, TrainingSettings
 
     name = find_game(game).name
     if not find_game(name).facts.has_dice:
@@ -146,7 +146,7 @@ def _train(run: TrainingRun, *, plot: bool) -> None:
             progress.update(task, strength=strength)
             progress.console.print(f"game {row['games']}: {strength}")
             if plot:
-                from tavla.bots.training.plot import plot_log
+                from tavla.training.plot import plot_log
 
                 plot_log(
                     run.log, run.directory / PLOT, f"{settings.game}: 0-ply network vs {settings.opponent}"

@@ -14,9 +14,9 @@ from tavla.bots.duel import duel
 from tavla.bots.network import Network
 from tavla.bots.outcomes import FLIP
 from tavla.bots.players import RandomPlayer, network_player
-from tavla.bots.training import TDTrainer, TrainingRun, TrainingSettings, td
-from tavla.bots.training.run import CHECKPOINT, LOG
-from tavla.bots.training.td import Traces
+from tavla.training import td
+from tavla.training.run import CHECKPOINT, LOG, TrainingRun, TrainingSettings
+from tavla.training.td import TDTrainer, Traces
 
 
 class TextbookTraces:

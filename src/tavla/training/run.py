@@ -36,9 +36,9 @@ from tavla.bots.duel import duel
 from tavla.bots.heuristics import HEURISTICS
 from tavla.bots.network import DEFAULT_HIDDEN, Network
 from tavla.bots.players import Player, ScoringPlayer
-from tavla.bots.training.td import TDTrainer
 from tavla.core.errors import TavlaError
 from tavla.rules.turns import TURN_LIST_LIMIT
+from tavla.training.td import TDTrainer
 
 CHECKPOINT = "checkpoint.npz"
 LOG = "strength.csv"
