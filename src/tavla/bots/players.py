@@ -12,7 +12,7 @@ the rules' beam search (see ``tavla.bots.afterstates``).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 import numpy as np
@@ -95,17 +95,19 @@ class ScoringPlayer:
 
     def choose(self, position: DiceGame[Any]) -> DiceTurn[Any]:
         _check(position)
-        found = afterstates(position, limit=self.limit, score=self.position_score(position), width=self.width)
+        found = afterstates(
+            position, limit=self.limit, score_many=self.position_scores(position), width=self.width
+        )
         ratings = self.score(found.features)
         if self.noise:
             ratings = ratings + self._rng.normal(0.0, self.noise, len(ratings))
         return found.turns[int(np.argmax(ratings))]
 
-    def position_score(self, position: DiceGame[Any]) -> Callable[[Any], float]:
-        """The score of one position after the mover's turn (for the beam search)."""
+    def position_scores(self, position: DiceGame[Any]) -> Callable[[Sequence[Any]], list[float]]:
+        """The scores of positions after the mover's turn, rated together (the beam search's)."""
         encoder = encoder_for(position)
         mover = position.side
-        return lambda after: float(self.score(encoder.encode_many([after], mover))[0])
+        return lambda positions: self.score(encoder.encode_many(positions, mover)).tolist()
 
 
 def network_player(

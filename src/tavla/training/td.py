@@ -142,7 +142,9 @@ class TDTrainer:
                 position = position.with_roll((rng.randint(1, 6), rng.randint(1, 6)))
             owner = position.side
             limit = self.limit if progressive(position) else TURN_LIST_LIMIT
-            found = afterstates(position, limit=limit, score=self._beam_score(position), width=self.width)
+            found = afterstates(
+                position, limit=limit, score_many=self._beam_scores(position), width=self.width
+            )
             hidden, out = network.forward(found.features)
             index = int(np.argmax(equity(out)))
             estimate = out[index]
@@ -164,6 +166,6 @@ class TDTrainer:
                 return outcome
         return None
 
-    def _beam_score(self, position: DiceGame[Any]) -> Any:
+    def _beam_scores(self, position: DiceGame[Any]) -> Any:
         encoder, mover, network = encoder_for(position), position.side, self.network
-        return lambda after: float(network.equities(encoder.encode_many([after], mover))[0])
+        return lambda positions: network.equities(encoder.encode_many(positions, mover))
