@@ -16,7 +16,7 @@ from tavla.bots.heuristics import HEURISTICS, heuristic_player
 from tavla.bots.network import Network
 from tavla.bots.players import Player, RandomPlayer, ScoringPlayer, network_player
 from tavla.bots.playout import random_playout
-from tavla.bots.pubeval import PubevalPlayer, inputs, is_race
+from tavla.bots.pubeval import PubevalPlayer, inputs, is_race, weights
 from tavla.core.errors import TavlaError
 from tavla.rules.dicegame import DiceGame
 from tavla.rules.dicesteps import DiceTurn
@@ -152,3 +152,11 @@ def test_random_player_is_seeded() -> None:
     assert len(set(first)) == 1
     rng = random.Random(0)
     assert {RandomPlayer(rng.random()).choose(position).text for _ in range(20)} != {first[0]}
+
+
+def test_pubeval_weights_are_the_published_ones() -> None:
+    contact, race = weights()
+    assert len(contact) == len(race) == 122
+    assert (contact[0], contact[1], contact[120], contact[121]) == (0.25696, -0.66937, 5.62596, -2.758)
+    assert (race[1], race[2], race[120], race[121]) == (-0.1716, 0.2701, 0.0, 3.4204)
+    assert race[::5].tolist() == [0.0] * 25  # in a race his blots (and his bar) weigh nothing

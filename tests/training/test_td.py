@@ -90,7 +90,7 @@ def same_weights(first: Network, second: Network) -> bool:
     )
 
 
-@pytest.mark.parametrize("game", ["tabla", "tapa", "indiyka"])
+@pytest.mark.parametrize("game", ["tabla", "tapa", "gulbara", "indiyka"])
 def test_training_is_deterministic_under_a_seed(game: str) -> None:
     first, second = trained(game, 2, seed=4), trained(game, 2, seed=4)
     assert same_weights(first, second)
