@@ -9,7 +9,6 @@ the results go to ``strength.csv`` and, unless ``--no-plot``, ``strength.png``
 
 from __future__ import annotations
 
-import os
 import shlex
 import signal
 from pathlib import Path
@@ -23,13 +22,6 @@ if TYPE_CHECKING:
     from tavla.training.run import TrainingRun
 
 PLOT = "strength.png"
-
-
-def _one_thread() -> None:
-    """Numpy's BLAS on one thread: the matrices are small, and OpenBLAS's threads made
-    training three times slower (they spin against each other and other work)."""
-    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-        os.environ.setdefault(name, "1")
 
 
 @reports_errors
@@ -54,7 +46,6 @@ def train_command(
     no_plot: Annotated[bool, typer.Option("--no-plot", help="Write no PNG (needs no matplotlib).")] = False,
 ) -> None:
     """Train a dice game's neural evaluator by self-play TD(lambda)."""
-    _one_thread()
     from tavla.core.registry import find_game
     from tavla.training.run import TrainingRun, TrainingSettings
 
@@ -88,6 +79,9 @@ def train_command(
         )
         run = TrainingRun.create(folder, settings)
     run.note_command(_command(run, folder, resume))
+    from tavla.bots import fast
+
+    fast.warm_up()  # compile the generators (or load them from numba's cache) before the timing
     _train(run, plot=not no_plot)
     weights = run.save_weights(out)
     typer.echo(
