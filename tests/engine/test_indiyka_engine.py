@@ -36,7 +36,7 @@ def ask(server: EngineServer, **request: Any) -> dict[str, Any]:
 
 def test_indiyka_has_its_exact_engine() -> None:
     assert type(engine_for("indiyka")).__name__ == "IndiykaEngine"
-    assert type(engine_for("tabla")).__name__ == "RandomDiceEngine"
+    assert type(engine_for("tabla")).__name__ == "DiceEngine"
 
 
 def test_move_is_the_legal_turn(server: EngineServer) -> None:

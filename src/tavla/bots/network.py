@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tavla.bots.encoding import encoder_for
-from tavla.bots.outcomes import OUTPUTS, Estimate, equity, flip, output_mask
+from tavla.bots.outcomes import OUTPUTS, Estimate, consistent, equity, flip, output_mask, ruled_out
 from tavla.core.errors import TavlaError
 from tavla.core.registry import find_game
 
@@ -95,12 +95,13 @@ class Network:
         return hidden, out
 
     def evaluate(self, features: npt.ArrayLike) -> Estimate:
-        """The five chances for each row (shape ``(n, 5)``), or for one row (shape ``(5,)``)."""
+        """The five chances for each row (shape ``(n, 5)``), or for one row (shape ``(5,)``),
+        made to nest (``outcomes.consistent``)."""
         rows = np.asarray(features)
         if rows.ndim == 1:
-            one: Estimate = self.forward(rows[None, :])[1][0]
+            one: Estimate = consistent(self.forward(rows[None, :])[1][0])
             return one
-        return self.forward(rows)[1]
+        return consistent(self.forward(rows)[1])
 
     def chances(self, position: Any, player: int) -> Estimate:
         """The five chances of ``player`` in ``position`` (typically one awaiting a roll).
@@ -111,7 +112,9 @@ class Network:
         """
         owner = 1 - position.side
         estimate = self.evaluate(encoder_for(position).encode(position, owner))
-        return estimate if owner == player else flip(estimate)
+        mine = estimate if owner == player else flip(estimate)
+        off = getattr(position, "off", None)
+        return mine if off is None else ruled_out(mine, position.game, off, player)
 
     def equities(self, features: npt.ArrayLike) -> Array:
         """Cubeless equity of each row for the player who just moved."""

@@ -1,0 +1,34 @@
+"""Playing levels of the dice-game bots, from ``beginner`` to ``max``.
+
+The levels follow GNU Backgammon's: the weak ones play the network's 0-ply choice
+with noise added to each turn's equity (human-sized mistakes, bigger the weaker),
+``medium`` is the network alone at 0-ply (gnubg's "expert"), ``hard`` looks one
+roll ahead and ``max`` two, each over the turns the ply below found best (move
+filters), as deep as ``movetime_ms`` allows.
+"""
+
+from __future__ import annotations
+
+from tavla.bots.search import SearchSettings
+from tavla.core.errors import TavlaError
+
+LEVELS: tuple[str, ...] = ("beginner", "easy", "medium", "hard", "max")
+
+_SETTINGS: dict[str, SearchSettings] = {
+    "beginner": SearchSettings(plies=0, noise=0.06),
+    "easy": SearchSettings(plies=0, noise=0.03),
+    "medium": SearchSettings(plies=0),
+    "hard": SearchSettings(plies=1, keep=(8,), margin=(0.16,)),
+    "max": SearchSettings(plies=2, keep=(8, 3), margin=(0.16, 0.04)),
+}
+#: The time a level takes at most when the caller sets none (a bot answers sooner when
+#: its plies are done).
+DEFAULT_MOVETIME_MS: dict[str, int] = {"beginner": 500, "easy": 500, "medium": 500, "hard": 3000, "max": 8000}
+
+
+def level_settings(level: str) -> SearchSettings:
+    """The search settings of ``level``; TavlaError names the levels for an unknown one."""
+    try:
+        return _SETTINGS[level]
+    except KeyError:
+        raise TavlaError(f"level {level!r}: unknown; levels: {', '.join(LEVELS)}") from None

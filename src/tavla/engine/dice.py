@@ -1,0 +1,102 @@
+"""The dice games' engine: trained networks, lookahead by level, cube decisions.
+
+Each game with shipped weights (``tavla.bots.network.shipped_games``) plays through
+``tavla.bots.search.DiceSearch`` at the level's settings (``tavla.bots.levels``),
+and answers the cube with the network's chances through Janowski's model
+(``tavla.bots.cube``, docs/cube.md), for money or match play. A game without
+weights plays the heuristic baseline (docs/bots.md) and never doubles; indiyka has
+its exact engine (``tavla.engine.indiyka``). Registered after the random engine,
+this one replaces it for its games.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import tavla.engine.random_dice  # noqa: F401  (registered first, then replaced here)
+from tavla.bots.baselines import baseline_player
+from tavla.bots.cube import Answer, CubeAction, double_decision, take_decision
+from tavla.bots.levels import DEFAULT_MOVETIME_MS, level_settings
+from tavla.bots.network import Network, shipped_games
+from tavla.bots.search import DiceSearch
+from tavla.core.errors import TavlaError
+from tavla.engine.cube_request import cube_context, doubler_of
+from tavla.engine.registry import LEVELS, EngineError, register_engine
+from tavla.rules.dicegame import DiceGame
+
+_DOUBLES = (CubeAction.DOUBLE_TAKE, CubeAction.DOUBLE_PASS, CubeAction.DOUBLE_BEAVER)
+HEURISTIC_GAMES = ("antitabla",)
+"""Dice games whose self-play does not train yet (docs/bots.md): the heuristic plays."""
+
+
+class DiceEngine:
+    """One search per game and level, kept between requests; networks loaded once."""
+
+    def __init__(self) -> None:
+        self.games: tuple[str, ...] = (*shipped_games(), *HEURISTIC_GAMES)
+        self._networks: dict[str, Network] = {}
+        self._searches: dict[tuple[str, str], DiceSearch] = {}
+
+    def _network(self, game: str) -> Network:
+        if game not in self._networks:
+            self._networks[game] = Network.shipped(game)
+        return self._networks[game]
+
+    def _position(self, position: Any, level: str) -> DiceGame[Any]:
+        if level not in LEVELS:
+            raise EngineError(f"level {level!r}: unknown; levels: {', '.join(LEVELS)}")
+        if not isinstance(position, DiceGame) or position.game not in self.games:
+            raise EngineError(f"not a position of {', '.join(self.games)}: {position.notation()}")
+        if position.outcome() is not None:
+            raise EngineError(f"the game is over in {position.notation()}")
+        return position
+
+    def move(self, position: Any, level: str, movetime_ms: int | None) -> dict[str, Any]:
+        here = self._position(position, level)
+        if here.is_chance:
+            raise EngineError(f"the dice are not rolled in {here.notation()}: give the roll")
+        if here.game in HEURISTIC_GAMES:
+            turn = baseline_player("heuristic", here.game).choose(here)
+            return {"move": turn.text, "after": turn.after.notation()}
+        key = (here.game, level)
+        if key not in self._searches:
+            self._searches[key] = DiceSearch(self._network(here.game), level_settings(level))
+        budget = DEFAULT_MOVETIME_MS[level] if movetime_ms is None else max(1, movetime_ms)
+        try:
+            choice = self._searches[key].choose(here, budget)
+        except TavlaError as error:
+            raise EngineError(str(error)) from None
+        return {
+            "move": choice.turn.text,
+            "after": choice.turn.after.notation(),
+            "equity": round(choice.equity, 6),
+            "depth": choice.plies,
+            "nodes": choice.positions,
+        }
+
+    def double(self, position: Any, match: dict[str, Any] | None, level: str) -> bool:
+        here = self._before_roll(position, level, doubler_of(position, match, answering=False))
+        if here.game in HEURISTIC_GAMES:
+            return False
+        values = self._network(here.game).chances(here, here.side)
+        return double_decision(values, cube_context(match, here.side)).action in _DOUBLES
+
+    def take(self, position: Any, match: dict[str, Any] | None, level: str) -> str:
+        doubler = doubler_of(position, match, answering=True)
+        here = self._before_roll(position, level, doubler)
+        if here.game in HEURISTIC_GAMES:
+            return "take"
+        values = self._network(here.game).chances(here, doubler)
+        answer = take_decision(values, cube_context(match, doubler)).answer
+        return "drop" if answer == Answer.PASS else str(answer)
+
+    def _before_roll(self, position: Any, level: str, doubler: int) -> DiceGame[Any]:
+        here = self._position(position, level)
+        if not here.definition.facts.has_cube:
+            raise EngineError(f"{here.game} has no doubling cube")
+        if here.dice is not None:
+            raise EngineError(f"the cube is turned before rolling, not in {here.notation()}")
+        return here.with_side(doubler)
+
+
+ENGINE = register_engine(DiceEngine())
