@@ -20,7 +20,8 @@ class PlayerSummary:
     """Turns with a choice (forced turns are not counted)."""
     total_loss: float = 0.0
     marks: Counter[str] = field(default_factory=Counter)
-    """Marks of turns and cube decisions together."""
+    """Marks of the turns."""
+    cube_marks: Counter[str] = field(default_factory=Counter)
     luck: float = 0.0
     rolls: int = 0
     cube_decisions: int = 0
@@ -93,7 +94,7 @@ def analyze(
         player.cube_decisions += 1
         player.cube_loss += review.loss
         if review.mark:
-            player.marks[review.mark] += 1
+            player.cube_marks[review.mark] += 1
     return Analysis(record.settings.game, settings.plies, moves, lucks, cubes, players)
 
 

@@ -42,6 +42,7 @@ COMMAND_MODULES = [
     "tavla.cli.serve",
     "tavla.cli.train",
     "tavla.cli.verify_dice",
+    "tavla.cli.analyze",
 ]
 
 for _name in COMMAND_MODULES:

@@ -1,0 +1,125 @@
+"""``tavla analyze FILE``: each player's errors and luck in a finished game or match.
+
+The bots judge every turn (``--plies`` deep), every cube decision and every roll
+(docs/analysis.md); the report lists each player's totals and every marked
+decision, and ``--plot`` writes the equity over the match as a PNG (matplotlib,
+``pip install 'tavla[train]'``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+from tavla.cli.errors import fail, reports_errors
+from tavla.cli.replay import load_record
+
+if TYPE_CHECKING:
+    from tavla.analysis.checker import MoveReview
+    from tavla.analysis.cube import CubeReview
+    from tavla.analysis.report import Analysis
+
+
+@reports_errors
+def analyze_command(
+    file: Annotated[Path, typer.Argument(help="A match record: FILE.json, or FILE.mat (tabla).")],
+    plies: Annotated[int, typer.Option(min=0, max=2, help="Plies of lookahead for the turns (0-2).")] = 0,
+    plot: Annotated[
+        Path | None, typer.Option(help="Write the equity over the match to this PNG (needs matplotlib).")
+    ] = None,
+) -> None:
+    """Review a finished game or match: errors, cube decisions and luck of each player."""
+    from tavla.analysis.report import analyze
+    from tavla.bots.network import Network, shipped_games
+    from tavla.bots.search import SearchSettings
+
+    record = load_record(file)
+    game = record.settings.game
+    if game not in shipped_games():
+        raise fail(f"no trained bot reviews {game} yet (bots with weights: {', '.join(shipped_games())})")
+    if plot is not None:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise fail("plotting needs matplotlib: pip install 'tavla[train]', or leave out --plot") from None
+    network = Network.shipped(game)
+    console = Console(highlight=False)
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task("analysing", total=max(1, len(record.actions)))
+        analysis = analyze(
+            record,
+            lambda _: network,
+            SearchSettings(plies=plies),
+            progress=lambda done, total: progress.update(task, completed=done, total=total),
+        )
+    console.print(f"{game}, {' v '.join(record.settings.names)}: turns reviewed at {plies} plies")
+    console.print(_players_table(analysis))
+    marked = analysis.marked()
+    if marked:
+        console.print(_marked_table(analysis, marked))
+    else:
+        console.print("No turn or cube decision lost 0.04 or more.")
+    if plot is not None:
+        from tavla.analysis.plot import plot_equity
+
+        console.print(f"Equity plot: {plot_equity(analysis, plot, record.settings.names)}")
+
+
+def _players_table(analysis: Analysis) -> Table:
+    table = Table(title="Players")
+    for heading in ("player", "turns", "rate", "marks", "cube", "rate", "marks", "luck"):
+        table.add_column(heading, justify="left" if heading == "player" else "right")
+    for player in analysis.players:
+        table.add_row(
+            player.name,
+            str(player.decisions),
+            f"{player.error_rate:.1f}",
+            _marks(player.marks),
+            str(player.cube_decisions),
+            f"{player.cube_error_rate:.1f}",
+            _marks(player.cube_marks),
+            f"{player.luck:+.3f}",
+        )
+    table.caption = (
+        "turns, cube: decisions; rate: equity lost per decision x 1000; "
+        "marks: doubtful/error/blunder; luck: equity the dice gave"
+    )
+    return table
+
+
+def _marks(counts: Counter[str]) -> str:
+    return "/".join(str(counts[name]) for name in ("doubtful", "error", "blunder"))
+
+
+def _marked_table(analysis: Analysis, marked: list[MoveReview | CubeReview]) -> Table:
+    from tavla.analysis.checker import MoveReview
+
+    names = [player.name for player in analysis.players]
+    table = Table(title="Marked decisions")
+    for heading in ("game", "player", "roll", "played", "best", "loss", "mark"):
+        table.add_column(heading, justify="right" if heading in ("game", "loss") else "left")
+    for review in marked:
+        if isinstance(review, MoveReview):
+            played, best, roll = review.played, review.best, review.before.split()[-1]
+        else:
+            played, best, roll = review.chosen, review.right, "cube"
+        table.add_row(
+            str(review.game_number),
+            names[review.seat],
+            roll,
+            played,
+            best,
+            f"{review.loss:.3f}",
+            review.mark,
+        )
+    return table
+
+
+def register(app: typer.Typer) -> None:
+    app.command("analyze")(analyze_command)

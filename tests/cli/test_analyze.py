@@ -1,0 +1,71 @@
+"""``tavla analyze FILE``: each player's errors, cube decisions and luck, and the
+equity plot (docs/analysis.md)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner, Result
+
+from tavla.cli import analyze
+from tavla.match.match import Match
+from tavla.match.record import MatchRecord
+from tavla.match.settings import MatchSettings
+
+
+def run(*args: str) -> Result:
+    app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+    analyze.register(app)
+
+    @app.callback()
+    def _group() -> None:
+        """Sub-commands keep their name."""
+
+    return CliRunner().invoke(app, ["analyze", *args])
+
+
+def random_game(path: Path, game: str = "tabla", turns: int = 40) -> Path:
+    """A money game of random turns (some of them blunders), stopped by a drop."""
+    rng = random.Random(7)
+    match = Match(MatchSettings(game=game, length=0, names=("Ayşe", "Boyan")), start=True)
+    while len([a for a in match.actions if a.kind == "move"]) < turns and match.state.result is None:
+        match.roll()
+        seat = match.state.actor
+        if match.state.phase == "move" and seat is not None:
+            match.move(seat, rng.choice(list(match.state.position.legal_turns())))
+    if match.state.result is None:
+        seat = match.state.actor
+        assert seat is not None
+        match.double(seat)
+        match.drop(1 - seat)
+    path.write_text(MatchRecord.of(match).to_json())
+    return path
+
+
+def test_the_report_names_each_player_and_the_marked_turns(tmp_path: Path) -> None:
+    record = random_game(tmp_path / "game.json")
+    result = run(str(record))
+    assert result.exit_code == 0, result.output
+    assert "Ayşe" in result.output and "Boyan" in result.output
+    assert "Marked decisions" in result.output
+    assert "blunder" in result.output  # random turns blunder somewhere in 40 turns
+
+
+def test_the_plot_is_written(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    record = random_game(tmp_path / "game.json", turns=12)
+    picture = tmp_path / "equity.png"
+    result = run(str(record), "--plot", str(picture))
+    assert result.exit_code == 0, result.output
+    assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_game_no_bot_reviews_is_refused_in_one_line(tmp_path: Path) -> None:
+    record = random_game(tmp_path / "anti.json", game="antitabla", turns=4)
+    result = run(str(record))
+    assert result.exit_code == 2
+    assert "no trained bot reviews antitabla" in result.output
+    assert "Traceback" not in result.output
