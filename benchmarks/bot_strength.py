@@ -5,8 +5,11 @@
 
 Players (``tavla.bots.baselines``): random, heuristic, pubeval (tabla's board),
 network (the shipped weights, or ``--weights`` for a file that ``tavla train``
-wrote). Each seed is played twice with the colours swapped, so both players meet
-the same dice (``tavla.bots.duel``). Prints games, wins, points per game for the
+wrote); the bot levels (``tavla.bots.levels``: beginner ... max, searched without a
+time limit so that results do not depend on the machine); and for tabla GNU
+Backgammon, ``gnubg`` at 0 plies or ``gnubg2`` at 2 (its "world class" play). Each
+seed is played twice with the colours swapped, so both players meet the same dice
+(``tavla.bots.duel``). Prints games, wins, points per game for the
 player with its 95% confidence interval, and each side's CPU time per move.
 """
 
@@ -23,8 +26,10 @@ from rich.table import Table
 
 from tavla.bots.baselines import BASELINES, baseline_player
 from tavla.bots.duel import duel
+from tavla.bots.levels import LEVELS, LevelPlayer
 from tavla.bots.network import Network
 from tavla.bots.players import Player, network_player
+from tavla.oracles.gnubg import GnubgOracle, GnubgPlayer
 from tavla.rules.dicegame import DiceGame
 from tavla.rules.dicesteps import DiceTurn
 
@@ -52,9 +57,17 @@ class Timed:
         return 1000 * self.seconds / self.moves if self.moves else 0.0
 
 
+GNUBG_PLAYERS = {"gnubg": 0, "gnubg1": 1, "gnubg2": 2}
+PLAYERS = (*BASELINES, *LEVELS, *GNUBG_PLAYERS)
+
+
 def make(name: str, game: str, seed: int, weights: Path | None) -> Player:
     if name == "network" and weights is not None:
         return network_player(Network.load(weights))
+    if name in LEVELS:
+        return LevelPlayer(game, name, seed=seed)
+    if name in GNUBG_PLAYERS:
+        return GnubgPlayer(GnubgOracle(), GNUBG_PLAYERS[name])
     return baseline_player(name, game, seed=seed)
 
 
@@ -63,8 +76,8 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--game", required=True)
-    parser.add_argument("--player", choices=BASELINES, default="network")
-    parser.add_argument("--opponent", choices=BASELINES, default="heuristic")
+    parser.add_argument("--player", choices=PLAYERS, default="network")
+    parser.add_argument("--opponent", choices=PLAYERS, default="heuristic")
     parser.add_argument("--games", type=int, default=1000, help="games in all (half as many seeds)")
     parser.add_argument("--seed", type=int, default=0, help="first seed of the dice")
     parser.add_argument("--weights", type=Path, help="a network file for the 'network' player")

@@ -98,3 +98,13 @@ def test_a_sure_win_is_doubled_and_dropped() -> None:
 def test_requests_the_engine_cannot_serve(request_: dict[str, Any], words: str) -> None:
     reply = EngineServer().handle(request_)
     assert words in reply["error"]
+
+
+def test_level_players_play_what_the_engine_plays() -> None:
+    """``LevelPlayer`` (benchmarks, terminal games) and the engine are one bot."""
+    from tavla.bots.levels import LevelPlayer
+
+    position = midgame("tapa", seed=3)
+    mine = LevelPlayer("tapa", "medium").choose(position)
+    reply = ask(cmd="move", position=position.notation(), level="medium")
+    assert mine.text == reply["move"]

@@ -9,8 +9,13 @@ filters), as deep as ``movetime_ms`` allows.
 
 from __future__ import annotations
 
-from tavla.bots.search import SearchSettings
+from typing import Any
+
+from tavla.bots.network import Network
+from tavla.bots.search import DiceSearch, SearchSettings
 from tavla.core.errors import TavlaError
+from tavla.rules.dicegame import DiceGame
+from tavla.rules.dicesteps import DiceTurn
 
 LEVELS: tuple[str, ...] = ("beginner", "easy", "medium", "hard", "max")
 
@@ -32,3 +37,18 @@ def level_settings(level: str) -> SearchSettings:
         return _SETTINGS[level]
     except KeyError:
         raise TavlaError(f"level {level!r}: unknown; levels: {', '.join(LEVELS)}") from None
+
+
+class LevelPlayer:
+    """A dice game's bot at ``level``: the shipped network searched as the level says,
+    ``choose(position)`` as every player (``tavla.bots.players.Player``)."""
+
+    def __init__(
+        self, game: str, level: str, *, movetime_ms: int | None = None, seed: int | None = None
+    ) -> None:
+        self.name = level
+        self.search = DiceSearch(Network.shipped(game), level_settings(level), seed=seed)
+        self.movetime_ms = movetime_ms
+
+    def choose(self, position: DiceGame[Any]) -> DiceTurn[Any]:
+        return self.search.choose(position, self.movetime_ms).turn

@@ -157,6 +157,7 @@ class GnubgPlayer:
     def __init__(self, oracle: GnubgOracle, plies: int = 0) -> None:
         self.oracle = oracle
         self.plies = plies
+        self.name = f"gnubg {plies}-ply"
 
     def choose(self, position: BackgammonPosition) -> DiceTurn[BackgammonPosition]:
         return self.oracle.best_turn(position, self.plies)
