@@ -224,3 +224,17 @@ def test_every_registered_game_plays_to_the_end_step_by_step(name: str) -> None:
     game, output, _ = play_out(name, 1, 0, stepwise=True)
     assert game.outcome() is not None
     assert output.rstrip().splitlines()[-1] == describe_outcome(game, 0)
+
+
+def test_the_bot_at_a_level_plays_its_turns(invoke: Invoke) -> None:
+    """Black against the bot: the bot's turns are the engine's (docs/bots.md levels)."""
+    result = invoke("play", "tabla", "--seed", "5", "--color", "b", "--level", "medium", input="quit\n")
+    assert result.exit_code == 0, result.stdout
+    assert "against the bot at level medium" in result.stdout
+    assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_an_unknown_level_is_refused_in_one_line(invoke: Invoke) -> None:
+    result = invoke("play", "tapa", "--level", "grand")
+    assert result.exit_code == 2
+    assert "--level 'grand'" in result.stderr and len(result.stderr.splitlines()) == 1

@@ -41,6 +41,10 @@ def describe_outcome(game: Game, human: int) -> str:
     return f"{COLOURS[outcome.winner]} ({who}) wins: {outcome.reason}, {outcome.points} {unit}."
 
 
+Bot = Callable[[Any], str]
+"""The text of the turn a bot plays in a position (dice rolled)."""
+
+
 class TerminalGame:
     """Runs one game: the person plays ``human``, chance and the opponent the rest."""
 
@@ -53,6 +57,8 @@ class TerminalGame:
         console: Console,
         read: ReadLine = input,
         echo: bool = False,
+        bot: Bot | None = None,
+        bot_name: str = "a random-legal opponent",
     ) -> None:
         self.game = game
         self.human = human
@@ -61,6 +67,9 @@ class TerminalGame:
         self.console = console
         self.read = read
         self.echo = echo
+        self.bot = bot
+        """Chooses the opponent's turn text; None: random legal steps from ``opponent``."""
+        self.bot_name = bot_name
 
     def say(self, text: str = "") -> None:
         self.console.print(text, markup=False, highlight=False, soft_wrap=True)
@@ -72,7 +81,7 @@ class TerminalGame:
     def run(self) -> bool:
         """Play to the end; False when the person left before it."""
         you = COLOURS[self.human]
-        self.say(f"{self.game.position.game}: you play {you} against a random-legal opponent.")
+        self.say(f"{self.game.position.game}: you play {you} against {self.bot_name}.")
         self.say("Type 'help' at your turn for the move syntax and the commands.")
         while not self.game.is_over:
             if self.game.is_chance:
@@ -99,11 +108,14 @@ class TerminalGame:
 
     def _opponent_turn(self) -> None:
         position = self.game.position
-        # A random legal step at a time: long progressive doubles need no full turn list.
-        builder = position.steps()
-        while not builder.complete:
-            builder.step(self.opponent.choice(list(builder.legal_steps())))
-        turn = builder.commit()
+        if self.bot is not None:
+            turn = position.parse_turn(self.bot(position))
+        else:
+            # A random legal step at a time: long progressive doubles need no full turn list.
+            builder = position.steps()
+            while not builder.complete:
+                builder.step(self.opponent.choice(list(builder.legal_steps())))
+            turn = builder.commit()
         self.game.play(turn)
         who, rolled = COLOURS[position.to_act], dice_text(position)
         action = "cannot move" if turn.text == "-" else f"plays {turn.text}"
