@@ -15,7 +15,7 @@ import numpy as np
 import tavla
 from tavla.bots.encoding import encoder_for
 from tavla.bots.encoding.base import Features
-from tavla.bots.search import Estimate
+from tavla.bots.outcomes import Estimate
 from tavla.core.protocol import BLACK, WHITE
 from tavla.rules.backgammon import BackgammonPosition
 

@@ -17,13 +17,10 @@ from tests.bots.exact_bearoff import ExactBearOff, FeatureSum, bear_off, every_p
 
 import tavla
 from tavla.bots.encoding import encoder_for
-from tavla.bots.search import (
-    DiceSearch,
-    SearchSettings,
-    equities,
-    flipped,
-    outcome_estimate,
-)
+from tavla.bots.outcomes import equity as equities
+from tavla.bots.outcomes import flip as flipped
+from tavla.bots.outcomes import outcome_estimate
+from tavla.bots.search import DiceSearch, SearchSettings
 from tavla.core.protocol import BLACK, WHITE, Outcome, OutcomeReason
 
 

@@ -22,7 +22,9 @@ from typing import Any
 import numpy as np
 
 from tavla.bots.encoding import encoder_for
-from tavla.bots.search import DiceSearch, Estimate, Estimator, SearchSettings, equities
+from tavla.bots.outcomes import Estimate
+from tavla.bots.outcomes import equity as equities
+from tavla.bots.search import DiceSearch, Estimator, SearchSettings
 from tavla.core.errors import TavlaError
 from tavla.match.actions import ActionKind, MatchAction
 from tavla.match.record import MatchRecord, replay_states

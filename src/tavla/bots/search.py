@@ -1,7 +1,7 @@
 """Choosing a turn in a dice game by looking ahead over the rolls (expectimax).
 
 A bot's evaluator estimates positions after a turn, from the side of the player
-who just moved: five chances per row (:data:`ESTIMATE_FIELDS`). This module turns
+who just moved: five chances per row (:mod:`tavla.bots.outcomes`). This module turns
 such an :class:`Estimator` into a player that searches:
 
 - **0-ply**: every legal turn's resulting position is estimated, the best equity
@@ -32,21 +32,15 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
-import numpy.typing as npt
 
 from tavla.bots.afterstates import BEAM_WIDTH, Afterstates, afterstates
 from tavla.bots.encoding import encoder_for
 from tavla.bots.encoding.base import Features
+from tavla.bots.outcomes import Estimate, flip, outcome_estimate
+from tavla.bots.outcomes import equity as equities
 from tavla.core.errors import TavlaError
-from tavla.core.protocol import Outcome
 from tavla.rules.dicegame import DiceGame
 from tavla.rules.dicesteps import DiceTurn
-
-Estimate = npt.NDArray[np.float64]
-"""Rows of five chances: see :data:`ESTIMATE_FIELDS`."""
-ESTIMATE_FIELDS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
-"""The chances of an estimate, for the player it is seen from; gammons include
-backgammons (as GNU Backgammon's outputs)."""
 
 
 class Estimator(Protocol):
@@ -56,37 +50,6 @@ class Estimator(Protocol):
     """
 
     def evaluate(self, features: Features) -> Estimate: ...
-
-
-def equities(estimate: Estimate) -> npt.NDArray[np.float64]:
-    """Cubeless equity of each row: points won per game, -3 to 3."""
-    win, win_g, win_bg, lose_g, lose_bg = estimate.T
-    result: npt.NDArray[np.float64] = 2 * win - 1 + win_g - lose_g + win_bg - lose_bg
-    return result
-
-
-def flipped(estimate: Estimate) -> Estimate:
-    """The same chances seen from the other player."""
-    out = np.empty_like(estimate)
-    out[..., 0] = 1 - estimate[..., 0]
-    out[..., 1:3] = estimate[..., 3:5]
-    out[..., 3:5] = estimate[..., 1:3]
-    return out
-
-
-def outcome_estimate(outcome: Outcome, player: int) -> Estimate:
-    """The exact "estimate" of a finished game for ``player``; a void game (tapa's two
-    pinned mothers) scores nothing, which the five chances express as half a win."""
-    row = np.zeros(5)
-    if outcome.winner is None:
-        row[0] = 0.5
-        return row
-    gammon, backgammon = outcome.points >= 2, outcome.points >= 3
-    if outcome.winner == player:
-        row[:3] = (1.0, gammon, backgammon)
-    else:
-        row[3:] = (gammon, backgammon)
-    return row
 
 
 @dataclass(frozen=True)
@@ -192,7 +155,7 @@ class DiceSearch:
                 row = self.position_estimate(after, decision.side, plies - 1)
             else:
                 row = estimate[best]
-            total += weight * (row if decision.side == player else flipped(row))
+            total += weight * (row if decision.side == player else flip(row))
         return total
 
     # ------------------------------------------------------------------ root

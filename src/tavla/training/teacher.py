@@ -17,6 +17,7 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from tavla.bots.outcomes import flip
 from tavla.core.errors import TavlaError
 from tavla.core.registry import find_game
 from tavla.oracles.gnubg import GnubgOracle
@@ -24,7 +25,6 @@ from tavla.rules.backgammon.position import BackgammonPosition
 from tavla.rules.dicegame import DiceGame
 from tavla.rules.dicesteps import DiceTurn
 
-FLIP = np.array([0, 3, 4, 1, 2])
 MAX_TURNS = 2_000
 """A game longer than this is a broken player; the collection stops with an error."""
 
@@ -113,9 +113,7 @@ def gnubg_targets(
 
 def mover_view(on_roll: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """Estimates for the player on roll, seen from the player who just moved."""
-    flipped = on_roll[..., FLIP].copy()
-    flipped[..., 0] = 1.0 - flipped[..., 0]
-    return flipped
+    return flip(on_roll)
 
 
 def save_dataset(path: str, positions: Sequence[DiceGame[Any]], targets: npt.NDArray[np.float64]) -> None:

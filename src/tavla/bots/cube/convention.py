@@ -17,6 +17,8 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from tavla.bots.outcomes import equity, flip
+
 Chances = NDArray[np.float64]
 WIN, WIN_GAMMON, WIN_BACKGAMMON, LOSE_GAMMON, LOSE_BACKGAMMON = range(5)
 _SLACK = 1e-9
@@ -47,14 +49,12 @@ def chances(values: Sequence[float] | NDArray[np.floating]) -> Chances:
 
 def cubeless_equity(values: Chances) -> float:
     """Points per game for the player on roll with a cube of 1 that never moves."""
-    win, win_gammon, win_backgammon, lose_gammon, lose_backgammon = (float(v) for v in values)
-    return 2 * win - 1 + win_gammon - lose_gammon + win_backgammon - lose_backgammon
+    return float(equity(np.asarray(values, dtype=np.float64)))
 
 
 def swap_sides(values: Chances) -> Chances:
     """The same chances from the other player's point of view."""
-    win, win_gammon, win_backgammon, lose_gammon, lose_backgammon = (float(v) for v in values)
-    return np.array([1 - win, lose_gammon, lose_backgammon, win_gammon, win_backgammon])
+    return flip(np.asarray(values, dtype=np.float64))
 
 
 def single_only(values: Chances) -> Chances:
