@@ -43,6 +43,7 @@ COMMAND_MODULES = [
     "tavla.cli.train",
     "tavla.cli.verify_dice",
     "tavla.cli.analyze",
+    "tavla.cli.teach",
 ]
 
 for _name in COMMAND_MODULES:

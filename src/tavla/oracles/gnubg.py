@@ -32,6 +32,7 @@ import numpy.typing as npt
 from tavla.core.errors import TavlaError
 from tavla.rules.backgammon.gnubg_id import encode_position_id
 from tavla.rules.backgammon.position import BackgammonPosition
+from tavla.rules.dicegame import DiceGame
 from tavla.rules.dicesteps import DiceTurn
 
 GNUBG = "/usr/games/gnubg"
@@ -159,5 +160,7 @@ class GnubgPlayer:
         self.plies = plies
         self.name = f"gnubg {plies}-ply"
 
-    def choose(self, position: BackgammonPosition) -> DiceTurn[BackgammonPosition]:
+    def choose(self, position: DiceGame[Any]) -> DiceTurn[Any]:
+        if not isinstance(position, BackgammonPosition) or position.game != "tabla":
+            raise GnubgError(f"GNU Backgammon plays tabla only, not {position.notation()}")
         return self.oracle.best_turn(position, self.plies)

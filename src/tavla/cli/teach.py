@@ -1,0 +1,182 @@
+"""``tavla teach``: train tabla's evaluator on GNU Backgammon's estimates.
+
+Two steps, each one command, each deterministic for its seed:
+
+    tavla teach --game tabla --make-dataset a.npz --games 3000 --seed 11
+    tavla teach --game tabla --dataset a.npz [--dataset b.npz ...] --out tabla --seed 0
+
+The first plays ``--games`` games of gnubg (0-ply) against itself and keeps every
+position after a turn played, and ``--alternatives`` random legal turns not played,
+with gnubg's 0-ply estimate of each (docs/bots.md, "Training from a teacher"). The
+second fits a fresh network (``--hidden`` units, weights drawn from ``--seed``, the
+batches shuffled from ``--seed`` + 1) to the positions of every dataset, in order.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from tavla.cli.errors import fail, reports_errors
+
+TEACHER_GAMES = ("tabla",)
+"""Games GNU Backgammon can teach: its rules are tabla's."""
+
+
+@reports_errors
+def teach_command(
+    game: Annotated[str, typer.Option("--game", help="The game to teach (GNU Backgammon knows tabla).")],
+    make_dataset: Annotated[
+        Path | None, typer.Option("--make-dataset", help="Write a new labelled dataset here (.npz).")
+    ] = None,
+    dataset: Annotated[
+        list[Path] | None, typer.Option("--dataset", help="A labelled dataset to fit on (repeat for more).")
+    ] = None,
+    games: Annotated[int, typer.Option(help="--make-dataset: games of gnubg against itself.")] = 1000,
+    alternatives: Annotated[int, typer.Option(help="--make-dataset: turns not played kept per turn.")] = 3,
+    processes: Annotated[int, typer.Option(help="--make-dataset: gnubg processes labelling at once.")] = 2,
+    seed: Annotated[int, typer.Option(help="Seed of the games, or of the network and its batches.")] = 0,
+    hidden: Annotated[int, typer.Option(help="Hidden units of the network.")] = 128,
+    epochs: Annotated[int, typer.Option(help="Passes over the positions.")] = 12,
+    batch: Annotated[int, typer.Option(help="Positions per step.")] = 128,
+    learning_rate: Annotated[float, typer.Option(help="Adam's step size at the start.")] = 0.002,
+    decay: Annotated[float, typer.Option(help="The step size's factor after each epoch.")] = 0.85,
+    out: Annotated[Path, typer.Option(help="Where to write the weights (.npz + .json).")] = Path("tabla"),
+) -> None:
+    """Train tabla's network on GNU Backgammon's estimates (or make a dataset for it)."""
+    from tavla.core.registry import find_game
+
+    name = find_game(game).name
+    if name not in TEACHER_GAMES:
+        raise fail(f"GNU Backgammon teaches {', '.join(TEACHER_GAMES)} only, not {name}: use tavla train")
+    if (make_dataset is None) == (not dataset):
+        raise fail("give either --make-dataset FILE or one or more --dataset FILE")
+    if make_dataset is not None:
+        _make(name, make_dataset, games, seed, alternatives, processes)
+    else:
+        _fit(name, dataset or [], seed, hidden, epochs, batch, learning_rate, decay, out)
+
+
+def _make(game: str, path: Path, games: int, seed: int, alternatives: int, processes: int) -> None:
+    from rich.progress import Progress
+
+    from tavla.oracles.gnubg import GnubgError, GnubgOracle, GnubgPlayer
+    from tavla.training.teacher import gnubg_targets, save_dataset, self_play_positions
+
+    if path.exists():
+        raise fail(f"{path} exists: give another --make-dataset file")
+    command = shlex.join(
+        [
+            *("tavla", "teach", "--game", game, "--make-dataset", str(path), "--games", str(games)),
+            *("--seed", str(seed), "--alternatives", str(alternatives)),
+        ]
+    )
+    try:
+        with Progress() as progress, GnubgOracle() as oracle:
+            task = progress.add_task("gnubg against itself", total=games)
+            positions = self_play_positions(
+                game,
+                GnubgPlayer(oracle, 0),
+                games,
+                seed,
+                alternatives=alternatives,
+                progress=lambda done, _: progress.update(task, completed=done),
+            )
+            label = progress.add_task("gnubg's estimates", total=len(positions))
+            targets = gnubg_targets(
+                positions,  # type: ignore[arg-type]  # gnubg played them: tabla positions
+                processes=processes,
+                progress=lambda done, _: progress.update(label, completed=done),
+            )
+    except GnubgError as error:
+        raise fail(str(error)) from None
+    save_dataset(str(path), positions, targets)
+    path.with_suffix(".json").write_text(
+        json.dumps({"command": command, "positions": len(positions), "teacher": "gnubg 0-ply"}, indent=2)
+        + "\n"
+    )
+    typer.echo(f"{len(positions)} positions from {games} games: {path}")
+
+
+def _fit(
+    game: str,
+    paths: list[Path],
+    seed: int,
+    hidden: int,
+    epochs: int,
+    batch: int,
+    learning_rate: float,
+    decay: float,
+    out: Path,
+) -> None:
+    import numpy as np
+    from rich.progress import Progress
+
+    import tavla
+    from tavla.bots.encoding import encoder_for
+    from tavla.bots.network import Network
+    from tavla.training.supervised import FitSettings, fit
+    from tavla.training.teacher import load_dataset
+
+    texts: list[str] = []
+    parts = []
+    made_by: list[str] = []
+    for path in paths:
+        if not path.exists():
+            raise fail(f"{path}: no such dataset (make one with --make-dataset)")
+        found, targets = load_dataset(str(path))
+        texts += found
+        parts.append(targets)
+        info = path.with_suffix(".json")
+        made_by.append(json.loads(info.read_text())["command"] if info.exists() else str(path))
+    targets = np.concatenate(parts)
+    positions = [tavla.from_notation(text) for text in texts]
+    encoder = encoder_for(positions[0])
+    features = np.empty((len(positions), encoder.size))
+    for mover in (0, 1):  # each position is seen from the player who just moved
+        rows = [index for index, position in enumerate(positions) if position.to_act == 1 - mover]
+        for start in range(0, len(rows), 20_000):
+            chunk = rows[start : start + 20_000]
+            features[chunk] = encoder.encode_many([positions[index] for index in chunk], mover)
+    network = Network.create(game, hidden=hidden, seed=seed)
+    settings = FitSettings(
+        epochs=epochs, batch=batch, learning_rate=learning_rate, decay=decay, seed=seed + 1
+    )
+    with Progress() as progress:
+        task = progress.add_task(f"fitting {len(positions)} positions", total=1)
+        reports = fit(
+            network,
+            features,
+            targets,
+            settings,
+            on_epoch=lambda report: progress.console.print(
+                f"epoch {report.epoch}: loss {report.train_loss:.4f}, held out {report.validation_loss:.4f}, "
+                f"equity error {report.validation_equity_error:.4f}"
+            ),
+            on_batch=lambda done, total: progress.update(task, completed=done, total=total),
+        )
+    command = shlex.join(
+        [
+            *("tavla", "teach", "--game", game),
+            *(word for path in paths for word in ("--dataset", str(path))),
+            *("--seed", str(seed), "--hidden", str(hidden), "--epochs", str(epochs), "--batch", str(batch)),
+            *("--learning-rate", str(learning_rate), "--decay", str(decay), "--out", str(out)),
+        ]
+    )
+    network.metadata.update(
+        {
+            "teacher": "gnubg 0-ply",
+            "commands": [*made_by, command],
+            "positions": len(positions),
+            "validation_equity_error": round(reports[-1].validation_equity_error, 5),
+        }
+    )
+    typer.echo(f"weights: {network.save(out)}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("teach")(teach_command)
