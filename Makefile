@@ -65,6 +65,7 @@ $(VENV)/.mutation-installed: $(STAMP)
 
 # SAMPLE=N runs a seeded uniform sample of N mutants (SEED, default 1) instead of all
 # of them, and prints the kill ratio with its 95% interval for the whole population.
+# RESUME=1 runs only the sampled mutants without a result yet (a stopped run goes on).
 SAMPLE ?=
 SEED ?= 1
 GLOBS = $(foreach path,$(PATHS),$(call mutant_glob,$(path)))
@@ -78,6 +79,7 @@ else
 	@# A pattern that names no mutant only generates the mutants and the test map.
 	[ -n "$$(ls mutants/src 2>/dev/null)" ] || $(VENV)/bin/mutmut run "tavla.no_such_module.*"
 	$(PY) tests/mutation_sample.py $(SAMPLE) $(SEED) $(GLOBS) > $(SAMPLE_FILE)
-	$(VENV)/bin/mutmut run --max-children $(MUTATE_JOBS) $$(cat $(SAMPLE_FILE))
+	$(PY) tests/mutation_sample.py $(if $(RESUME),--pending) $(SAMPLE) $(SEED) $(GLOBS) > $(SAMPLE_FILE).run
+	[ ! -s $(SAMPLE_FILE).run ] || $(VENV)/bin/mutmut run --max-children $(MUTATE_JOBS) $$(cat $(SAMPLE_FILE).run)
 	$(PY) tests/mutation_summary.py --names $(SAMPLE_FILE) $(GLOBS)
 endif
