@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import shlex
+from datetime import date
 from pathlib import Path
 from typing import Annotated
 
@@ -125,6 +126,7 @@ def _fit(
     texts: list[str] = []
     parts = []
     made_by: list[str] = []
+    games = 0
     for path in paths:
         if not path.exists():
             raise fail(f"{path}: no such dataset (make one with --make-dataset)")
@@ -132,7 +134,9 @@ def _fit(
         texts += found
         parts.append(targets)
         info = path.with_suffix(".json")
-        made_by.append(json.loads(info.read_text())["command"] if info.exists() else str(path))
+        about = json.loads(info.read_text()) if info.exists() else {}
+        made_by.append(str(about.get("command", path)))
+        games += int(about.get("games", 0))
     targets = np.concatenate(parts)
     positions = [tavla.from_notation(text) for text in texts]
     encoder = encoder_for(positions[0])
@@ -170,7 +174,11 @@ def _fit(
     network.metadata.update(
         {
             "teacher": "gnubg 0-ply",
+            "command": command,
             "commands": [*made_by, command],
+            "seed": seed,
+            "games": games,
+            "date": date.today().isoformat(),
             "positions": len(positions),
             "validation_equity_error": round(reports[-1].validation_equity_error, 5),
         }
