@@ -6,10 +6,12 @@ import dataclasses
 import random
 import shutil
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
+from tavla.bots.baselines import baseline_player
 from tavla.bots.duel import duel
 from tavla.bots.network import Network
 from tavla.bots.outcomes import FLIP
@@ -171,3 +173,42 @@ def test_a_game_too_long_is_cut_off(monkeypatch: pytest.MonkeyPatch) -> None:
     before = network.w1.copy()
     assert TDTrainer(network, rng=random.Random(1)).play_game() is None
     assert not np.array_equal(before, network.w1)  # the turns played still taught something
+
+
+class CountingCoach:
+    """A baseline that counts the turns it is asked to play."""
+
+    def __init__(self, game: str) -> None:
+        self.player = baseline_player("heuristic", game)
+        self.turns = 0
+
+    def choose(self, position: Any) -> Any:
+        self.turns += 1
+        return self.player.choose(position)
+
+
+def test_a_coached_game_learns_from_the_networks_turns_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    network = Network.create("antitabla", hidden=8, seed=1, terms=True)
+    coach = CountingCoach("antitabla")
+    learnt = 0
+    original = Traces.decay_and_add
+
+    def counting(self: Traces, *args: Any) -> None:
+        nonlocal learnt
+        learnt += 1
+        original(self, *args)
+
+    monkeypatch.setattr(Traces, "decay_and_add", counting)
+    before = network.w1.copy()
+    outcome = TDTrainer(network, rng=random.Random(2), coach=coach, coached=1.0).play_game()
+    assert outcome is not None  # the heuristic plays its side to an end
+    # One side each, turn about: the network learnt after each of its turns, no others.
+    assert coach.turns > 10 and abs(coach.turns - learnt) <= 1
+    assert not np.array_equal(before, network.w1)
+
+
+def test_no_coach_turns_without_a_share() -> None:
+    coach = CountingCoach("tabla")
+    trainer = TDTrainer(Network.create("tabla", hidden=8, seed=1), rng=random.Random(2), coach=coach)
+    trainer.play_game()
+    assert coach.turns == 0

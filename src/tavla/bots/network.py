@@ -6,6 +6,10 @@ array in one matrix product and returns the five chances of
 needs numpy alone; the trainer (:mod:`tavla.training`) changes the arrays
 in place.
 
+A network may also take its game's board terms (:mod:`tavla.bots.terms`: the race,
+shots, pins, primes) as extra inputs after the encoder's; ``metadata["terms"]``
+names them, and :meth:`Network.prepare` appends them to the encoder's rows.
+
 A network is saved as ``NAME.npz`` (the arrays) beside ``NAME.json`` (what made
 it: game, encoder, layer sizes, training command, seed, games, date). The
 weights shipped with the package live in ``tavla/bots/weights/<game>.npz``.
@@ -17,13 +21,15 @@ import json
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from tavla.bots.encoding import encoder_for
+from tavla.bots.encoding.base import Features
 from tavla.bots.outcomes import OUTPUTS, Estimate, consistent, equity, flip, output_mask, ruled_out
+from tavla.bots.terms import GAME_TERMS, Terms
 from tavla.core.errors import TavlaError
 from tavla.core.registry import find_game
 
@@ -50,21 +56,37 @@ class Network:
     mask: Array
     """1 for outputs the game can reach, 0 for impossible gammons (see ``output_mask``)."""
     metadata: dict[str, Any] = field(default_factory=dict)
+    _terms: Terms | None = field(init=False, default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self._terms = _terms_of(self.metadata)
+        if self._terms is not None and int(self.metadata.get("inputs", 0)) != self.inputs:
+            raise TavlaError(f"{self.inputs} weight rows for {self.metadata.get('inputs')} inputs")
 
     @classmethod
-    def create(cls, game: str, *, hidden: int = DEFAULT_HIDDEN, seed: int = 0) -> Network:
-        """Fresh small random weights for ``game``'s encoder, from ``seed``."""
+    def create(
+        cls, game: str, *, hidden: int = DEFAULT_HIDDEN, seed: int = 0, terms: bool = False
+    ) -> Network:
+        """Fresh small random weights for ``game``'s encoder (and its board terms after it
+        when ``terms``), from ``seed``."""
         encoder = encoder_for(find_game(game).position_class)
         rng = np.random.default_rng(seed)
         inputs = encoder.size
-        metadata = {
+        metadata: dict[str, Any] = {
             "game": game,
             "encoder": type(encoder).__name__,
-            "inputs": inputs,
             "hidden": hidden,
             "outputs": OUTPUTS,
             "init_seed": seed,
         }
+        if terms:
+            if game not in GAME_TERMS:
+                known = ", ".join(GAME_TERMS)
+                raise TavlaError(f"{game} has no board terms for a network (games with them: {known})")
+            metadata["terms"] = list(GAME_TERMS[game].names)
+            metadata["term_sizes"] = GAME_TERMS[game].divisors().tolist()
+            inputs += len(GAME_TERMS[game].names)
+        metadata["inputs"] = inputs
         return cls(
             w1=rng.uniform(-INIT_SCALE, INIT_SCALE, (inputs, hidden)),
             b1=np.zeros(hidden),
@@ -87,10 +109,22 @@ class Network:
         return int(self.w1.shape[1])
 
     # ------------------------------------------------------------------ inference
-    def forward(self, features: npt.ArrayLike) -> tuple[Array, Estimate]:
-        """Hidden activations and masked outputs for rows of features (the trainer's view)."""
+    def prepare(self, features: npt.ArrayLike) -> Array:
+        """The network's inputs for rows of encoder features: the rows, then the terms."""
         rows = np.asarray(features, dtype=np.float64)
-        hidden = sigmoid(rows @ self.w1 + self.b1)
+        if self._terms is None:
+            return rows
+        flat = rows.reshape(-1, rows.shape[-1])
+        extra = self._terms.inputs(cast(Features, flat)).reshape(*rows.shape[:-1], -1)
+        return np.concatenate([rows, extra], axis=-1)
+
+    def forward(self, features: npt.ArrayLike) -> tuple[Array, Estimate]:
+        """Hidden activations and masked outputs for rows of encoder features."""
+        return self.forward_prepared(self.prepare(features))
+
+    def forward_prepared(self, inputs: Array) -> tuple[Array, Estimate]:
+        """:meth:`forward` on rows already through :meth:`prepare` (the trainer's view)."""
+        hidden = sigmoid(inputs @ self.w1 + self.b1)
         out: Estimate = sigmoid(hidden @ self.w2 + self.b2) * self.mask
         return hidden, out
 
@@ -162,6 +196,21 @@ class Network:
         metadata = json.loads(info.read_text()) if info.is_file() else {}
         with weights.open("rb") as handle:
             return cls._from_npz(handle, metadata)
+
+
+def _terms_of(metadata: dict[str, Any]) -> Terms | None:
+    """The board terms a network was made with, checked against today's."""
+    names = metadata.get("terms")
+    if not names:
+        return None
+    game = str(metadata.get("game", ""))
+    terms = GAME_TERMS.get(game)
+    if terms is None or list(terms.names) != list(names):
+        raise TavlaError(f"these {game} weights were made with other board terms: {names}")
+    sizes = metadata.get("term_sizes")
+    if sizes is not None and not np.array_equal(np.asarray(sizes, dtype=np.float64), terms.divisors()):
+        raise TavlaError(f"these {game} weights were made with the terms scaled otherwise: {sizes}")
+    return terms
 
 
 def metadata_path(weights: Path) -> Path:

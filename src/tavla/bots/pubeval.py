@@ -25,8 +25,8 @@ import numpy as np
 import numpy.typing as npt
 
 from tavla.bots.encoding.base import Features
-from tavla.bots.heuristics import counts
 from tavla.bots.players import Scores, ScoringPlayer
+from tavla.bots.terms import counts
 from tavla.rules.backgammon.position import BackgammonPosition
 
 INPUTS = 122

@@ -34,6 +34,24 @@ def train_command(
     resume: Annotated[bool, typer.Option("--resume", help="Go on from the checkpoint in --dir.")] = False,
     seed: Annotated[int, typer.Option(help="Seed of the weights and of the self-play dice.")] = 0,
     hidden: Annotated[int, typer.Option(help="Hidden units.")] = 80,
+    terms: Annotated[
+        bool | None,
+        typer.Option(
+            "--terms/--raw",
+            help="Give the network the game's board terms (race, shots, pins, primes) beside "
+            "the raw encoding, or the raw encoding alone (default: terms where the game has them).",
+            show_default=False,
+        ),
+    ] = None,
+    coached: Annotated[
+        float,
+        typer.Option(
+            min=0.0,
+            max=1.0,
+            help="Share of the games in which the heuristic baseline plays one side "
+            "(the network learns from its own turns).",
+        ),
+    ] = 0.0,
     alpha: Annotated[float, typer.Option(help="Learning rate.")] = 0.1,
     lam: Annotated[float, typer.Option("--lambda", help="TD(lambda)'s trace decay.")] = 0.7,
     checkpoint_every: Annotated[int, typer.Option(help="Games between checkpoints.")] = 500,
@@ -46,6 +64,7 @@ def train_command(
     no_plot: Annotated[bool, typer.Option("--no-plot", help="Write no PNG (needs no matplotlib).")] = False,
 ) -> None:
     """Train a dice game's neural evaluator by self-play TD(lambda)."""
+    from tavla.bots.terms import GAME_TERMS
     from tavla.core.registry import find_game
     from tavla.training.run import TrainingRun, TrainingSettings
 
@@ -69,6 +88,8 @@ def train_command(
             game=name,
             games=games,
             hidden=hidden,
+            terms=name in GAME_TERMS if terms is None else terms,
+            coached=coached,
             alpha=alpha,
             lam=lam,
             seed=seed,
@@ -99,6 +120,8 @@ def _command(run: TrainingRun, folder: Path, resume: bool) -> str:
     else:
         words += [
             *("--seed", str(settings.seed), "--hidden", str(settings.hidden)),
+            "--terms" if settings.terms else "--raw",
+            *("--coached", str(settings.coached)),
             *("--alpha", str(settings.alpha), "--lambda", str(settings.lam)),
             *(
                 "--checkpoint-every",

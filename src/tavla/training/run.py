@@ -64,6 +64,10 @@ class TrainingSettings:
     opponent: str = "heuristic"
     limit: int = 200
     width: int = 16
+    terms: bool = False
+    """Whether the network also takes the game's board terms as inputs (``tavla.bots.terms``)."""
+    coached: float = 0.0
+    """Share of the self-play games in which the heuristic baseline plays one side."""
 
 
 def opponent_player(name: str, game: str, *, limit: int = TURN_LIST_LIMIT, width: int = BEAM_WIDTH) -> Player:
@@ -105,12 +109,18 @@ class TrainingRun:
             rng=rng,
             limit=settings.limit,
             width=settings.width,
+            coach=opponent_player("heuristic", settings.game, limit=settings.limit, width=settings.width)
+            if settings.coached
+            else None,
+            coached=settings.coached,
         )
 
     @classmethod
     def create(cls, directory: Path, settings: TrainingSettings) -> TrainingRun:
         opponent_player(settings.opponent, settings.game)  # refuse a wrong name before any work
-        network = Network.create(settings.game, hidden=settings.hidden, seed=settings.seed)
+        network = Network.create(
+            settings.game, hidden=settings.hidden, seed=settings.seed, terms=settings.terms
+        )
         return cls(directory, settings, network, random.Random(settings.seed))
 
     @classmethod

@@ -26,6 +26,7 @@ from tavla.bots.afterstates import afterstates
 from tavla.bots.encoding import encoder_for
 from tavla.bots.network import Array, Network
 from tavla.bots.outcomes import FLIP, Estimate, equity, flip, outcome_estimate
+from tavla.bots.players import Player
 from tavla.bots.playout import ORDINARY_DICE
 from tavla.core.protocol import Outcome
 from tavla.core.registry import find_game
@@ -110,6 +111,12 @@ class TDTrainer:
     past ``limit`` positions after one die the network's own equity steers a beam
     of ``width`` turns (``afterstates``), so a game never stalls on one roll.
     Rolls of at most four dice are always listed whole.
+
+    With a ``coach`` (a baseline player), a share ``coached`` of the games puts it
+    on one side: the network learns from its own turns only, the coach's turn
+    being part of what follows each of them. Such games end as the coach plays
+    to end them, which antitabla's greedy self-play does not learn by itself,
+    and they keep showing the network the baseline it is measured against.
     """
 
     def __init__(
@@ -121,8 +128,12 @@ class TDTrainer:
         rng: random.Random,
         limit: int = 200,
         width: int = 16,
+        coach: Player | None = None,
+        coached: float = 0.0,
     ) -> None:
         self.network = network
+        self.coach = coach
+        self.coached = coached
         self.alpha = alpha
         self.lam = lam
         self.rng = rng
@@ -135,17 +146,31 @@ class TDTrainer:
         (None for a game cut off after ``MAX_TURNS`` turns)."""
         network, rng = self.network, self.rng
         position: DiceGame[Any] = self.start.with_side(rng.randrange(2))  # type: ignore[assignment]
+        coach_side = None
+        if self.coach is not None and rng.random() < self.coached:
+            coach_side = rng.randrange(2)
         traces = Traces(network)
         previous: tuple[int, Estimate] | None = None  # (owner, estimate) of the last afterstate
         for _ in range(MAX_TURNS):
             if position.is_chance:
                 position = position.with_roll((rng.randint(1, 6), rng.randint(1, 6)))
             owner = position.side
+            if owner == coach_side and self.coach is not None:
+                position = self.coach.choose(position).after
+                outcome = position.outcome()
+                if outcome is not None:
+                    if previous is not None:  # the network's last afterstate learns the result
+                        last_owner, last_estimate = previous
+                        result = outcome_estimate(outcome, last_owner) * network.mask
+                        traces.apply(network, self.alpha, result - last_estimate)
+                    return outcome
+                continue
             limit = self.limit if progressive(position) else TURN_LIST_LIMIT
             found = afterstates(
                 position, limit=limit, score_many=self._beam_scores(position), width=self.width
             )
-            hidden, out = network.forward(found.features)
+            inputs = network.prepare(found.features)
+            hidden, out = network.forward_prepared(inputs)
             index = int(np.argmax(equity(out)))
             estimate = out[index]
             if previous is not None:
@@ -154,9 +179,7 @@ class TDTrainer:
                 traces.apply(network, self.alpha, target - last_estimate)
                 if last_owner != owner:
                     traces.flip()
-            traces.decay_and_add(
-                self.lam, network, found.features[index].astype(np.float64), hidden[index], estimate
-            )
+            traces.decay_and_add(self.lam, network, inputs[index], hidden[index], estimate)
             previous = (owner, estimate)
             position = found.turns[index].after
             outcome = position.outcome()

@@ -1,0 +1,304 @@
+"""Hand-made board terms read from afterstate features: what the heuristics weigh,
+and what the networks may see beside the raw encoding.
+
+Each game's ``terms(rows)`` turns rows of its encoder's features (seen by the
+player who just moved, ``docs/features.md``) into a few numbers a player is
+taught to count: the race, shots at blots, made points, pins, primes. A
+heuristic baseline is a fixed weighting of them (:mod:`tavla.bots.heuristics`);
+a network built with derived inputs (:mod:`tavla.bots.network`) gets them as
+extra inputs, so it starts from what the baseline knows and learns the rest,
+instead of rediscovering a pip count from 200 raw units.
+
+Terms are scaled to be about one in size (a pip difference is counted in units
+of 25 pips), so they suit a network's inputs as they are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from tavla.bots.encoding.base import Features
+
+Counts = npt.NDArray[np.float64]
+POINTS = np.arange(1, 25, dtype=np.float64)
+"""My points 1-24, as the features number them."""
+RACE_UNIT = 25.0
+"""Pips per unit of a race term."""
+
+
+def counts(units: npt.NDArray[Any]) -> Counts:
+    """Checkers from TD-Gammon's four units (>=1, >=2, >=3, (n-3)/2), last axis."""
+    u = units.astype(np.float64)
+    return np.asarray(u[..., 0] + u[..., 1] + u[..., 2] + 2.0 * u[..., 3])
+
+
+def _ahead(low: int, high: int) -> npt.NDArray[np.float64]:
+    """``M[q, p]`` = 1 when my point p lies ``low``..``high`` pips beyond a checker of the
+    opponent on my point q (tabla, tapa: he moves from my point 1 towards my 24)."""
+    q, p = np.meshgrid(POINTS, POINTS, indexing="ij")
+    return ((p - q >= low) & (p - q <= high)).astype(np.float64)
+
+
+_DIRECT = _ahead(1, 6)
+_INDIRECT = _ahead(7, 11)
+_ENTRY = (POINTS <= 6).astype(np.float64)
+"""My points a checker of his on the bar can hit on entering (his 25 - n = my n)."""
+_MY_ENTRY = (POINTS >= 19).astype(np.float64)
+"""His checkers I can hit from the bar: I enter on my points 19-24."""
+_HOME_WEIGHT = np.where(POINTS <= 7, 1.0, np.where(POINTS <= 11, 0.4, 0.1))
+"""Points worth making: my home board and bar point most, the outfield a little."""
+_HOME = (POINTS <= 6).astype(np.float64)
+
+
+@dataclass(frozen=True)
+class Terms:
+    """One game's board terms: their names, the function computing them, and the size
+    each typically reaches (a network divides by it, so its inputs stay about one)."""
+
+    names: tuple[str, ...]
+    compute: Callable[[Features], Counts]
+    sizes: dict[str, float]
+
+    def __call__(self, rows: Features) -> Counts:
+        values = self.compute(rows)
+        if values.shape != (len(rows), len(self.names)):
+            raise ValueError(f"terms of shape {values.shape} for {len(self.names)} names")
+        return values
+
+    def divisors(self) -> Counts:
+        """Each term's typical size, in the order of ``names``."""
+        return np.array([self.sizes.get(name, 1.0) for name in self.names])
+
+    def inputs(self, rows: Features) -> Counts:
+        """The terms as network inputs: each divided by its typical size."""
+        return np.asarray(self(rows) / self.divisors())
+
+
+def _shot_weight(shooters_direct: Counts, shooters_indirect: Counts) -> Counts:
+    """Direct shots count full, indirect ones (7-11 away) 0.4, per point."""
+    direct = shooters_direct > 0
+    indirect = shooters_indirect > 0
+    return np.asarray(direct + 0.4 * (indirect & ~direct))
+
+
+def _exposure_to_him(blots: Counts, theirs: Counts, their_bar: Counts | None = None) -> Counts:
+    """Per point, how exposed my lone checkers are to his checkers behind them."""
+    entering = 0.0 if their_bar is None else their_bar[:, None] * _ENTRY
+    return blots * _shot_weight(theirs @ _DIRECT + entering, theirs @ _INDIRECT)
+
+
+def _exposure_to_me(blots: Counts, mine: Counts, my_bar: Counts | None = None) -> Counts:
+    """Per point, how exposed his lone checkers are to my checkers behind them."""
+    entering = 0.0 if my_bar is None else my_bar[:, None] * _MY_ENTRY
+    return blots * _shot_weight(mine @ _DIRECT.T + entering, mine @ _INDIRECT.T)
+
+
+def longest_run(held: npt.NDArray[np.bool_]) -> Counts:
+    """Longest run of consecutive held points per row (a prime)."""
+    run = np.zeros(len(held))
+    best = np.zeros(len(held))
+    for point in range(held.shape[1]):
+        run = np.where(held[:, point], run + 1, 0.0)
+        best = np.maximum(best, run)
+    return best
+
+
+# ------------------------------------------------------------------ tabla family
+def _tabla_board(rows: Features) -> tuple[Counts, Counts, Counts, Counts, Counts, Counts]:
+    points = rows[:, :192].reshape(len(rows), 24, 8)
+    mine, theirs = counts(points[:, :, :4]), counts(points[:, :, 4:])
+    tail = rows[:, 192:196].astype(np.float64)
+    return mine, theirs, tail[:, 0] * 2, tail[:, 1] * 2, tail[:, 2] * 15, tail[:, 3] * 15
+
+
+def _contact(mine: Counts, theirs: Counts, my_bar: Counts, their_bar: Counts) -> Counts:
+    """1 while the sides can still meet: my furthest checker behind his furthest one."""
+    my_back = np.where(my_bar > 0, 25.0, ((mine > 0) * POINTS).max(axis=1))
+    his_back = np.where(their_bar > 0, 0.0, np.where(theirs > 0, POINTS, 25.0).min(axis=1))
+    return np.asarray(my_back > his_back, dtype=np.float64)
+
+
+TABLA_NAMES = (
+    "race",
+    "contact",
+    "their_bar",
+    "made_points",
+    "shots_at_my_blots",
+    "my_bar",
+    "race_off",
+    "race_spread",
+    "my_pips",
+    "their_pips",
+    "shots_at_his_blots",
+    "home_points",
+    "prime",
+    "my_back_checkers",
+)
+
+
+def tabla_terms(rows: Features) -> Counts:
+    """Terms of tabla, antitabla and chelebi boards (the contact ones are 0 in a race)."""
+    mine, theirs, my_bar, their_bar, my_off, _ = _tabla_board(rows)
+    my_pips = mine @ POINTS + 25 * my_bar
+    their_pips = theirs @ (25 - POINTS) + 25 * their_bar
+    contact = _contact(mine, theirs, my_bar, their_bar)
+    running = 1.0 - contact
+    # A blot far advanced loses more pips when hit.
+    shots = (_exposure_to_him((mine == 1) * 1.0, theirs, their_bar) * (0.5 + POINTS / 24)).sum(axis=1)
+    his_shots = (_exposure_to_me((theirs == 1) * 1.0, mine, my_bar) * (0.5 + (25 - POINTS) / 24)).sum(axis=1)
+    made = mine >= 2
+    return np.column_stack(
+        [
+            (their_pips - my_pips) / RACE_UNIT,
+            contact,
+            contact * their_bar,
+            contact * (made @ _HOME_WEIGHT),
+            contact * shots,
+            contact * my_bar,
+            running * my_off,
+            running * (mine @ POINTS) / 100,
+            my_pips / 100,
+            their_pips / 100,
+            contact * his_shots,
+            (made @ _HOME) / 6,
+            longest_run(made) / 6,
+            (mine @ (POINTS >= 19) + my_bar) / 15,
+        ]
+    )
+
+
+# -------------------------------------------------------------------------- tapa
+TAPA_NAMES = (
+    "race",
+    "pins",
+    "mothers",
+    "exposure",
+    "made_points",
+    "my_pips",
+    "their_pips",
+    "my_pinned",
+    "their_pinned",
+    "his_exposure",
+    "home_points",
+    "prime",
+)
+
+
+def tapa_terms(rows: Features) -> Counts:
+    points = rows[:, :240].reshape(len(rows), 24, 10).astype(np.float64)
+    mine, theirs = counts(points[:, :, :4]), counts(points[:, :, 4:8])
+    my_pinned, their_pinned = points[:, :, 8], points[:, :, 9]
+    tail = rows[:, 240:244].astype(np.float64)
+    my_pips = (mine + my_pinned) @ POINTS
+    their_pips = (theirs + their_pinned) @ (25 - POINTS)
+    # His checker pinned on my low points is far from his home: it costs him more.
+    pins = their_pinned @ (1.0 + (25 - POINTS) / 24) - my_pinned @ (1.0 + POINTS / 24)
+    # A lone free checker (not standing on a pin of its own side) can be pinned.
+    my_blots = ((mine == 1) & (their_pinned == 0)) * 1.0
+    his_blots = ((theirs == 1) & (my_pinned == 0)) * 1.0
+    held = (mine >= 2) | (their_pinned > 0)
+    return np.column_stack(
+        [
+            (their_pips - my_pips) / RACE_UNIT,
+            pins,
+            tail[:, 3] - tail[:, 2],
+            _exposure_to_him(my_blots, (theirs > 0).astype(np.float64)).sum(axis=1),
+            (mine >= 2).sum(axis=1),
+            my_pips / 100,
+            their_pips / 100,
+            my_pinned.sum(axis=1),
+            their_pinned.sum(axis=1),
+            _exposure_to_me(his_blots, (mine > 0).astype(np.float64)).sum(axis=1),
+            (held * _HOME).sum(axis=1) / 6,
+            longest_run(held) / 6,
+        ]
+    )
+
+
+# ----------------------------------------------------------------------- gulbara
+_GULBARA_HIS = ((POINTS + 11) % 24) + 1
+"""His point number for each of my points (both sides move the same way round)."""
+
+
+def _gulbara_blocks() -> npt.NDArray[np.float64]:
+    """``B[q, p]`` = 1 when my point p lies 1-6 pips in front of his checker on my point q."""
+    block = np.zeros((24, 24))
+    for q in range(1, 25):
+        his = _GULBARA_HIS[q - 1]
+        for pips in range(1, 7):
+            if his - pips >= 1:  # still on the board for him
+                block[q - 1, (q - pips - 1) % 24] = 1.0
+    return block
+
+
+_BLOCKS = _gulbara_blocks()
+_MY_FRONT = np.array([[1.0 if 1 <= q - p <= 6 else 0.0 for p in POINTS] for q in POINTS])
+"""``F[q, p]`` = 1 when my point p lies 1-6 pips in front of my own checker on my point q."""
+
+GULBARA_NAMES = ("race", "blocking", "held_points", "my_pips", "their_pips", "prime", "his_blocking")
+
+
+def gulbara_terms(rows: Features) -> Counts:
+    points = rows[:, :192].reshape(len(rows), 24, 8)
+    mine, theirs = counts(points[:, :, :4]), counts(points[:, :, 4:])
+    my_pips = mine @ POINTS
+    their_pips = theirs @ _GULBARA_HIS
+    held = (mine > 0) * 1.0
+    his_held = (theirs > 0) * 1.0
+    his_blocking = ((mine > 0) @ _MY_FRONT * his_held).sum(axis=1)
+    return np.column_stack(
+        [
+            (their_pips - my_pips) / RACE_UNIT,
+            ((theirs > 0) @ _BLOCKS * held).sum(axis=1),
+            held.sum(axis=1),
+            my_pips / 100,
+            their_pips / 100,
+            longest_run(held > 0) / 6,
+            his_blocking,
+        ]
+    )
+
+
+_TABLA_SIZES = {
+    "race": 4.0,
+    "their_bar": 2.0,
+    "made_points": 4.0,
+    "shots_at_my_blots": 4.0,
+    "my_bar": 2.0,
+    "race_off": 15.0,
+    "my_pips": 2.0,
+    "their_pips": 2.0,
+    "shots_at_his_blots": 4.0,
+}
+_TAPA_SIZES = {
+    "race": 4.0,
+    "pins": 4.0,
+    "exposure": 4.0,
+    "made_points": 6.0,
+    "my_pips": 2.0,
+    "their_pips": 2.0,
+    "my_pinned": 3.0,
+    "their_pinned": 3.0,
+    "his_exposure": 4.0,
+}
+_GULBARA_SIZES = {
+    "race": 4.0,
+    "blocking": 8.0,
+    "held_points": 12.0,
+    "my_pips": 3.0,
+    "their_pips": 3.0,
+    "his_blocking": 8.0,
+}
+GAME_TERMS: dict[str, Terms] = {
+    "tabla": Terms(TABLA_NAMES, tabla_terms, _TABLA_SIZES),
+    "antitabla": Terms(TABLA_NAMES, tabla_terms, _TABLA_SIZES),
+    "chelebi": Terms(TABLA_NAMES, tabla_terms, _TABLA_SIZES),
+    "tapa": Terms(TAPA_NAMES, tapa_terms, _TAPA_SIZES),
+    "gulbara": Terms(GULBARA_NAMES, gulbara_terms, _GULBARA_SIZES),
+}
+"""Games whose boards have terms (indiyka's rolls leave too few choices to need them)."""

@@ -1,0 +1,127 @@
+"""Board terms (``tavla.bots.terms``), counted by hand on small positions, and the
+networks that take them as extra inputs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import tavla
+from tavla.bots.encoding import encoder_for
+from tavla.bots.heuristics import HEURISTICS
+from tavla.bots.network import Network
+from tavla.bots.terms import GAME_TERMS
+from tavla.core.errors import TavlaError
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def terms_of(notation: str, player: int) -> dict[str, float]:
+    position = tavla.from_notation(notation)
+    game = position.game
+    rows = encoder_for(position).encode_many([position], player)
+    return dict(zip(GAME_TERMS[game].names, GAME_TERMS[game](rows)[0].tolist(), strict=True))
+
+
+def test_tabla_start() -> None:
+    start = tavla.find_game("tabla").start().notation()
+    for player in (0, 1):
+        terms = terms_of(start, player)
+        assert terms["race"] == 0 and terms["contact"] == 1
+        # Points 6, 8, 13 and 24 made: the home board counts 1, 8 counts 0.4, the rest 0.1.
+        assert terms["made_points"] == pytest.approx(1.6)
+        assert terms["home_points"] == pytest.approx(1 / 6) and terms["prime"] == pytest.approx(1 / 6)
+        assert terms["my_back_checkers"] == pytest.approx(2 / 15)
+        assert terms["my_pips"] == terms["their_pips"] == pytest.approx(1.67)
+        assert terms["shots_at_my_blots"] == terms["shots_at_his_blots"] == 0
+
+
+def test_tabla_blots_bar_and_race() -> None:
+    # White: blots on 5 (Black's two on 1 are 4 pips behind it) and 20 (Black's on 17
+    # and 19 are behind it), one checker on the bar.
+    notation = "tabla 2b/-/-/-/1w/5w/-/3w/-/-/-/5b/4w/-/-/-/3b/-/5b/1w/-/-/-/- 1,0 0,0 w -"
+    terms = terms_of(notation, 0)
+    # Direct shots at both blots, each weighted by how far it came (0.5 + point / 24).
+    shots = (0.5 + 5 / 24) + (0.5 + 20 / 24)
+    assert terms["shots_at_my_blots"] == pytest.approx(shots)
+    assert terms["my_bar"] == 1 and terms["their_bar"] == 0
+    white = 5 + 30 + 24 + 52 + 20 + 25
+    black = 2 * 24 + 5 * 13 + 3 * 8 + 5 * 6
+    assert terms["race"] == pytest.approx((black - white) / 25)
+    assert terms["my_back_checkers"] == pytest.approx(2 / 15)  # the one on 20 and the one on the bar
+    # Seen by Black, the same shots are at his opponent's blots.
+    black_terms = terms_of(notation, 1)
+    assert black_terms["shots_at_his_blots"] == pytest.approx(shots)
+    assert black_terms["their_bar"] == 1 and black_terms["shots_at_my_blots"] == 0
+
+
+def test_tapa_exposure_and_race() -> None:
+    # White's lone checkers on 7 (direct from Black's on 2) and 11 (indirect, 0.4);
+    # Black's lone checker on 2 is 5 pips in front of White's on 7.
+    notation = "tapa 14b/1b/-/-/-/-/1w/-/-/-/1w/-/-/-/-/-/-/-/-/-/-/-/-/13w 0,0 0,0 w -"
+    white, black = terms_of(notation, 0), terms_of(notation, 1)
+    assert white["exposure"] == pytest.approx(1.4) and white["his_exposure"] == 1
+    assert black["exposure"] == 1 and black["his_exposure"] == pytest.approx(1.4)
+    assert white["race"] == pytest.approx((14 * 24 + 23 - (13 * 24 + 7 + 11)) / 25) == -black["race"]
+    assert white["made_points"] == 1 and white["pins"] == 0
+
+
+def test_tapa_pins() -> None:
+    # White pins a Black checker on White's 4 (far from Black's home: 1 + 21/24).
+    notation = "tapa 14b/-/-/1b1w/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/14w 0,0 0,0 b -"
+    white = terms_of(notation, 0)
+    assert white["their_pinned"] == 1 and white["my_pinned"] == 0
+    assert white["pins"] == pytest.approx(1 + 21 / 24)
+    assert terms_of(notation, 1)["pins"] == pytest.approx(-(1 + 21 / 24))
+
+
+def test_gulbara_blocks() -> None:
+    # White holds 10, two pips in front of Black's checkers on 12; Black holds 20,
+    # four pips in front of White's checkers on 24.
+    notation = "gulbara -/-/-/-/-/-/-/-/-/1w/-/14b/-/-/-/-/-/-/-/1b/-/-/-/14w 0,0 0,0 w - r=0,0"
+    white = terms_of(notation, 0)
+    assert white["blocking"] == 1 and white["his_blocking"] == 1 and white["held_points"] == 2
+
+
+@pytest.mark.parametrize("game", sorted(GAME_TERMS))
+def test_terms_follow_the_board_not_the_side_to_act(game: str) -> None:
+    """The heuristics are a weighting of the terms: both change with the board."""
+    start = tavla.find_game(game).start()
+    rows = encoder_for(start).encode_many([start, start.with_side(1)], 0)
+    values = GAME_TERMS[game](rows)
+    assert np.array_equal(values[0], values[1])
+    assert np.isfinite(HEURISTICS[game](rows)).all()
+
+
+def test_a_network_with_terms_takes_them_after_the_encoding(tmp_path: Path) -> None:
+    network = Network.create("tapa", hidden=8, seed=2, terms=True)
+    raw = Network.create("tapa", hidden=8, seed=2)
+    terms = GAME_TERMS["tapa"]
+    assert network.inputs == raw.inputs + len(terms.names)
+    start = tavla.find_game("tapa").start()
+    rows = encoder_for(start).encode_many([start], 0)
+    prepared = network.prepare(rows)
+    assert np.array_equal(prepared[:, : raw.inputs], rows)
+    assert prepared[0, raw.inputs :] == pytest.approx(terms.inputs(rows)[0])
+    # The terms' weights matter: changing them changes the estimate.
+    before = network.evaluate(rows[0])
+    network.w1[raw.inputs :] += 0.5
+    assert not np.allclose(before, network.evaluate(rows[0]))
+    loaded = Network.load(network.save(tmp_path / "tapa"))
+    assert loaded.evaluate(rows[0]) == pytest.approx(network.evaluate(rows[0]))
+    assert loaded.metadata["terms"] == list(terms.names)
+
+
+def test_weights_made_with_other_terms_are_refused(tmp_path: Path) -> None:
+    network = Network.create("gulbara", hidden=4, seed=1, terms=True)
+    network.metadata["terms"] = ["race", "something_else"]
+    with pytest.raises(TavlaError, match="other board terms"):
+        Network.load(network.save(tmp_path / "old"))
+    network.metadata["terms"] = list(GAME_TERMS["gulbara"].names)
+    network.metadata["term_sizes"] = [1.0] * len(GAME_TERMS["gulbara"].names)
+    with pytest.raises(TavlaError, match="scaled otherwise"):
+        Network.load(network.save(tmp_path / "rescaled"))
+    with pytest.raises(TavlaError, match="indiyka has no board terms"):
+        Network.create("indiyka", terms=True)
