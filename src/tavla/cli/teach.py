@@ -42,6 +42,13 @@ def teach_command(
     processes: Annotated[int, typer.Option(help="--make-dataset: gnubg processes labelling at once.")] = 2,
     seed: Annotated[int, typer.Option(help="Seed of the games, or of the network and its batches.")] = 0,
     hidden: Annotated[int, typer.Option(help="Hidden units of the network.")] = 128,
+    terms: Annotated[
+        bool,
+        typer.Option(
+            "--terms/--raw",
+            help="Give the network tabla's board terms (race, shots, primes) beside the raw encoding.",
+        ),
+    ] = False,
     epochs: Annotated[int, typer.Option(help="Passes over the positions.")] = 12,
     batch: Annotated[int, typer.Option(help="Positions per step.")] = 128,
     learning_rate: Annotated[float, typer.Option(help="Adam's step size at the start.")] = 0.002,
@@ -59,7 +66,7 @@ def teach_command(
     if make_dataset is not None:
         _make(name, make_dataset, games, seed, alternatives, processes)
     else:
-        _fit(name, dataset or [], seed, hidden, epochs, batch, learning_rate, decay, out)
+        _fit(name, dataset or [], seed, hidden, terms, epochs, batch, learning_rate, decay, out)
 
 
 def _make(game: str, path: Path, games: int, seed: int, alternatives: int, processes: int) -> None:
@@ -108,6 +115,7 @@ def _fit(
     paths: list[Path],
     seed: int,
     hidden: int,
+    terms: bool,
     epochs: int,
     batch: int,
     learning_rate: float,
@@ -146,7 +154,8 @@ def _fit(
         for start in range(0, len(rows), 20_000):
             chunk = rows[start : start + 20_000]
             features[chunk] = encoder.encode_many([positions[index] for index in chunk], mover)
-    network = Network.create(game, hidden=hidden, seed=seed)
+    network = Network.create(game, hidden=hidden, seed=seed, terms=terms)
+    inputs = network.prepare(features)
     settings = FitSettings(
         epochs=epochs, batch=batch, learning_rate=learning_rate, decay=decay, seed=seed + 1
     )
@@ -154,7 +163,7 @@ def _fit(
         task = progress.add_task(f"fitting {len(positions)} positions", total=1)
         reports = fit(
             network,
-            features,
+            inputs,
             targets,
             settings,
             on_epoch=lambda report: progress.console.print(
@@ -167,7 +176,8 @@ def _fit(
         [
             *("tavla", "teach", "--game", game),
             *(word for path in paths for word in ("--dataset", str(path))),
-            *("--seed", str(seed), "--hidden", str(hidden), "--epochs", str(epochs), "--batch", str(batch)),
+            *("--seed", str(seed), "--hidden", str(hidden), "--terms" if terms else "--raw"),
+            *("--epochs", str(epochs), "--batch", str(batch)),
             *("--learning-rate", str(learning_rate), "--decay", str(decay), "--out", str(out)),
         ]
     )
