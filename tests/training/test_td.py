@@ -212,3 +212,14 @@ def test_no_coach_turns_without_a_share() -> None:
     trainer = TDTrainer(Network.create("tabla", hidden=8, seed=1), rng=random.Random(2), coach=coach)
     trainer.play_game()
     assert coach.turns == 0
+
+
+def test_a_resumed_run_may_change_its_coached_share(tmp_path: Path) -> None:
+    run = TrainingRun.create(tmp_path / "r", dataclasses.replace(SETTINGS, games=2, bench_every=0))
+    run.run()
+    assert run.trainer.coach is None
+    resumed = TrainingRun.resume(tmp_path / "r", games=3, coached=1.0)
+    assert resumed.settings.coached == 1.0 and resumed.trainer.coach is not None
+    resumed.run()
+    again = TrainingRun.resume(tmp_path / "r")
+    assert again.settings.coached == 1.0 and again.games_played == 3  # the share is saved

@@ -44,14 +44,16 @@ def train_command(
         ),
     ] = None,
     coached: Annotated[
-        float,
+        float | None,
         typer.Option(
             min=0.0,
             max=1.0,
             help="Share of the games in which the heuristic baseline plays one side "
-            "(the network learns from its own turns).",
+            "(the network learns from its own turns). Default 0; with --resume, changes "
+            "the share from then on.",
+            show_default=False,
         ),
-    ] = 0.0,
+    ] = None,
     alpha: Annotated[float, typer.Option(help="Learning rate.")] = 0.1,
     lam: Annotated[float, typer.Option("--lambda", help="TD(lambda)'s trace decay.")] = 0.7,
     checkpoint_every: Annotated[int, typer.Option(help="Games between checkpoints.")] = 500,
@@ -78,7 +80,7 @@ def train_command(
             raise fail("plotting needs matplotlib: pip install 'tavla[train]', or pass --no-plot") from None
     folder = directory or Path(f"train-{name}")
     if resume:
-        run = TrainingRun.resume(folder, games=games)
+        run = TrainingRun.resume(folder, games=games, coached=coached)
         if run.settings.game != name:
             raise fail(f"{folder} trains {run.settings.game}, not {name}")
     else:
@@ -89,7 +91,7 @@ def train_command(
             games=games,
             hidden=hidden,
             terms=name in GAME_TERMS if terms is None else terms,
-            coached=coached,
+            coached=coached or 0.0,
             alpha=alpha,
             lam=lam,
             seed=seed,
@@ -116,7 +118,7 @@ def _command(run: TrainingRun, folder: Path, resume: bool) -> str:
     settings = run.settings
     words = ["tavla", "train", "--game", settings.game, "--dir", str(folder), "--games", str(settings.games)]
     if resume:
-        words.append("--resume")
+        words += ["--resume", "--coached", str(settings.coached)]
     else:
         words += [
             *("--seed", str(settings.seed), "--hidden", str(settings.hidden)),

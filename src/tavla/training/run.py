@@ -124,8 +124,11 @@ class TrainingRun:
         return cls(directory, settings, network, random.Random(settings.seed))
 
     @classmethod
-    def resume(cls, directory: Path, *, games: int | None = None) -> TrainingRun:
-        """The run saved in ``directory``, to go on until ``games`` (default: as it was set)."""
+    def resume(
+        cls, directory: Path, *, games: int | None = None, coached: float | None = None
+    ) -> TrainingRun:
+        """The run saved in ``directory``, to go on until ``games`` (default: as it was set),
+        with ``coached`` games from now on if given."""
         path = directory / CHECKPOINT
         if not path.exists():
             raise TavlaError(f"no checkpoint to resume in {directory}")
@@ -135,6 +138,8 @@ class TrainingRun:
         settings = TrainingSettings(**state["settings"])
         if games is not None:
             settings = dataclasses.replace(settings, games=games)
+        if coached is not None:
+            settings = dataclasses.replace(settings, coached=coached)
         rng = random.Random()
         version, internal, gauss = state["rng"]
         rng.setstate((version, tuple(internal), gauss))
