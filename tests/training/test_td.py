@@ -214,12 +214,14 @@ def test_no_coach_turns_without_a_share() -> None:
     assert coach.turns == 0
 
 
-def test_a_resumed_run_may_change_its_coached_share(tmp_path: Path) -> None:
+def test_a_resumed_run_may_change_its_coached_share_and_learning_rate(tmp_path: Path) -> None:
     run = TrainingRun.create(tmp_path / "r", dataclasses.replace(SETTINGS, games=2, bench_every=0))
     run.run()
     assert run.trainer.coach is None
-    resumed = TrainingRun.resume(tmp_path / "r", games=3, coached=1.0)
+    resumed = TrainingRun.resume(tmp_path / "r", games=3, coached=1.0, alpha=0.02)
     assert resumed.settings.coached == 1.0 and resumed.trainer.coach is not None
+    assert resumed.trainer.alpha == 0.02
     resumed.run()
     again = TrainingRun.resume(tmp_path / "r")
-    assert again.settings.coached == 1.0 and again.games_played == 3  # the share is saved
+    assert again.settings.coached == 1.0 and again.games_played == 3  # the changes are saved
+    assert again.settings.alpha == 0.02

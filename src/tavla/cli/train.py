@@ -54,7 +54,12 @@ def train_command(
             show_default=False,
         ),
     ] = None,
-    alpha: Annotated[float, typer.Option(help="Learning rate.")] = 0.1,
+    alpha: Annotated[
+        float | None,
+        typer.Option(
+            help="Learning rate. Default 0.1; with --resume, changes it from then on.", show_default=False
+        ),
+    ] = None,
     lam: Annotated[float, typer.Option("--lambda", help="TD(lambda)'s trace decay.")] = 0.7,
     checkpoint_every: Annotated[int, typer.Option(help="Games between checkpoints.")] = 500,
     bench_every: Annotated[int, typer.Option(help="Games between strength benchmarks (0: none).")] = 1000,
@@ -80,7 +85,7 @@ def train_command(
             raise fail("plotting needs matplotlib: pip install 'tavla[train]', or pass --no-plot") from None
     folder = directory or Path(f"train-{name}")
     if resume:
-        run = TrainingRun.resume(folder, games=games, coached=coached)
+        run = TrainingRun.resume(folder, games=games, coached=coached, alpha=alpha)
         if run.settings.game != name:
             raise fail(f"{folder} trains {run.settings.game}, not {name}")
     else:
@@ -92,7 +97,7 @@ def train_command(
             hidden=hidden,
             terms=name in GAME_TERMS if terms is None else terms,
             coached=coached or 0.0,
-            alpha=alpha,
+            alpha=0.1 if alpha is None else alpha,
             lam=lam,
             seed=seed,
             checkpoint_every=checkpoint_every,
@@ -118,7 +123,7 @@ def _command(run: TrainingRun, folder: Path, resume: bool) -> str:
     settings = run.settings
     words = ["tavla", "train", "--game", settings.game, "--dir", str(folder), "--games", str(settings.games)]
     if resume:
-        words += ["--resume", "--coached", str(settings.coached)]
+        words += ["--resume", "--coached", str(settings.coached), "--alpha", str(settings.alpha)]
     else:
         words += [
             *("--seed", str(settings.seed), "--hidden", str(settings.hidden)),

@@ -125,10 +125,15 @@ class TrainingRun:
 
     @classmethod
     def resume(
-        cls, directory: Path, *, games: int | None = None, coached: float | None = None
+        cls,
+        directory: Path,
+        *,
+        games: int | None = None,
+        coached: float | None = None,
+        alpha: float | None = None,
     ) -> TrainingRun:
         """The run saved in ``directory``, to go on until ``games`` (default: as it was set),
-        with ``coached`` games from now on if given."""
+        with the ``coached`` share and learning rate ``alpha`` from now on if given."""
         path = directory / CHECKPOINT
         if not path.exists():
             raise TavlaError(f"no checkpoint to resume in {directory}")
@@ -140,6 +145,8 @@ class TrainingRun:
             settings = dataclasses.replace(settings, games=games)
         if coached is not None:
             settings = dataclasses.replace(settings, coached=coached)
+        if alpha is not None:
+            settings = dataclasses.replace(settings, alpha=alpha)
         rng = random.Random()
         version, internal, gauss = state["rng"]
         rng.setstate((version, tuple(internal), gauss))
