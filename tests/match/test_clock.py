@@ -8,7 +8,7 @@ import pytest
 from tests.match.match_helpers import FakeTime, new_match
 
 from tavla.core.errors import NotationError
-from tavla.match.actions import MatchAction, apply_action
+from tavla.match.actions import ActionKind, MatchAction, apply_action
 from tavla.match.clock import Clock, ClockSettings, parse_clock_spec, parse_duration_ms
 from tavla.match.errors import ClockError, MatchError, TimeForfeitError
 from tavla.match.state import BREAK_MS
@@ -180,5 +180,5 @@ def test_no_action_may_come_before_the_end_of_the_game_it_follows() -> None:
     assert state.phase == "between" and state.clock is not None
     assert (state.clock.running, state.clock.since_ms) == (None, 13_000)
     with pytest.raises(MatchError, match=r"^break at 12999 ms: time went backwards$"):
-        apply_action(state, MatchAction("break", W, "", 12_999))
-    assert apply_action(state, MatchAction("break", W, "", 13_000))[0].breaks_used == (1, 0)
+        apply_action(state, MatchAction(ActionKind.BREAK, W, "", 12_999))
+    assert apply_action(state, MatchAction(ActionKind.BREAK, W, "", 13_000))[0].breaks_used == (1, 0)

@@ -288,7 +288,7 @@ def test_a_refused_resignation_says_why(
 ) -> None:
     """RULES.md 1.5: a resignation names its player, comes during a game, and in a game
     without dice is a single; the refusal tells the player which rule he met."""
-    match = new_match(game=game, **({"sets": 3} if game == "abluka" else {"length": 5}))
+    match = new_match(game=game, sets=3) if game == "abluka" else new_match(game=game, length=5)
     if rolled:
         match.roll((5, 2))
     before_state, before_actions = match.state, list(match.actions)

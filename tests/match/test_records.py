@@ -14,7 +14,7 @@ from tavla.core.dice import SeededDice
 from tavla.core.errors import NotationError, TavlaError
 from tavla.core.game import Game
 from tavla.core.registry import find_game, game_names
-from tavla.match.actions import MatchAction
+from tavla.match.actions import ActionKind, MatchAction
 from tavla.match.clock import ClockSettings
 from tavla.match.errors import TimeForfeitError
 from tavla.match.match import Match
@@ -147,7 +147,7 @@ def test_a_single_game_is_a_match_of_length_zero_without_cube() -> None:
     game = _played_game(5)
     record = MatchRecord.of_game(game.record())
     assert (record.settings.game, record.settings.length, record.settings.cube) == ("tabla", 0, False)
-    assert record.actions[0] == MatchAction("start", None, "", 0)
+    assert record.actions[0] == MatchAction(ActionKind.START, None, "", 0)
     assert replay(record).position == game.position
 
 

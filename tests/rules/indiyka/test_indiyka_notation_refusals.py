@@ -7,6 +7,7 @@ import pytest
 
 import tavla
 from tavla.core.errors import IllegalMoveError, NotationError
+from tavla.rules.indiyka import IndiykaPosition
 
 EMPTY = ["-"] * 24
 
@@ -60,7 +61,7 @@ def test_a_bar_move_is_refused_with_the_way_to_write_an_entry() -> None:
 def test_the_search_state_says_whether_the_roll_enters() -> None:
     """RULES.md 7: the mover's search state is (off, points 1-6, waiting, entering),
     entering 1 while checkers wait to come in and 0 once all are in (the bots read it)."""
-    start = tavla.from_notation(tpn({}))
+    start = IndiykaPosition.from_notation(tpn({}))
     assert start.mover_state() == (0, 0, 0, 0, 0, 0, 0, 15, 1)
-    entered = tavla.from_notation(tpn({1: "2w", 2: "2w", 3: "2w", 4: "2w", 5: "2w", 6: "5w"}))
+    entered = IndiykaPosition.from_notation(tpn({1: "2w", 2: "2w", 3: "2w", 4: "2w", 5: "2w", 6: "5w"}))
     assert entered.mover_state() == (0, 2, 2, 2, 2, 2, 5, 0, 0)
