@@ -8,6 +8,7 @@ import pytest
 from tests.match.match_helpers import FakeTime, new_match
 
 from tavla.core.errors import NotationError
+from tavla.match.actions import ActionKind, MatchAction, apply_action
 from tavla.match.clock import Clock, ClockSettings, parse_clock_spec, parse_duration_ms
 from tavla.match.errors import ClockError, MatchError, TimeForfeitError
 from tavla.match.state import BREAK_MS
@@ -155,3 +156,29 @@ def test_two_breaks_from_thirteen_points() -> None:
     match = new_match(length=13)
     assert match.state.breaks_allowed == 2
     assert replace(match.state, settings=replace(match.settings, length=11)).breaks_allowed == 1
+
+
+def test_a_stopped_clock_counts_from_the_moment_it_stopped() -> None:
+    """RULES.md 10: stopping charges the runner and marks the stop as the clock's time."""
+    stopped = Clock.new(SETTINGS).start(W, 1_000).stop(31_000)
+    assert (stopped.running, stopped.since_ms, stopped.reserve_ms) == (None, 31_000, (42_000, 60_000))
+
+
+def test_no_action_may_come_before_the_end_of_the_game_it_follows() -> None:
+    """RULES.md 10, 11.4: the clock stops when a game ends; an action stamped before
+    that moment is time running backwards."""
+    time = FakeTime(1_000)
+    match = new_match(time, length=3, clock=ClockSettings())
+    match.roll((5, 2))
+    time.advance(5_000)
+    match.move(W, "13/8 13/11")
+    time.advance(3_000)
+    match.resign(B, "single")
+    time.advance(4_000)
+    match.accept(W)
+    state = match.state
+    assert state.phase == "between" and state.clock is not None
+    assert (state.clock.running, state.clock.since_ms) == (None, 13_000)
+    with pytest.raises(MatchError, match=r"^break at 12999 ms: time went backwards$"):
+        apply_action(state, MatchAction(ActionKind.BREAK, W, "", 12_999))
+    assert apply_action(state, MatchAction(ActionKind.BREAK, W, "", 13_000))[0].breaks_used == (1, 0)

@@ -111,6 +111,19 @@ def test_missing_and_extra_entries_are_reported() -> None:
     assert extra[3].verdict.problem is DiceProblem.NO_GAME
 
 
+@pytest.mark.parametrize("kept", [0, 1])
+def test_every_game_after_the_last_entry_is_reported_without_dice(kept: int) -> None:
+    """docs/fair-dice.md: each game the record holds is judged, the ones after the last
+    fair-dice entry each as having none (RULES.md 9.4: a record a director checks)."""
+    record = fair_record(MULTI_GAME_SEED)
+    checks = verify_match_dice(replace(record, dice=record.dice[:kept]))
+    assert [check.game for check in checks] == [1, 2, 3]
+    assert all(check.verdict.ok for check in checks[:kept])
+    for check in checks[kept:]:
+        assert check.verdict.problem is DiceProblem.NO_DICE and check.action is None
+        assert check.verdict.message == "the record has no fair-dice entry for this game"
+
+
 def test_a_refused_roll_draws_no_dice() -> None:
     """The rules refuse before the dice are drawn, so the numbering stays the game's."""
     match = FairMatch(MatchSettings("tabla", length=1))

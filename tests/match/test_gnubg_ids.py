@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from tests.match.match_helpers import FakeTime, new_match
 
-from tavla.core.dice import SeededDice
+from tavla.core.dice import ScriptedDice, SeededDice
 from tavla.core.errors import NotationError
 from tavla.core.protocol import BLACK, WHITE
 from tavla.match import Match, MatchRecord, MatchSettings, match_ids, replay_states, state_from_ids
@@ -427,39 +427,157 @@ def _ids(position: BackgammonPosition = START, **fields: Any) -> tuple[str, str]
     return encode_position_id(position), encode_match_id(info)
 
 
+CRAWFORD_NO_CUBE = "nobody may double in the Crawford game (RULES.md 9.3)"
+NO_CUBE = "the match is played without the cube"
+NO_GAME = "no game has started: "
 BAD = [
-    ("position id", ("4HPwATDgc/ABM", "cAgAAAAAAAAE")),
-    ("match id", ("4HPwATDgc/ABMA", "cAgAAAAAAAA!")),
-    ("crawford", _ids(crawford=True)),
-    ("crawford", _ids(crawford=True, match_length=0)),
-    ("crawford", _ids(crawford=True, score=(4, 1), cube_value=2, cube_owner=1)),
-    ("score", _ids(score=(0, 5))),
-    ("cube", _ids(cube_value=2)),
-    ("cube owner", _ids(cube_owner=0)),
-    ("cube", _ids(cube_value=128, cube_owner=1)),
-    ("turn", _ids(turn=0)),
-    ("turn", _ids(double_offered=True)),
-    ("resignation", _ids(double_offered=True, turn=0, resign=1)),
-    ("cube owner", _ids(double_offered=True, turn=0, cube_value=2, cube_owner=0)),
-    ("cube", _ids(double_offered=True, turn=0, cube_value=64, cube_owner=1)),
-    ("game state", _ids(WHITE_OFF, dice_owner=0, turn=0)),
-    ("position id", _ids(NOT_START, game_state=GAME_NONE)),
-    ("dice", _ids(game_state=GAME_NONE, dice=(3, 1))),
-    ("resignation", _ids(game_state=GAME_NONE, resign=1, turn=0)),
-    ("game state", _ids(game_state=GAME_OVER)),
-    ("score", _ids(WHITE_OFF, game_state=GAME_OVER, dice_owner=0, turn=0, score=(0, 1))),
-    ("turn", _ids(game_state=GAME_DROPPED, score=(0, 1))),
-    ("resignation", _ids(game_state=GAME_RESIGNED, score=(1, 0))),
-    ("game state", _ids(WHITE_OFF, game_state=GAME_RESIGNED, resign=1, dice_owner=0, turn=0, score=(0, 1))),
+    ("position id", "4HPwATDgc/ABM", "expected 14 characters, got 13", ("4HPwATDgc/ABM", "cAgAAAAAAAAE")),
+    (
+        "match id",
+        "cAgAAAAAAAA!",
+        "not base64 (A-Z, a-z, 0-9, + and / only)",
+        ("4HPwATDgc/ABMA", "cAgAAAAAAAA!"),
+    ),
+    ("crawford", "on", "the Crawford game is played when one player first has 4 of 5", _ids(crawford=True)),
+    ("crawford", "on", "there is no Crawford game in money play", _ids(crawford=True, match_length=0)),
+    ("crawford", "on", CRAWFORD_NO_CUBE, _ids(crawford=True, score=(4, 1), cube_value=2, cube_owner=1)),
+    ("score", "5-0", "the match to 5 was already over", _ids(score=(0, 5))),  # by seat: White's 5 first
+    ("cube", "2", "a cube above 1 has an owner (it rises only by a take)", _ids(cube_value=2)),
+    ("cube owner", "0", "a cube at 1 is in the middle: nobody has taken it", _ids(cube_owner=0)),
+    ("cube", "128", "the cube stops at 64 (RULES.md 9.2)", _ids(cube_value=128, cube_owner=1)),
+    ("turn", "0", "with nothing offered the turn is the player on roll", _ids(turn=0)),
+    ("turn", "1", "the player who answers a double is the doubler's opponent", _ids(double_offered=True)),
+    (
+        "resignation",
+        "1",
+        "a double and a resignation cannot both be pending",
+        _ids(double_offered=True, turn=0, resign=1),
+    ),
+    (
+        "cube owner",
+        "0",
+        "the doubler must own the cube or find it in the middle",
+        _ids(double_offered=True, turn=0, cube_value=2, cube_owner=0),
+    ),
+    (
+        "cube",
+        "64",
+        "the cube stops at 64: nobody may double it (RULES.md 9.2)",
+        _ids(double_offered=True, turn=0, cube_value=64, cube_owner=1),
+    ),
+    (
+        "game state",
+        "1",
+        "the position is finished but the game is in play",
+        _ids(WHITE_OFF, dice_owner=0, turn=0),
+    ),
+    (
+        "position id",
+        encode_position_id(NOT_START),
+        NO_GAME + "expected the start position",
+        _ids(NOT_START, game_state=GAME_NONE),
+    ),
+    (
+        "dice",
+        "(3, 1)",
+        NO_GAME + "no dice are rolled before the opening roll",
+        _ids(game_state=GAME_NONE, dice=(3, 1)),
+    ),
+    (
+        "cube",
+        "2",
+        NO_GAME + "the cube is in the middle at 1",
+        _ids(game_state=GAME_NONE, cube_value=2, cube_owner=1),
+    ),
+    (
+        "double offered",
+        "1",
+        NO_GAME + "nobody can double yet",
+        _ids(game_state=GAME_NONE, double_offered=True),
+    ),
+    ("resignation", "1", NO_GAME + "nobody can resign yet", _ids(game_state=GAME_NONE, resign=1, turn=0)),
+    ("game state", "2", "the game is over but the position is not finished", _ids(game_state=GAME_OVER)),
+    (
+        "score",
+        "1-0",
+        "the winner's score is below the 2 points won",
+        _ids(WHITE_OFF, game_state=GAME_OVER, dice_owner=0, turn=0, score=(0, 1)),
+    ),
+    (
+        "turn",
+        "1",
+        "in a dropped game the turn is the player who dropped, not the doubler",
+        _ids(game_state=GAME_DROPPED, score=(0, 1)),
+    ),
+    (
+        "resignation",
+        "1",
+        "a dropped game was not resigned",
+        _ids(game_state=GAME_DROPPED, resign=1, turn=0, score=(0, 1)),
+    ),
+    (
+        "resignation",
+        "0",
+        "a resigned game names the points offered (1-3)",
+        _ids(game_state=GAME_RESIGNED, score=(1, 0)),
+    ),
+    (
+        "game state",
+        "3",
+        "the position is finished: the game ended on the board",
+        _ids(WHITE_OFF, game_state=GAME_RESIGNED, resign=1, dice_owner=0, turn=0, score=(0, 1)),
+    ),
 ]
 
 
-@pytest.mark.parametrize(("field", "ids"), BAD, ids=[f"{i}-{field}" for i, (field, _) in enumerate(BAD)])
-def test_malformed_or_contradictory_ids_are_refused(field: str, ids: tuple[str, str]) -> None:
-    """RULES.md 9.4: a bad ID raises NotationError naming the field."""
+@pytest.mark.parametrize(
+    ("field", "value", "reason", "ids"), BAD, ids=[f"{i}-{row[0]}" for i, row in enumerate(BAD)]
+)
+def test_malformed_or_contradictory_ids_are_refused(
+    field: str, value: str, reason: str, ids: tuple[str, str]
+) -> None:
+    """RULES.md 9.4: a bad ID raises NotationError naming the field, the value read and
+    the rule it breaks: the line a player or a tournament director reads."""
     with pytest.raises(NotationError) as raised:
         state_from_ids(*ids)
-    assert raised.value.field == field
+    assert (raised.value.field, raised.value.value, raised.value.reason) == (field, value, reason)
+
+
+NO_CUBE_MATCH = MatchSettings("tabla", 5, cube=False)
+SETTINGS_BAD = [
+    ("match length", "5", "the match settings say 7", MatchSettings("tabla", 7), _ids()),
+    ("cube", "2", NO_CUBE, NO_CUBE_MATCH, _ids(cube_value=2, cube_owner=1)),
+    ("double offered", "1", NO_CUBE, NO_CUBE_MATCH, _ids(double_offered=True, turn=0)),
+]
+
+
+@pytest.mark.parametrize(("field", "value", "reason", "settings", "ids"), SETTINGS_BAD)
+def test_ids_that_the_settings_forbid_are_refused_with_the_reason(
+    field: str, value: str, reason: str, settings: MatchSettings, ids: tuple[str, str]
+) -> None:
+    """RULES.md 9.2, 9.4: IDs continuing a match of given settings must fit them."""
+    with pytest.raises(NotationError) as raised:
+        state_from_setup(settings, *ids)
+    assert (raised.value.field, raised.value.value, raised.value.reason) == (field, value, reason)
+
+
+@pytest.mark.parametrize("jacoby", [False, True])
+def test_a_jacoby_bit_other_than_the_settings_is_refused_naming_it(jacoby: bool) -> None:
+    """RULES.md 9.2, 9.4: in money play the Match ID's Jacoby bit must be the settings'."""
+    ids = _ids(match_length=0, jacoby=jacoby)
+    word = "on" if jacoby else "off"
+    with pytest.raises(NotationError) as raised:
+        state_from_setup(MatchSettings("tabla", 0, jacoby=not jacoby), *ids)
+    assert (raised.value.field, raised.value.value) == ("jacoby", word)
+    assert raised.value.reason == f"the Match ID {ids[1]} has Jacoby {word}; the settings do not"
+
+
+def test_a_match_from_ids_rolls_with_the_dice_it_is_given() -> None:
+    """RULES.md 9.4: a match continued from IDs takes its dice from the source given."""
+    match = Match.from_ids(*_ids(), dice=ScriptedDice([6, 4]), now=FakeTime(0))
+    assert (match.state.phase, match.state.actor) == ("roll", W)
+    assert match.roll() == (6, 4)
+    assert match.state.position.dice == (6, 4)
 
 
 def test_ids_must_agree_with_the_settings_they_continue() -> None:

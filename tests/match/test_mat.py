@@ -170,3 +170,77 @@ def test_a_roll_with_no_move_and_none_possible_is_still_a_pass() -> None:
     record = import_mat(text)
     passes = [a for a in record.actions if a.kind == "move" and a.value == "-"]
     assert empty_rolls > 0 and len(passes) == empty_rolls
+
+
+# ------------------------------------------------------------------ refusals and details
+OURS_0 = (DATA / "ours" / "ours_0.mat").read_text()
+"""Game 1 ends on the board with Boris winning 8 points (a cube at 4, a gammon)."""
+ONE_MOVE = " 3 point match\n\n Game 1\n  1) 31: 8/5 6/5\n"
+
+IMPORT_REFUSALS = [
+    ("", "", "empty match file"),
+    ("; only a comment\n\n", "; only a comment\n\n", "empty match file"),
+    (" Game 1\n", "Game 1", "expected 'N point match' first"),
+    (" 0 point match\n", "0 point match", "only matches to N points are read"),
+    (ONE_MOVE + "\n Game 2\n", "Game 2", "the previous game has no result"),
+    (ONE_MOVE + "      Wins 5 points\n", "Wins 5 points", "not 1, 2 or 3 times the cube (1)"),
+    (
+        OURS_0.replace("Wins 8 points", "Wins 4 points", 1),
+        "Wins 4 points",
+        "the game ended with player 1 winning 8 points",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "value", "reason"), IMPORT_REFUSALS)
+def test_a_file_that_cannot_be_imported_says_which_line_and_why(text: str, value: str, reason: str) -> None:
+    """RULES.md 9.4: the importer names the text it could not take and the reason."""
+    with pytest.raises(NotationError) as raised:
+        import_mat(text)
+    assert (raised.value.field, raised.value.value, raised.value.reason) == ("mat", value, reason)
+
+
+def test_export_refusals_say_what_cannot_be_written() -> None:
+    """RULES.md 9.4: .mat holds tabla matches to N points from their first game."""
+    record = our_random_match(0)
+    refusals = [
+        (replace(record, setup=("4HPwATDgc/ABMA", "cAgAAAAAAAAE")), "setup",
+         "a .mat match starts at its first game, not from a position"),
+        (replace(record, settings=replace(record.settings, length=0)), "tabla",
+         "only tabla matches to N points export to .mat"),
+        (replace(record, settings=replace(record.settings, game="antitabla")), "antitabla",
+         "only tabla matches to N points export to .mat"),
+        (replace(record, settings=replace(record.settings, next_game_start="winner_starts")), "winner_starts",
+         "only matches with opening rolls export to .mat"),
+    ]  # fmt: skip
+    for bad, value, reason in refusals:
+        with pytest.raises(NotationError) as raised:
+            export_mat(bad)
+        assert (raised.value.field, raised.value.value, raised.value.reason) == ("mat", value, reason)
+
+
+def test_player_names_are_written_as_single_words_and_no_line_ends_in_spaces() -> None:
+    """A .mat header is ``name : score``: spaces and colons in a name become '_', an
+    empty name is PlayerN; lines carry no trailing spaces."""
+    record = our_random_match(0)
+    text = export_mat(replace(record, settings=replace(record.settings, names=("Ay:se Kaya", ""))))
+    assert " Ay_se_Kaya : 0                 Player1 : 0\n" in text
+    assert all(line == line.rstrip() for line in text.splitlines())
+    assert import_mat(text).settings.names == ("Ay_se_Kaya", "Player1")
+
+
+def test_a_file_without_a_game_header_keeps_the_default_names_and_no_times() -> None:
+    """Without a ``name : score`` line the players are White and Black; a .mat holds
+    no times, so every action is at 0 ms."""
+    record = import_mat(ONE_MOVE)
+    assert record.settings.names == ("White", "Black")
+    assert [(a.kind, a.seat, a.value, a.t_ms) for a in record.actions] == [
+        ("start", None, "", 0),
+        ("roll", None, "31", 0),
+        ("move", 0, "8/5 6/5", 0),
+    ]
+
+
+def test_a_roll_cell_without_a_space_after_the_colon_reads_the_same() -> None:
+    """``31:8/5 6/5`` is read as ``31: 8/5 6/5``: the steps start right after the colon."""
+    assert import_mat(ONE_MOVE.replace("31: ", "31:")).actions == import_mat(ONE_MOVE).actions

@@ -266,6 +266,38 @@ def test_resignation_levels_by_name_or_number() -> None:
         parse_level("triple")
 
 
+RESIGN_REFUSALS = [
+    (
+        "tabla",
+        False,
+        "resign",
+        W,
+        "single",
+        ResignError,
+        "resign: not possible now (the match is at 'opening')",
+    ),
+    ("tabla", True, "resign", None, "single", WrongPlayerError, "resign: say which player resigns"),
+    ("tabla", True, "accept", B, "", ResignError, "accept: not possible now (the match is at 'move')"),
+    ("abluka", False, "resign", B, "gammon", ResignError, "a game without dice is resigned as a single"),
+]
+
+
+@pytest.mark.parametrize(("game", "rolled", "kind", "seat", "value", "error", "message"), RESIGN_REFUSALS)
+def test_a_refused_resignation_says_why(
+    game: str, rolled: bool, kind: str, seat: int | None, value: str, error: type[Exception], message: str
+) -> None:
+    """RULES.md 1.5: a resignation names its player, comes during a game, and in a game
+    without dice is a single; the refusal tells the player which rule he met."""
+    match = new_match(game=game, sets=3) if game == "abluka" else new_match(game=game, length=5)
+    if rolled:
+        match.roll((5, 2))
+    before_state, before_actions = match.state, list(match.actions)
+    with pytest.raises(error) as raised:
+        match.act(kind, seat, value)
+    assert str(raised.value) == message
+    assert match.state is before_state and match.actions == before_actions
+
+
 def test_declined_resignation_goes_back_to_play() -> None:
     match = opened(length=7)
     before = match.state

@@ -3,15 +3,18 @@ of every registered game, Abluka sets and its sudden-death clock (RULES.md 8.3).
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable
+from dataclasses import replace
 
 import pytest
 
 from tavla.core.dice import SeededDice
-from tavla.core.errors import TavlaError
+from tavla.core.errors import NotationError, TavlaError
+from tavla.core.game import Game
 from tavla.core.registry import find_game, game_names
-from tavla.match.actions import MatchAction
+from tavla.match.actions import ActionKind, MatchAction
 from tavla.match.clock import ClockSettings
 from tavla.match.errors import TimeForfeitError
 from tavla.match.match import Match
@@ -104,6 +107,70 @@ def test_tampered_record_is_refused() -> None:
         replay(MatchRecord(record.settings, bad))
     with pytest.raises(TavlaError):
         MatchRecord.from_json('{"format": "tavla-match", "version": 1}')
+
+
+def test_a_record_whose_actions_do_not_replay_says_why_against_its_final_ids() -> None:
+    """RULES.md 9.4: a record vouched for by its final IDs but holding an illegal move is
+    refused under ``final``, with the replay's own refusal in the reason."""
+    record = MatchRecord.of(random_match("tabla", 3))
+    data = json.loads(record.to_json())
+    index = next(i for i, action in enumerate(data["actions"]) if action["k"] == "move")
+    data["actions"][index]["v"] = "24/1"
+    final = data["final"]
+    bad = MatchRecord(record.settings, [MatchAction.from_json(item) for item in data["actions"]])
+    with pytest.raises(TavlaError) as replay_refusal:
+        replay(bad)
+    with pytest.raises(NotationError) as raised:
+        MatchRecord.from_json(json.dumps(data))
+    assert (raised.value.field, raised.value.value) == (
+        "final",
+        f"{final['position_id']}:{final['match_id']}",
+    )
+    assert raised.value.reason == f"the record does not replay: {replay_refusal.value}"
+
+
+def _played_game(actions: int) -> Game:
+    """A tabla game from the start: the opening 3-1, then the first legal turn each time."""
+    game = Game.new("tabla")
+    game.roll((3, 1))
+    rolls = iter([(5, 3), (6, 1), (4, 2), (6, 5)])
+    for _ in range(actions):
+        if game.is_chance:
+            game.roll(next(rolls))
+        else:
+            game.play(game.position.legal_turns()[0])
+    return game
+
+
+def test_a_single_game_is_a_match_of_length_zero_without_cube() -> None:
+    """RULES.md 9.4: a game record reads as one game of money play (length 0), no cube."""
+    game = _played_game(5)
+    record = MatchRecord.of_game(game.record())
+    assert (record.settings.game, record.settings.length, record.settings.cube) == ("tabla", 0, False)
+    assert record.actions[0] == MatchAction(ActionKind.START, None, "", 0)
+    assert replay(record).position == game.position
+
+
+def test_a_game_record_without_seats_gets_the_seat_of_each_roll_and_move() -> None:
+    """Version 0 game records did not say who rolled or moved: each action gets the
+    seat that was to act, and the record is the one of a game that names them."""
+    record = _played_game(5).record()
+    seatless = replace(record, actions=[replace(action, seat=None) for action in record.actions])
+    as_match = MatchRecord.of_game(seatless)
+    assert as_match.actions == MatchRecord.of_game(record).actions
+    assert [a.seat for a in as_match.actions if a.kind in ("roll", "move")] == [None, 0, 1, 1, 0, 0]
+
+
+def test_a_game_without_the_opening_roll_is_no_match() -> None:
+    """RULES.md 1.4, 9.4: a match's games start with the opening roll."""
+    record = replace(_played_game(0).record(), opening=False, actions=[])
+    with pytest.raises(NotationError) as raised:
+        MatchRecord.of_game(record)
+    assert (raised.value.field, raised.value.value, raised.value.reason) == (
+        "opening",
+        "false",
+        "a match's games start with the opening roll",
+    )
 
 
 @pytest.mark.skipif("abluka" not in game_names(), reason="Abluka is not registered")

@@ -9,6 +9,7 @@ from tests.match.match_helpers import FakeTime, new_match
 from tests.match.test_records import NoSmallDoubles
 
 from tavla.core.registry import find_game, game_names
+from tavla.match.actions import WARNING_NOTE_LIMIT
 from tavla.match.clock import parse_clock_spec
 from tavla.match.errors import MatchError, WrongPlayerError
 from tavla.match.mat import export_mat, import_mat
@@ -20,10 +21,15 @@ from tavla.match.settings import MatchSettings
 W, B = 0, 1
 
 
-def refused(match: Match, seat: int | None, note: str, error: type[Exception]) -> None:
+def refused(
+    match: Match, seat: int | None, note: str, error: type[Exception], message: str | None = None
+) -> None:
+    """The warning raises ``error`` (saying ``message`` where given) and changes nothing."""
     before_state, before_actions = match.state, list(match.actions)
-    with pytest.raises(error):
+    with pytest.raises(error) as raised:
         match.act("warn", seat, note)
+    if message is not None:
+        assert str(raised.value) == message
     assert match.state is before_state
     assert match.actions == before_actions
 
@@ -90,9 +96,20 @@ def test_warnings_in_an_abluka_match() -> None:
 def test_bad_warnings_are_refused_and_change_nothing() -> None:
     """RULES.md 11.4: a warning names the player; the note is short."""
     match = new_match(length=5)
-    refused(match, None, "", WrongPlayerError)
-    refused(match, 2, "", WrongPlayerError)
-    refused(match, W, "x" * 201, MatchError)
+    refused(match, None, "", WrongPlayerError, "warn: say which player (0 or 1) the arbiter warns")
+    refused(match, 2, "", WrongPlayerError, "warn: player 2 is not 0 or 1")
+    refused(
+        match, W, "x" * (WARNING_NOTE_LIMIT + 1), MatchError, "warn: the note has 201 characters; at most 200"
+    )
+
+
+def test_a_note_of_exactly_the_limit_is_kept() -> None:
+    """RULES.md 11.4: the arbiter's note may use all of its WARNING_NOTE_LIMIT characters."""
+    match = new_match(length=5)
+    note = "n" * WARNING_NOTE_LIMIT
+    match.warn(B, note)
+    assert match.state.warnings == (0, 1)
+    assert match.actions[-1].value == note
 
 
 def test_warnings_replay_from_json_and_clocks_keep_running() -> None:

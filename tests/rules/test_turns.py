@@ -10,7 +10,7 @@ from collections.abc import Iterable
 
 import pytest
 
-from tavla.rules.turns import StepFunction, StepPlanner, search_turns
+from tavla.rules.turns import StepFunction, StepPlanner, search_turns, turn_states_within
 
 Tokens = tuple[int, ...]
 
@@ -43,6 +43,16 @@ def test_larger_die_rule_applies_only_with_prefer_first() -> None:
     assert set(preferred.turns) == {(7,)}
     either = search_turns((10,), both, toy_steps({6}))
     assert set(either.turns) == {(7,), (9,)}
+
+
+def test_final_states_follow_the_larger_die_rule_only_with_prefer_first() -> None:
+    """RULES.md 1.3: the states-only search keeps the larger-die rule as search_turns does."""
+    start: Tokens = (10,)
+    both = [[3, 1], [1, 3]]
+    assert turn_states_within(start, both, toy_steps({6}), None, prefer_first=True) == (1, [(7,)])
+    either = turn_states_within(start, both, toy_steps({6}), None)
+    assert either is not None and (either[0], set(either[1])) == (1, {(7,), (9,)})
+    assert turn_states_within(start, both, toy_steps({6}), 0) is None  # over the limit: no list
 
 
 def test_smaller_die_when_the_larger_cannot_move() -> None:

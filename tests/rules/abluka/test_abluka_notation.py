@@ -8,6 +8,7 @@ import pytest
 
 import tavla
 from tavla.core.errors import NotationError
+from tavla.core.protocol import BLACK
 from tavla.rules.abluka import AblukaPosition
 
 
@@ -44,22 +45,47 @@ def test_square_names_and_ranks() -> None:
     assert position.blockers == 1 << 6  # g1
 
 
+SHAPE = "expected '<ranks> <side>', e.g. 3W3/7/7/7/7/7/3B3 b"
+RUNS = "empty runs are one digit 1-7, never two in a row"
+
+
 @pytest.mark.parametrize(
-    ("text", "field"),
+    ("text", "field", "value", "reason"),
     [
-        ("3W3/7/7/7/7/7/3B3", "position"),
-        ("3W3/7/7/7/7/7/3B3 x", "side"),
-        ("3W3/7/7/7/7/3B3 b", "ranks"),
-        ("3W3/7/7/7/7/7/3B4 b", "rank 1"),
-        ("3W3/7/7/7/7/7/3B2 b", "rank 1"),
-        ("3W3/7/7/7/7/7/3Bo2 b", "rank 1"),
-        ("3W3/7/7/7/7/7/34 b", "rank 1"),  # two runs in a row are not the canonical form
-        ("3W3/7/7/7/7/7/7 b", "pieces"),
-        ("3W3/3W3/7/7/7/7/3B3 b", "pieces"),
-        ("3W3/7/7/7/7/7/3B3  b", "position"),
+        ("3W3/7/7/7/7/7/3B3", "position", "3W3/7/7/7/7/7/3B3", SHAPE),
+        ("3W3/7/7/7/7/7/3B3 x", "side", "x", "expected b or w"),
+        ("3W3/7/7/7/7/3B3 b", "ranks", "3W3/7/7/7/7/3B3", "6 ranks, expected 7 joined by '/'"),
+        ("3W3/7/7/7/7/7/3B4 b", "rank 1", "3B4", "8 squares, expected 7"),
+        ("3W3/7/7/7/7/7/7B b", "rank 1", "7B", "more than 7 squares"),
+        ("3W3/7/7/7/7/7/3B2 b", "rank 1", "3B2", "6 squares, expected 7"),
+        ("3W3/7/7/7/7/7/3Bo2 b", "rank 1", "3Bo2", "unexpected 'o': use W, B, x or a digit 1-7"),
+        ("3W3/7/7/7/7/7/34 b", "rank 1", "34", RUNS),  # two runs in a row are not the canonical form
+        ("3W3/7/7/7/7/7/8 b", "rank 1", "8", RUNS),
+        ("3W3/7/7/7/7/7/7 b", "pieces", "3W3/7/7/7/7/7/7", "0 Black pieces (B), expected 1"),
+        ("3W3/3W3/7/7/7/7/3B3 b", "pieces", "3W3/3W3/7/7/7/7/3B3", "2 White pieces (W), expected 1"),
+        ("3W3/7/7/7/7/7/3B3  b", "position", "3W3/7/7/7/7/7/3B3  b", SHAPE),
     ],
 )
-def test_bad_text_names_the_field(text: str, field: str) -> None:
+def test_bad_text_names_the_field(text: str, field: str, value: str, reason: str) -> None:
+    """RULES.md 8.2: a refused text names the field, the part that is wrong and why."""
     with pytest.raises(NotationError) as caught:
         AblukaPosition.from_notation(text)
-    assert caught.value.field == field
+    assert (caught.value.field, caught.value.value, caught.value.reason) == (field, value, reason)
+
+
+@pytest.mark.parametrize(
+    ("white", "black", "blockers", "field", "value", "reason"),
+    [
+        (3, 3, 0, "kings", "3,3", "the kings stand on two different squares a1..g7"),
+        (49, 3, 0, "kings", "49,3", "the kings stand on two different squares a1..g7"),
+        (45, 3, 1 << 3, "blockers", "0x8", "blockers lie on the board and never under a king"),
+        (45, 3, 1 << 49, "blockers", "0x2000000000000", "blockers lie on the board and never under a king"),
+    ],
+)
+def test_a_position_built_from_squares_is_checked_too(
+    white: int, black: int, blockers: int, field: str, value: str, reason: str
+) -> None:
+    """RULES.md 8.1: two kings on two squares of the 7x7 board, blockers beside them."""
+    with pytest.raises(NotationError) as caught:
+        AblukaPosition(white, black, blockers, BLACK)
+    assert (caught.value.field, caught.value.value, caught.value.reason) == (field, value, reason)

@@ -60,3 +60,44 @@ def test_undo_with_nothing_played_and_commit_half_way_are_refused() -> None:
     with pytest.raises(IllegalMoveError) as full:
         steps.step("a1")
     assert full.value.reason == "blocker square not allowed (allowed: none)"
+
+
+def test_commit_with_nothing_played_names_no_step() -> None:
+    """A turn committed before any step is written '-' in the refusal."""
+    with pytest.raises(IllegalMoveError) as refused:
+        builder().commit()
+    assert (refused.value.move, refused.value.position, refused.value.reason) == (
+        "-",
+        START,
+        "the turn is not complete",
+    )
+
+
+def test_a_turn_of_another_game_or_position_is_refused_naming_this_position() -> None:
+    """RULES.md 8.1: play() takes only an Abluka turn that this position allows."""
+    start = tavla.from_notation(START)
+    tabla = tavla.find_game("tabla").start().with_roll((3, 1)).legal_turns()[0]
+    with pytest.raises(IllegalMoveError) as refused:
+        start.play(tabla)
+    assert (refused.value.move, refused.value.position, refused.value.reason) == (
+        tabla.text,
+        START,
+        "not an Abluka turn",
+    )
+    elsewhere = "W6/7/2x1x2/7/7/7/6B w"
+    foreign = start.parse_turn("c1/a1")
+    with pytest.raises(IllegalMoveError) as refused:
+        tavla.from_notation(elsewhere).play(foreign)
+    assert (refused.value.move, refused.value.position, refused.value.reason) == (
+        "c1/a1",
+        elsewhere,
+        "c1 is not next to the king on a7",
+    )
+    blocked = "3W3/7/7/7/x6/7/3B3 b"  # a blocker far from the turn: the same squares are legal
+    with pytest.raises(IllegalMoveError) as refused:
+        tavla.from_notation(blocked).play(foreign)
+    assert (refused.value.move, refused.value.position, refused.value.reason) == (
+        "c1/a1",
+        blocked,
+        "the turn belongs to another position",
+    )

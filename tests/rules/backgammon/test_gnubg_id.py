@@ -228,24 +228,72 @@ def test_bad_match_ids(mid: str, reason: str) -> None:
     assert reason in caught.value.reason
 
 
+CUBE_VALUES = "expected a power of two from 1 to 32768"
+PLAYER = "expected player 0 or 1"
+SCORES = "expected two scores 0-32767"
+
+
 @pytest.mark.parametrize(
-    "fields",
+    ("fields", "field", "value", "reason"),
     [
-        {"cube_value": 3},
-        {"cube_value": 65536},
-        {"cube_owner": 2},
-        {"dice_owner": 2},
-        {"game_state": 5},
-        {"resign": 4},
-        {"dice": (0, 3)},
-        {"dice": (7, 1)},
-        {"match_length": 32768},
-        {"score": (-1, 0)},
+        ({"cube_value": 3}, "cube", "3", CUBE_VALUES),
+        ({"cube_value": 65536}, "cube", "65536", CUBE_VALUES),
+        ({"cube_owner": 2}, "cube owner", "2", "expected 0, 1 or None (centred)"),
+        ({"dice_owner": 2}, "dice owner", "2", PLAYER),
+        ({"turn": 2}, "turn", "2", PLAYER),
+        ({"game_state": 5}, "game state", "5", "expected 0-4"),
+        ({"resign": 4}, "resignation", "4", "expected 0-3 (none, 1, 2 or 3 points)"),
+        ({"dice": (0, 3)}, "dice", "(0, 3)", "expected two dice 1-6 or None"),
+        ({"dice": (7, 1)}, "dice", "(7, 1)", "expected two dice 1-6 or None"),
+        ({"match_length": 32768}, "match length", "32768", "expected 0-32767"),
+        ({"score": (-1, 0)}, "score", "(-1, 0)", SCORES),
+        ({"score": (1, 2, 3)}, "score", "(1, 2, 3)", SCORES),
     ],
 )
-def test_bad_match_fields(fields: dict[str, Any]) -> None:
-    with pytest.raises(NotationError):
+def test_bad_match_fields(fields: dict[str, Any], field: str, value: str, reason: str) -> None:
+    """The fields of a Match ID are checked one by one, each refusal naming its field."""
+    with pytest.raises(NotationError) as caught:
         MatchInfo(**fields)
+    assert (caught.value.field, caught.value.value, caught.value.reason) == (field, value, reason)
+
+
+@pytest.mark.parametrize(
+    ("dice", "reason"),
+    [
+        ((7, 3), "dice 7 and 3 are not a roll"),
+        ((3, 7), "dice 3 and 7 are not a roll"),
+        ((0, 7), "dice 0 and 7 are not a roll"),
+        ((4, 0), "dice 4 and 0 are not a roll"),
+    ],
+)
+def test_a_match_id_with_a_die_that_is_no_die_is_refused_whole(dice: tuple[int, int], reason: str) -> None:
+    """A die field of 7 is refused even when the other die is a good one."""
+    mid = match_key(dice=dice)
+    with pytest.raises(NotationError) as caught:
+        decode_match_id(mid)
+    assert (caught.value.field, caught.value.value, caught.value.reason) == ("match id", mid, reason)
+
+
+def test_a_bad_field_inside_a_match_id_is_reported_with_the_whole_id() -> None:
+    mid = match_key(state=6)
+    with pytest.raises(NotationError) as caught:
+        decode_match_id(mid)
+    assert (caught.value.field, caught.value.value, caught.value.reason) == (
+        "match id",
+        mid,
+        "game state 6: expected 0-4",
+    )
+
+
+def test_a_position_id_read_for_a_game_without_the_tabla_board_is_refused() -> None:
+    pid = encode_position_id(BackgammonPosition.start())
+    with pytest.raises(NotationError) as caught:
+        decode_position_id(pid, game="abluka")
+    assert (caught.value.field, caught.value.value, caught.value.reason) == (
+        "game",
+        "abluka",
+        "Position IDs describe tabla, antitabla, chelebi only",
+    )
 
 
 def test_dice_that_are_no_roll_to_play_stay_out_of_the_position() -> None:

@@ -188,25 +188,66 @@ def test_results(points: dict[int, str], off: str, expected: Outcome) -> None:
     assert position(gulbara(points, off, side="b", extras="r=3,3")).outcome() == expected
 
 
+START_POINTS = {12: "15b", 24: "15w"}
+NOT_PROGRESSIVE = "not the rest of a progressive double (four of each number up to 6)"
+
+
 @pytest.mark.parametrize(
-    ("text", "field"),
+    ("text", "field", "value", "reason"),
     [
-        (gulbara({12: "15b", 24: "15w"}, "0,0", extras=""), "r"),
-        (gulbara({12: "15b", 24: "15w"}, "0,0", extras="r=4,0"), "r"),
-        (gulbara({12: "15b", 24: "15w"}, "0,0", dice="31", extras="c=6666 r=3,3"), "c"),
-        (gulbara({12: "15b", 24: "15w"}, "0,0", extras="c=565 r=3,3"), "c"),
-        (gulbara({12: "15b", 24: "15w"}, "0,0", extras="c=56 r=3,3"), "c"),
-        (gulbara({12: "15b", 24: "15w"}, "0,0", side="b", extras="c=6666 r=1,3"), "r"),
-        (gulbara({12: "15b", 24: "15w"}, "0,0", extras="r=3,3 c=6666"), "extra field"),
-        (gulbara({12: "14b", 24: "15w", 5: "1b1w"}, "0,0"), "point 5"),
-        (gulbara({12: "15b", 24: "15w"}, "0,0", extras="r=0,0 x=1"), "extra field"),
+        (
+            gulbara(START_POINTS, "0,0", extras=""),
+            "r",
+            "",
+            "gulbara needs r=<White>,<Black>, the rolls made so far",
+        ),
+        (
+            gulbara(START_POINTS, "0,0", extras="r=4,0"),
+            "r",
+            "4,0",
+            "expected two roll counts 0-3 such as r=0,0",
+        ),
+        (
+            gulbara(START_POINTS, "0,0", dice="31", extras="c=6666 r=3,3"),
+            "c",
+            "6666",
+            "the side to act completes the opponent's dice before rolling: dice must be '-'",
+        ),
+        (gulbara(START_POINTS, "0,0", extras="c=565 r=3,3"), "c", "565", NOT_PROGRESSIVE),
+        (gulbara(START_POINTS, "0,0", extras="c=56 r=3,3"), "c", "56", NOT_PROGRESSIVE),
+        (
+            gulbara(START_POINTS, "0,0", extras="c=x6 r=3,3"),
+            "c",
+            "x6",
+            "expected 1 to 20 dice such as c=556666",
+        ),
+        (
+            gulbara(START_POINTS, "0,0", side="b", extras="c=6666 r=1,3"),
+            "r",
+            "1,3",
+            "the opponent's double cannot have been progressive yet",
+        ),
+        (
+            gulbara(START_POINTS, "0,0", extras="r=3,3 c=6666"),
+            "extra field",
+            "r=3,3 c=6666",
+            "expected c= (if any) before r=",
+        ),
+        (
+            gulbara({12: "14b", 24: "15w", 5: "1b1w"}, "0,0"),
+            "point 5",
+            "1b1w",
+            "gulbara has no pinned checkers",
+        ),
+        (gulbara(START_POINTS, "0,0", extras="r=0,0 x=1"), "extra field", "x=1", "gulbara has no x= field"),
     ],
 )
-def test_bad_notation_names_the_field(text: str, field: str) -> None:
-    """RULES.md 1.2: r= is required, c= is a progressive tail with no dice, no pins."""
+def test_bad_notation_names_the_field(text: str, field: str, value: str, reason: str) -> None:
+    """RULES.md 1.2: r= is required, c= is a progressive tail with no dice, no pins;
+    the refusal names the field, the text and the rule."""
     with pytest.raises(NotationError) as caught:
         GulbaraPosition.from_notation(text.replace("  ", " ").strip())
-    assert caught.value.field == field
+    assert (caught.value.field, caught.value.value, caught.value.reason) == (field, value, reason)
 
 
 def test_completion_round_trips() -> None:

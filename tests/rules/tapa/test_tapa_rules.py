@@ -220,26 +220,54 @@ def test_step_interface_marks_pins_and_undoes() -> None:
         position.steps().step("8/4")
 
 
+OWN_24 = "a player never lands on his own point 24, so cannot pin there"
+
+
 @pytest.mark.parametrize(
-    ("text", "field", "value"),
+    ("text", "field", "value", "reason"),
     [
-        (tapa({5: "2b2w", 24: "13w"}, "0,13"), "point 5", "2b2w"),
-        (tapa({5: "1b1w1b", 24: "14w"}, "0,13"), "point 5", "1b1w1b"),
-        (tapa({24: "1b2w", 1: "14b"}, "13,0"), "point 24", "1b2w"),
-        (tapa({1: "1w1b", 24: "14w"}, "0,14"), "point 1", "1w1b"),
-        (tapa({1: "15b", 24: "15w"}, "0,0") + " c=556666", "extra field", "c=556666"),
-        (tapa({1: "15b", 24: "14w"}, "0,0"), "checkers", "White 14"),
-        (tapa({1: "15b", 24: "15w"}, "0,0").replace(" 0,0 0,0", " 1,0 0,0"), "bar", "1,0"),
+        (
+            tapa({5: "2b2w", 24: "13w"}, "0,13"),
+            "point 5",
+            "2b2w",
+            "only a lone checker can be pinned: the bottom run must be 1",
+        ),
+        (
+            tapa({5: "1b1w1b", 24: "14w"}, "0,13"),
+            "point 5",
+            "1b1w1b",
+            "a tapa point holds at most one pinned checker under one stack",
+        ),
+        (tapa({24: "1b2w", 1: "14b"}, "13,0"), "point 24", "1b2w", OWN_24),
+        (tapa({1: "1w1b", 24: "14w"}, "0,14"), "point 1", "1w1b", OWN_24),
+        (tapa({1: "15b", 24: "15w"}, "0,0") + " c=556666", "extra field", "c=556666", "tapa has no c= field"),
+        (
+            tapa({1: "15b", 24: "14w"}, "0,0"),
+            "checkers",
+            "White 14",
+            "White has 14 on points and 0 off: 14, expected 15",
+        ),
+        (
+            tapa({1: "15b", 24: "15w"}, "0,0").replace(" 0,0 0,0", " 1,0 0,0"),
+            "bar",
+            "1,0",
+            "tapa has no bar: expected 0,0",
+        ),
         # Both mothers pinned: the game is void, so there are no dice to play.
-        (tapa({1: "1b1w", 24: "1w1b"}, "13,13", dice="31"), "dice", "31"),
+        (
+            tapa({1: "1b1w", 24: "1w1b"}, "13,13", dice="31"),
+            "dice",
+            "31",
+            "the game is over: no dice to play",
+        ),
     ],
 )
-def test_bad_notation_names_the_field(text: str, field: str, value: str) -> None:
-    """RULES.md 1.2 and 5: stacks tapa cannot have are rejected with the field and value."""
+def test_bad_notation_names_the_field(text: str, field: str, value: str, reason: str) -> None:
+    """RULES.md 1.2 and 5: stacks tapa cannot have are rejected with the field, the
+    value and the rule, as a player reads them."""
     with pytest.raises(NotationError) as caught:
         TapaPosition.from_notation(text)
-    assert (caught.value.field, caught.value.value) == (field, value)
-    assert caught.value.reason  # a reason a reader can act on, not an empty message
+    assert (caught.value.field, caught.value.value, caught.value.reason) == (field, value, reason)
 
 
 def test_pinned_stacks_round_trip() -> None:
