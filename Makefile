@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean system-packages mutate
+.PHONY: run test lint bench strength clean system-packages mutate
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -43,6 +43,19 @@ bench: $(STAMP)
 	$(PY) -m pip install -q -e '.[bench]'
 	$(PY) benchmarks/movegen.py
 	$(PY) benchmarks/afterstates.py
+
+# The dice bots' strength table (docs/bots.md): tabla against GNU Backgammon 0-ply and
+# pubeval, every other game against its heuristic and the random player. About an hour.
+STRENGTH = $(PY) benchmarks/bot_strength.py --player network
+strength: $(STAMP) system-packages
+	$(STRENGTH) --game tabla --opponent gnubg --games 2000
+	$(STRENGTH) --game tabla --opponent pubeval --games 1000
+	for game in antitabla chelebi tapa gulbara; do \
+		$(STRENGTH) --game $$game --opponent heuristic --games 1000 && \
+		$(STRENGTH) --game $$game --opponent random --games 1000 || exit 1; \
+	done
+	$(PY) benchmarks/bot_strength.py --game indiyka --player exact --opponent heuristic --games 1000
+	$(PY) benchmarks/bot_strength.py --game indiyka --player exact --opponent random --games 1000
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache mutants

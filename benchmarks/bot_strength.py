@@ -7,7 +7,8 @@ Players (``tavla.bots.baselines``): random, heuristic, pubeval (tabla's board),
 network (the shipped weights, or ``--weights`` for a file that ``tavla train``
 wrote); the bot levels (``tavla.bots.levels``: beginner ... max, searched without a
 time limit so that results do not depend on the machine); and for tabla GNU
-Backgammon, ``gnubg`` at 0 plies or ``gnubg2`` at 2 (its "world class" play). Each
+Backgammon, ``gnubg`` at 0 plies or ``gnubg2`` at 2 (its "world class" play); for
+indiyka ``exact``, the turn with the best exact winning chance (its engine's play). Each
 seed is played twice with the colours swapped, so both players meet the same dice
 (``tavla.bots.duel``). Prints games, wins, points per game for the
 player with its 95% confidence interval, and each side's CPU time per move.
@@ -26,6 +27,7 @@ from rich.table import Table
 
 from tavla.bots.baselines import BASELINES, baseline_player
 from tavla.bots.duel import duel
+from tavla.bots.indiyka_exact import best_turn
 from tavla.bots.levels import LEVELS, LevelPlayer
 from tavla.bots.network import Network
 from tavla.bots.players import Player, network_player
@@ -58,7 +60,16 @@ class Timed:
 
 
 GNUBG_PLAYERS = {"gnubg": 0, "gnubg1": 1, "gnubg2": 2}
-PLAYERS = (*BASELINES, *LEVELS, *GNUBG_PLAYERS)
+PLAYERS = (*BASELINES, *LEVELS, *GNUBG_PLAYERS, "exact")
+
+
+class ExactIndiyka:
+    """Indiyka's bot: the turn that leaves the best exact winning chance."""
+
+    name = "exact"
+
+    def choose(self, position: Any) -> Any:
+        return best_turn(position)
 
 
 def make(name: str, game: str, seed: int, weights: Path | None) -> Player:
@@ -66,6 +77,10 @@ def make(name: str, game: str, seed: int, weights: Path | None) -> Player:
         return network_player(Network.load(weights))
     if name in LEVELS:
         return LevelPlayer(game, name, seed=seed)
+    if name == "exact":
+        if game != "indiyka":
+            raise SystemExit("the exact player plays indiyka only")
+        return ExactIndiyka()
     if name in GNUBG_PLAYERS:
         return GnubgPlayer(GnubgOracle(), GNUBG_PLAYERS[name])
     return baseline_player(name, game, seed=seed)
