@@ -87,7 +87,9 @@ def test_shipped_weights_say_how_they_were_made(game: str) -> None:
     assert metadata["command"].startswith(("tavla train --game", "tavla teach --game"))
     for key in ("seed", "games", "date", "encoder", "inputs", "hidden"):
         assert key in metadata
-    assert network.inputs == metadata["inputs"] == encoder_for(tavla.find_game(game).position_class).size
+    terms = len(metadata.get("terms", ()))
+    encoded = encoder_for(tavla.find_game(game).position_class).size
+    assert network.inputs == metadata["inputs"] == encoded + terms
     position = rolled_positions(game, seed=6, count=1)[0]
     turn = network_player(network).choose(position)
     assert position.parse_turn(turn.text).after == turn.after

@@ -100,11 +100,14 @@ def test_requests_the_engine_cannot_serve(request_: dict[str, Any], words: str) 
     assert words in reply["error"]
 
 
-def test_level_players_play_what_the_engine_plays() -> None:
-    """``LevelPlayer`` (benchmarks, terminal games) and the engine are one bot."""
+@pytest.mark.parametrize("game", ["tapa", "antitabla"])
+def test_level_players_play_what_the_engine_plays(game: str) -> None:
+    """``LevelPlayer`` (benchmarks, terminal games) and the engine are one bot; every
+    game with shipped weights plays through its network (antitabla's included)."""
     from tavla.bots.levels import LevelPlayer
 
-    position = midgame("tapa", seed=3)
-    mine = LevelPlayer("tapa", "medium").choose(position)
+    position = midgame(game, seed=3)
+    mine = LevelPlayer(game, "medium").choose(position)
     reply = ask(cmd="move", position=position.notation(), level="medium")
     assert mine.text == reply["move"]
+    assert "equity" in reply  # the network's estimate: the heuristic gives none

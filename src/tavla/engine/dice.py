@@ -16,6 +16,7 @@ from typing import Any
 import tavla.engine.random_dice  # noqa: F401  (registered first, then replaced here)
 from tavla.bots.baselines import baseline_player
 from tavla.bots.cube import Answer, CubeAction, double_decision, take_decision
+from tavla.bots.heuristics import HEURISTICS
 from tavla.bots.levels import DEFAULT_MOVETIME_MS, level_settings
 from tavla.bots.network import Network, shipped_games
 from tavla.bots.search import DiceSearch
@@ -25,15 +26,21 @@ from tavla.engine.registry import LEVELS, EngineError, register_engine
 from tavla.rules.dicegame import DiceGame
 
 _DOUBLES = (CubeAction.DOUBLE_TAKE, CubeAction.DOUBLE_PASS, CubeAction.DOUBLE_BEAVER)
-HEURISTIC_GAMES = ("antitabla",)
-"""Dice games whose self-play does not train yet (docs/bots.md): the heuristic plays."""
+
+
+def heuristic_games() -> tuple[str, ...]:
+    """Dice games with a heuristic baseline but no shipped weights: the heuristic plays
+    them (indiyka, whose rolls leave no choice, has its exact engine instead)."""
+    shipped = shipped_games()
+    return tuple(game for game in HEURISTICS if game not in shipped and game != "indiyka")
 
 
 class DiceEngine:
     """One search per game and level, kept between requests; networks loaded once."""
 
     def __init__(self) -> None:
-        self.games: tuple[str, ...] = (*shipped_games(), *HEURISTIC_GAMES)
+        self.heuristic_games = heuristic_games()
+        self.games: tuple[str, ...] = (*shipped_games(), *self.heuristic_games)
         self._networks: dict[str, Network] = {}
         self._searches: dict[tuple[str, str], DiceSearch] = {}
 
@@ -55,7 +62,7 @@ class DiceEngine:
         here = self._position(position, level)
         if here.is_chance:
             raise EngineError(f"the dice are not rolled in {here.notation()}: give the roll")
-        if here.game in HEURISTIC_GAMES:
+        if here.game in self.heuristic_games:
             turn = baseline_player("heuristic", here.game).choose(here)
             return {"move": turn.text, "after": turn.after.notation()}
         key = (here.game, level)
@@ -76,7 +83,7 @@ class DiceEngine:
 
     def double(self, position: Any, match: dict[str, Any] | None, level: str) -> bool:
         here = self._before_roll(position, level, doubler_of(position, match, answering=False))
-        if here.game in HEURISTIC_GAMES:
+        if here.game in self.heuristic_games:
             return False
         values = self._network(here.game).chances(here, here.side)
         return double_decision(values, cube_context(match, here.side)).action in _DOUBLES
@@ -84,7 +91,7 @@ class DiceEngine:
     def take(self, position: Any, match: dict[str, Any] | None, level: str) -> str:
         doubler = doubler_of(position, match, answering=True)
         here = self._before_roll(position, level, doubler)
-        if here.game in HEURISTIC_GAMES:
+        if here.game in self.heuristic_games:
             return "take"
         values = self._network(here.game).chances(here, doubler)
         answer = take_decision(values, cube_context(match, doubler)).answer
