@@ -64,8 +64,8 @@ def test_the_plot_is_written(tmp_path: Path) -> None:
 
 
 def test_a_game_no_bot_reviews_is_refused_in_one_line(tmp_path: Path) -> None:
-    record = random_game(tmp_path / "anti.json", game="antitabla", turns=4)
+    record = random_game(tmp_path / "indiyka.json", game="indiyka", turns=4)
     result = run(str(record))
     assert result.exit_code == 2
-    assert "no trained bot reviews antitabla" in result.output
+    assert "no trained bot reviews indiyka" in result.output
     assert "Traceback" not in result.output
