@@ -25,6 +25,7 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
+import tavla.cli  # noqa: F401  (before numpy loads: its BLAS on one thread, as the command runs it)
 from tavla.bots.baselines import BASELINES, baseline_player
 from tavla.bots.duel import duel
 from tavla.bots.indiyka_exact import best_turn
