@@ -27,7 +27,7 @@ from rich.table import Table
 
 import tavla.cli  # noqa: F401  (before numpy loads: its BLAS on one thread, as the command runs it)
 from tavla.bots.baselines import BASELINES, baseline_player
-from tavla.bots.duel import duel
+from tavla.bots.duel import MAX_TURNS, duel
 from tavla.bots.indiyka_exact import best_turn
 from tavla.bots.levels import LEVELS, LevelPlayer
 from tavla.bots.network import Network
@@ -123,6 +123,10 @@ def main() -> None:
         f"{second.ms_per_move:.2f}",
     )
     console.print(table)
+    if result.unfinished:
+        console.print(
+            f"{result.unfinished} games left unfinished after {MAX_TURNS} turns (counted with no points)"
+        )
 
 
 if __name__ == "__main__":

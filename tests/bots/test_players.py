@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tavla
+from tavla.bots import duel as duel_module
 from tavla.bots.duel import duel, play_game
 from tavla.bots.encoding import encoder_for
 from tavla.bots.heuristics import HEURISTICS, heuristic_player
@@ -160,3 +161,12 @@ def test_pubeval_weights_are_the_published_ones() -> None:
     assert (contact[0], contact[1], contact[120], contact[121]) == (0.25696, -0.66937, 5.62596, -2.758)
     assert (race[1], race[2], race[120], race[121]) == (-0.1716, 0.2701, 0.0, 3.4204)
     assert race[::5].tolist() == [0.0] * 25  # in a race his blots (and his bar) weigh nothing
+
+
+def test_a_game_too_long_is_left_unfinished_with_no_points(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Antitabla players that both stay behind can hit back and forth for ever."""
+    monkeypatch.setattr(duel_module, "MAX_TURNS", 6)
+    result = duel("tabla", RandomPlayer(1), RandomPlayer(2), range(2))
+    assert result.games == 4 and result.unfinished == 4
+    assert result.wins == result.points == 0
+    assert play_game("tabla", (RandomPlayer(1), RandomPlayer(2)), 0) is None

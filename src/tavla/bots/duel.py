@@ -18,12 +18,15 @@ from tavla.core.protocol import Outcome
 from tavla.core.registry import find_game
 from tavla.rules.dicegame import DiceGame
 
-MAX_TURNS = 10_000
-"""A safety net: no game of these rules lasts that long (a few hundred turns at most)."""
+MAX_TURNS = 5_000
+"""Turns after which a game is left unfinished. Games of these rules take a few hundred
+turns at most, but two antitabla players that both want to stay behind can hit each
+other back and forth for ever: no rule ends such a game."""
 
 
-def play_game(game: str, players: tuple[Player, Player], seed: int) -> Outcome:
-    """One game: ``players[0]`` plays White, ``players[1]`` Black; dice and the first side from ``seed``."""
+def play_game(game: str, players: tuple[Player, Player], seed: int) -> Outcome | None:
+    """One game: ``players[0]`` plays White, ``players[1]`` Black; dice and the first side
+    from ``seed``. None for a game left unfinished after ``MAX_TURNS`` turns."""
     dice = random.Random(seed)
     position: DiceGame[Any] = find_game(game).start().with_side(dice.randrange(2))  # type: ignore[assignment]
     for _ in range(MAX_TURNS):
@@ -34,7 +37,7 @@ def play_game(game: str, players: tuple[Player, Player], seed: int) -> Outcome:
             position = position.with_roll((dice.randint(1, 6), dice.randint(1, 6)))
         else:
             position = players[position.side].choose(position).after
-    raise RuntimeError(f"no outcome after {MAX_TURNS} turns in {position.notation()}")
+    return None
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,8 @@ class DuelResult:
     """Points won minus points lost by the first player."""
     squares: int
     """Sum of squared points per game, for the confidence interval."""
+    unfinished: int = 0
+    """Games left unfinished after ``MAX_TURNS`` turns: counted as games, with no points."""
 
     @property
     def win_rate(self) -> float:
@@ -74,14 +79,15 @@ def duel(
     on_game: Callable[[], None] | None = None,
 ) -> DuelResult:
     """Play every seed twice, ``first`` as White then as Black; results for ``first``."""
-    games = wins = points = squares = 0
+    games = wins = points = squares = unfinished = 0
     for seed in seeds:
         for seat in (0, 1):
             players = (first, second) if seat == 0 else (second, first)
             outcome = play_game(game, players, seed)
+            unfinished += outcome is None
             score = (
                 0
-                if outcome.winner is None
+                if outcome is None or outcome.winner is None
                 else (outcome.points if outcome.winner == seat else -outcome.points)
             )
             games += 1
@@ -90,4 +96,4 @@ def duel(
             squares += score * score
             if on_game is not None:
                 on_game()
-    return DuelResult(games, wins, points, squares)
+    return DuelResult(games, wins, points, squares, unfinished)
