@@ -103,3 +103,25 @@ def test_the_whole_board_search_alone_reads_every_turn(
         "chelebi 1b/-/-/-/-/5w/-/3w/-/-/-/5b/5w/-/-/-/3b/-/5b/-/-/-/1b/2w 0,0 0,0 w 11"
     ).parse_turn("24/23*/9 24/7 13/6 13/3 13/2 13/1* 8/6 8/4 8/2")
     assert hit.after.bar == (0, 2)
+
+
+@pytest.mark.parametrize(("die", "seed"), [(1, 1), (1, 2), (2, 3), (3, 4), (4, 7), (5, 8)])
+def test_the_path_search_alone_reads_texts_walkable_as_written(
+    die: int, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The other half: where each path of the text is one checker's journey (as in these
+    turns, and in the hit below), the search along the paths finds the turn by itself,
+    without the slower search over whole boards."""
+    from tavla.rules.backgammon import textsearch
+
+    def no_fallback(self: object) -> None:
+        raise AssertionError("the whole-board search was needed")
+
+    monkeypatch.setattr(textsearch.BoardWalk, "run", no_fallback)
+    position = CHELEBI.start().with_roll((die, die))
+    text, after = random_turn(position, random.Random(seed))
+    assert position.parse_turn(text).after == after
+    hit = CHELEBI.from_notation(
+        "chelebi 1b/-/-/-/-/5w/-/3w/-/-/-/5b/5w/-/-/-/3b/-/5b/-/-/-/1b/2w 0,0 0,0 w 11"
+    ).parse_turn("24/23*/9 24/7 13/6 13/3 13/2 13/1* 8/6 8/4 8/2")
+    assert hit.after.bar == (0, 2)
