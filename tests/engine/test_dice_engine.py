@@ -11,9 +11,9 @@ import pytest
 
 import tavla
 from tavla.bots.cube import double_decision, take_decision
+from tavla.bots.cube.request import cube_context
 from tavla.bots.network import Network
 from tavla.bots.playout import random_playout
-from tavla.engine.cube_request import cube_context
 from tavla.engine.registry import LEVELS, engine_for
 from tavla.engine.server import EngineServer
 

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from tavla.bots.cube import CubeOwner, MatchScore
+from tavla.bots.cube.request import cube_context, doubler_of
 from tavla.bots.indiyka_exact import cube_decision
 from tavla.core.dice import ScriptedDice
-from tavla.engine.cube_request import cube_context, doubler_of
 from tavla.engine.registry import engine_for
 from tavla.engine.server import EngineServer
 from tavla.match.match import Match

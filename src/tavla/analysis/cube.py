@@ -24,10 +24,10 @@ import numpy as np
 from tavla.analysis.checker import EstimatorFor, mark_of
 from tavla.bots.cube import CubeContext, chances, double_decision, swap_sides, take_decision
 from tavla.bots.cube.context import MatchScore
+from tavla.bots.cube.request import cube_context
 from tavla.bots.encoding import encoder_for
 from tavla.bots.search import Estimator
 from tavla.core.errors import TavlaError
-from tavla.engine.cube_request import cube_context
 from tavla.match.actions import ActionKind, double_error
 from tavla.match.record import MatchRecord, replay_states
 from tavla.match.state import MatchState

@@ -16,12 +16,12 @@ from typing import Any
 import tavla.engine.random_dice  # noqa: F401  (registered first, then replaced here)
 from tavla.bots.baselines import baseline_player
 from tavla.bots.cube import Answer, CubeAction, double_decision, take_decision
+from tavla.bots.cube.request import cube_context, doubler_of
 from tavla.bots.heuristics import HEURISTICS
 from tavla.bots.levels import DEFAULT_MOVETIME_MS, level_settings
 from tavla.bots.network import Network, shipped_games
 from tavla.bots.search import DiceSearch
 from tavla.core.errors import TavlaError
-from tavla.engine.cube_request import cube_context, doubler_of
 from tavla.engine.registry import LEVELS, EngineError, register_engine
 from tavla.rules.dicegame import DiceGame
 

@@ -13,8 +13,8 @@ from typing import Any
 # one replaces it for indiyka.
 import tavla.engine.random_dice  # noqa: F401
 from tavla.bots.cube import Answer, CubeAction, take_decision
+from tavla.bots.cube.request import cube_context, doubler_of
 from tavla.bots.indiyka_exact import best_turn, cube_decision, exact_chances, win_chance
-from tavla.engine.cube_request import cube_context, doubler_of
 from tavla.engine.registry import LEVELS, EngineError, register_engine
 from tavla.rules.indiyka import IndiykaPosition
 

@@ -1,4 +1,4 @@
-"""The cube context of a ``double`` or ``take`` request, for any dice game's engine.
+"""The cube context of a ``double`` or ``take`` request, from a match given as JSON.
 
 Two forms of ``match`` reach an engine: the protocol's own (docs/engine-protocol.md:
 ``length``, ``score`` White first, ``cube``, ``owner`` ``"w"``/``"b"``/null,
@@ -6,15 +6,16 @@ Two forms of ``match`` reach an engine: the protocol's own (docs/engine-protocol
 state (docs/json.md: ``settings``, ``score`` by seat, ``crawford``, ``post_crawford``,
 ``cube`` with its ``owner`` and pending ``offer``; seat 0 plays White in the dice
 games). No ``match`` is a money game with a centred cube. Everything becomes a
-:class:`~tavla.bots.cube.CubeContext` seen from the doubler, the player on roll.
+:class:`~tavla.bots.cube.CubeContext` seen from the doubler, the player on roll. Every
+dice game's engine reads its requests with it, and move analysis its records' states.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from tavla.bots.cube import CubeContext, CubeOwner, CubePosition, MatchScore, Money
-from tavla.engine.registry import EngineError
+from tavla.bots.cube.context import CubeContext, CubeOwner, CubePosition, MatchScore, Money
+from tavla.core.errors import TavlaError
 
 _COLOURS = {"w": 0, "b": 1}
 
@@ -32,7 +33,7 @@ def doubler_of(position: Any, match: dict[str, Any] | None, *, answering: bool) 
 
 
 def cube_context(match: dict[str, Any] | None, doubler: int) -> CubeContext:
-    """The context of the decision of ``doubler`` (a colour); EngineError for a bad match."""
+    """The context of the decision of ``doubler`` (a colour); TavlaError for a bad match."""
     if match is None:
         return CubeContext()
     try:
@@ -40,7 +41,7 @@ def cube_context(match: dict[str, Any] | None, doubler: int) -> CubeContext:
             return _from_match_state(match, doubler)
         return _from_protocol(match, doubler)
     except (KeyError, TypeError, ValueError, IndexError) as error:
-        raise EngineError(f"match {match!r} cannot be read: {error}") from None
+        raise TavlaError(f"match {match!r} cannot be read: {error}") from None
 
 
 def _from_protocol(match: dict[str, Any], doubler: int) -> CubeContext:
