@@ -86,6 +86,18 @@ def test_a_bear_off_cannot_waste_pips_while_checkers_stay_above_the_die() -> Non
     assert position.parse_turn(text).after == after
 
 
+def reads_a_random_turn_and_a_hit(die: int, seed: int) -> None:
+    """A turn built step by step on ``die``-``die`` from the start, and a turn hitting
+    twice on the way, each read back from its text."""
+    position = CHELEBI.start().with_roll((die, die))
+    text, after = random_turn(position, random.Random(seed))
+    assert position.parse_turn(text).after == after
+    hit = CHELEBI.from_notation(
+        "chelebi 1b/-/-/-/-/5w/-/3w/-/-/-/5b/5w/-/-/-/3b/-/5b/-/-/-/1b/2w 0,0 0,0 w 11"
+    ).parse_turn("24/23*/9 24/7 13/6 13/3 13/2 13/1* 8/6 8/4 8/2")
+    assert hit.after.bar == (0, 2)
+
+
 @pytest.mark.parametrize(("die", "seed"), [(1, 1), (1, 5), (2, 3), (3, 4)])
 def test_the_whole_board_search_alone_reads_every_turn(
     die: int, seed: int, monkeypatch: pytest.MonkeyPatch
@@ -96,13 +108,7 @@ def test_the_whole_board_search_alone_reads_every_turn(
     from tavla.rules.backgammon import textsearch
 
     monkeypatch.setattr(textsearch.PathWalk, "run", lambda self: None)
-    position = CHELEBI.start().with_roll((die, die))
-    text, after = random_turn(position, random.Random(seed))
-    assert position.parse_turn(text).after == after
-    hit = CHELEBI.from_notation(
-        "chelebi 1b/-/-/-/-/5w/-/3w/-/-/-/5b/5w/-/-/-/3b/-/5b/-/-/-/1b/2w 0,0 0,0 w 11"
-    ).parse_turn("24/23*/9 24/7 13/6 13/3 13/2 13/1* 8/6 8/4 8/2")
-    assert hit.after.bar == (0, 2)
+    reads_a_random_turn_and_a_hit(die, seed)
 
 
 @pytest.mark.parametrize(("die", "seed"), [(1, 1), (1, 2), (2, 3), (3, 4), (4, 7), (5, 8)])
@@ -118,10 +124,4 @@ def test_the_path_search_alone_reads_texts_walkable_as_written(
         raise AssertionError("the whole-board search was needed")
 
     monkeypatch.setattr(textsearch.BoardWalk, "run", no_fallback)
-    position = CHELEBI.start().with_roll((die, die))
-    text, after = random_turn(position, random.Random(seed))
-    assert position.parse_turn(text).after == after
-    hit = CHELEBI.from_notation(
-        "chelebi 1b/-/-/-/-/5w/-/3w/-/-/-/5b/5w/-/-/-/3b/-/5b/-/-/-/1b/2w 0,0 0,0 w 11"
-    ).parse_turn("24/23*/9 24/7 13/6 13/3 13/2 13/1* 8/6 8/4 8/2")
-    assert hit.after.bar == (0, 2)
+    reads_a_random_turn_and_a_hit(die, seed)
