@@ -3,7 +3,9 @@
 Openings: random two-ply openings (a random turn by each side), each played twice
 with the colours swapped. Both players get the same time per move. Prints the win
 rate with a 95% (Wilson) confidence interval, the engine's nodes per second and the
-depth it reached per phase of the game (by the number of blockers on the board).
+depth it and AB-Improved reached per phase of the game (by the number of blockers on
+the board; the engine stops early when it has proved a result, and its endgame
+solver's exact answers count as depth 0 and are left out).
 
     .venv/bin/python benchmarks/abluka_strength.py --games 200 --movetime-ms 1000 --jobs 2
 """
@@ -35,6 +37,7 @@ class GameResult:
     nodes: int = 0
     engine_ms: int = 0
     depths: dict[str, list[int]] = field(default_factory=dict)
+    baseline_depths: dict[str, list[int]] = field(default_factory=dict)
 
 
 def opening(seed: int) -> AblukaPosition:
@@ -58,6 +61,7 @@ def play_game(opponent: str, opening_seed: int, engine_side: int, movetime_ms: i
     rng = random.Random(opening_seed * 2 + engine_side)
     result = GameResult(False, 0)
     depths: dict[str, list[int]] = defaultdict(list)
+    baseline_depths: dict[str, list[int]] = defaultdict(list)
     while position.outcome() is None:
         if position.side == engine_side:
             turn, found = bot.think(position, movetime_ms)
@@ -70,14 +74,16 @@ def play_game(opponent: str, opening_seed: int, engine_side: int, movetime_ms: i
             if opponent == "random":
                 to, block = random_turn(position.mover, position.waiter, position.blockers, rng)
             else:
-                to, block, _ = baseline.choose(
+                to, block, reached = baseline.choose(
                     position.mover, position.waiter, position.blockers, movetime_ms
                 )
+                baseline_depths[phase_of(position)].append(reached)
             position = position.after_turn(to, block)
         result.turns += 1
     outcome = position.outcome()
     result.engine_won = outcome is not None and outcome.winner == engine_side
     result.depths = dict(depths)
+    result.baseline_depths = dict(baseline_depths)
     return result
 
 
@@ -109,7 +115,11 @@ def run(
     depth_text = []
     for name, _, _ in PHASES:
         reached = [d for r in results for d in r.depths.get(name, [])]
-        depth_text.append(f"{sum(reached) / len(reached):.1f} (max {max(reached)})" if reached else "-")
+        text = f"{sum(reached) / len(reached):.1f} (max {max(reached)})" if reached else "-"
+        theirs = [d for r in results for d in r.baseline_depths.get(name, [])]
+        if theirs:
+            text += f" / {sum(theirs) / len(theirs):.1f}"
+        depth_text.append(text)
     return [
         opponent,
         str(movetime_ms),
@@ -137,7 +147,7 @@ def main() -> None:
     opponents = ("random", "ab-improved") if args.opponent == "both" else (args.opponent,)
     table = Table(title="Abluka engine strength")
     columns = ["opponent", "ms/move", "games", "wins", "win rate", "95% CI", "engine nodes/s"]
-    columns += [f"depth, {name}" for name, _, _ in PHASES]
+    columns += [f"depth, {name}: engine (max) / baseline" for name, _, _ in PHASES]
     for column in columns:
         table.add_column(column)
     for opponent in opponents:

@@ -12,6 +12,7 @@ from tavla.bots.abluka.baselines import AbImproved, random_turn
 from tavla.bots.abluka.endgame import separated_regions
 from tavla.core.errors import TavlaError
 from tavla.rules.abluka import AblukaPosition
+from tavla.rules.abluka.board import BIT, FULL, NEIGHBOURS
 
 
 def random_open_position(rng: random.Random, max_empty: int) -> AblukaPosition:
@@ -103,3 +104,28 @@ def test_ab_improved_plays_legal_turns() -> None:
         assert position.turn_error(to, block) is None
         assert depth >= 1
         position = position.after_turn(to, block)
+
+
+def _minimax(position: AblukaPosition, depth: int, ply: int) -> int:
+    """AB-Improved's score by plain minimax: the reference for its pruning and table."""
+    empty = FULL & ~(position.blockers | BIT[position.mover] | BIT[position.waiter])
+    mine = (NEIGHBOURS[position.mover] & empty).bit_count()
+    if mine == 0:
+        return -10_000 + ply
+    if depth == 0:
+        return mine - (NEIGHBOURS[position.waiter] & empty).bit_count()
+    return max(
+        -_minimax(position.after_turn(turn.to, turn.block), depth - 1, ply + 1)
+        for turn in position.legal_turns()
+    )
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_ab_improved_search_scores_as_plain_minimax(depth: int) -> None:
+    """Pruning, the transposition table and move ordering change the effort, never the score."""
+    rng = random.Random(1)
+    for _ in range(12):
+        position = random_open_position(rng, 12)
+        to, block, score = AbImproved().search_depth(position.mover, position.waiter, position.blockers, depth)
+        assert score == _minimax(position, depth, 0)
+        assert -_minimax(position.after_turn(to, block), depth - 1, 1) == score
