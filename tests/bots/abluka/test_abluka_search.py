@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 from tests.bots.abluka.brute_force import carve, mover_wins
@@ -129,3 +130,12 @@ def test_ab_improved_search_scores_as_plain_minimax(depth: int) -> None:
         to, block, score = AbImproved().search_depth(position.mover, position.waiter, position.blockers, depth)
         assert score == _minimax(position, depth, 0)
         assert -_minimax(position.after_turn(to, block), depth - 1, 1) == score
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_seed_changes_only_the_noise_source(level: str) -> None:
+    """A seeded bot searches with its level's settings (a seed once shifted them)."""
+    seeded = AblukaBot(level, seed=5).searcher.settings
+    unseeded = AblukaBot(level).searcher.settings
+    assert seeded.seed == 5
+    assert replace(seeded, seed=None) == unseeded

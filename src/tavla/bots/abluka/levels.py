@@ -7,6 +7,8 @@ widest blocker choice and the largest endgame budget.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from tavla.bots.abluka.search import Searcher, SearchResult, SearchSettings
 from tavla.core.errors import TavlaError
 from tavla.rules.abluka import AblukaPosition, AblukaTurn
@@ -39,14 +41,7 @@ class AblukaBot:
     def __init__(self, level: str = "hard", seed: int | None = None) -> None:
         settings = level_settings(level)
         if seed is not None:
-            settings = SearchSettings(
-                settings.max_depth,
-                settings.wide_blockers,
-                settings.solver_budget,
-                settings.root_solver_budget,
-                settings.noise,
-                seed,
-            )
+            settings = replace(settings, seed=seed)
         self.level = level
         self.searcher = Searcher(settings)
 
