@@ -127,7 +127,9 @@ def test_ab_improved_search_scores_as_plain_minimax(depth: int) -> None:
     rng = random.Random(1)
     for _ in range(12):
         position = random_open_position(rng, 12)
-        to, block, score = AbImproved().search_depth(position.mover, position.waiter, position.blockers, depth)
+        to, block, score = AbImproved().search_depth(
+            position.mover, position.waiter, position.blockers, depth
+        )
         assert score == _minimax(position, depth, 0)
         assert -_minimax(position.after_turn(to, block), depth - 1, 1) == score
 

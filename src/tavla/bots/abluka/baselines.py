@@ -121,16 +121,16 @@ class AbImproved:
         if entry is not None:
             entry_depth, flag, value, hint = entry
             if entry_depth >= depth and (
-                flag == _EXACT
-                or (flag == _LOWER and value >= beta)
-                or (flag == _UPPER and value <= alpha)
+                flag == _EXACT or (flag == _LOWER and value >= beta) or (flag == _UPPER and value <= alpha)
             ):
                 return value
         original_alpha = alpha
         best_score = -_WIN - 1
         best_code = 0
         for code in self._ordered(_turn_codes(mover, waiter, blockers), hint, ply):
-            score = -self._search(waiter, code & 63, blockers | BIT[code >> 6], depth - 1, -beta, -alpha, ply + 1)
+            score = -self._search(
+                waiter, code & 63, blockers | BIT[code >> 6], depth - 1, -beta, -alpha, ply + 1
+            )
             if score > best_score:
                 best_score, best_code = score, code
                 if score > alpha:

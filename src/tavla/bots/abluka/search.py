@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from tavla.bots.abluka.endgame import Regions, SurvivalSolver, endgame_turn
@@ -80,6 +81,7 @@ class Searcher:
         self.killers: list[list[int]] = [[0, 0] for _ in range(MAX_PLY + 2)]
         self.nodes = 0
         self._deadline = 0.0
+        self._iteration_best: tuple[int, int, int] | None = None
         self._rng = random.Random(self.settings.seed)
 
     # ------------------------------------------------------------------ driver
@@ -104,6 +106,10 @@ class Searcher:
             try:
                 found = self._root(mover, waiter, blockers, depth, best)
             except TimeUp:
+                # The unfinished iteration searched the previous best turn first: a turn
+                # that has already beaten it at the new depth is the better choice.
+                if self._iteration_best is not None:
+                    best = self._iteration_best
                 break
             best = found
             reached = depth
@@ -143,6 +149,7 @@ class Searcher:
     def _root(
         self, mover: int, waiter: int, blockers: int, depth: int, previous: tuple[int, int, int] | None
     ) -> tuple[int, int, int]:
+        self._iteration_best = None
         empty = FULL & ~(blockers | BIT[mover] | BIT[waiter])
         turns: list[tuple[int, int, int]] = []
         reach = reachable(BIT[mover], empty | BIT[waiter]) & empty
@@ -165,7 +172,7 @@ class Searcher:
                 score += self._rng.randint(-noise, noise)
             if score > alpha:
                 alpha = score
-                best = (to, block, score)
+                best = self._iteration_best = (to, block, score)
         return best
 
     # ------------------------------------------------------------------ search
@@ -213,7 +220,7 @@ class Searcher:
         best_score = -WIN - 1
         best_turn = 0
         first = True
-        for code in self._ordered_turns(mover, waiter, empty, joint & empty, depth, ply, hint, root=False):
+        for code in self._staged_turns(mover, waiter, empty, joint & empty, depth, ply, hint):
             to = code & 63
             block = code >> 6
             child = blockers | BIT[block]
@@ -235,6 +242,29 @@ class Searcher:
         flag = UPPER if best_score <= original_alpha else LOWER if best_score >= beta else EXACT
         self.table[key] = (depth, flag, best_score, best_turn)
         return best_score
+
+    def _staged_turns(
+        self, mover: int, waiter: int, empty: int, reach: int, depth: int, ply: int, hint: int
+    ) -> Iterator[int]:
+        """The table's turn and the killers first, the rest only if none of them cut off.
+
+        Most nodes are cut off by their first or second turn, so listing and scoring
+        every candidate up front (the costliest part of a node) is usually wasted.
+        """
+        steps = NEIGHBOURS[mover] & empty
+        tried: list[int] = []
+        for code in (hint, *self.killers[ply]):
+            if code in tried or not code:
+                continue
+            to = code & 63
+            block = code >> 6
+            # A killer comes from another position at this ply: it must be legal here.
+            if steps & BIT[to] and to != block and (empty | BIT[mover]) & BIT[block]:
+                tried.append(code)
+                yield code
+        for code in self._ordered_turns(mover, waiter, empty, reach, depth, ply, 0, root=False):
+            if code not in tried:
+                yield code
 
     def _remember_cutoff(self, turn: int, block: int, depth: int, ply: int) -> None:
         killers = self.killers[ply]
