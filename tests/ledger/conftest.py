@@ -76,7 +76,9 @@ def _start_postgres() -> Iterator[str | None]:
         )
         options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off"
         subprocess.run(
-            _as_postgres([str(bin_dir / "pg_ctl"), "-D", data, "-o", options, "-l", f"{folder}/log", "start", "-w"]),
+            _as_postgres(
+                [str(bin_dir / "pg_ctl"), "-D", data, "-o", options, "-l", f"{folder}/log", "start", "-w"]
+            ),
             check=True,
             capture_output=True,
         )

@@ -56,7 +56,11 @@ def test_the_example_through_the_ledger(database_url: str) -> None:
             ("settlement", 500, 2500),
             ("settlement", -50, 2450),
         ]
-        assert [line.memo for line in lines[2:]] == ["own reservation back", "stake won from boris", "fee 5% of the pot"]
+        assert [line.memo for line in lines[2:]] == [
+            "own reservation back",
+            "stake won from boris",
+            "fee 5% of the pot",
+        ]
         assert all(line.game_id == "g1" for line in lines[1:])
 
         fees = await ledger.fee_report(SITE)

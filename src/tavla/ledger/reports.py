@@ -22,6 +22,12 @@ async def balance(session: AsyncSession, account: AccountKey) -> int:
     return 0 if row is None else row.balance_cents
 
 
+async def balances(session: AsyncSession, federation: str) -> dict[AccountKey, int]:
+    """Every account of the federation with its balance: its books at a glance."""
+    query = select(AccountRow).where(AccountRow.federation == federation)
+    return {store.account_key(row): row.balance_cents for row in (await session.execute(query)).scalars()}
+
+
 async def statement(session: AsyncSession, account: AccountKey) -> Statement:
     row = await store.find_account(session, account)
     if row is None:

@@ -349,6 +349,9 @@ class Ledger:
     async def balance(self, account: AccountKey) -> int:
         return await self._read(lambda session: reports.balance(session, account))
 
+    async def balances(self, federation: str) -> dict[AccountKey, int]:
+        return await self._read(lambda session: reports.balances(session, federation))
+
     async def statement(self, account: AccountKey) -> Statement:
         return await self._read(lambda session: reports.statement(session, account))
 
