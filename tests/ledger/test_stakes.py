@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import doctest
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -119,3 +120,9 @@ def test_prizes_sum_to_the_pool_and_each_is_within_a_cent_of_its_share(pool: int
         if share == 0:
             assert prize == 0
     assert distribute(pool, shares) == prizes  # deterministic
+
+
+def test_the_examples_in_docs_ledger_run_as_written() -> None:
+    page = Path(__file__).parent.parent.parent / "docs" / "ledger.md"
+    failures, attempted = doctest.testfile(str(page), module_relative=False)
+    assert attempted >= 2 and failures == 0
