@@ -13,6 +13,7 @@ game has more than one settlement.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import shutil
 import tempfile
 from collections import Counter
@@ -66,7 +67,9 @@ def _migrated_template() -> Path:
     time would take most of the test's time)."""
     global _template
     if _template is None:
-        path = Path(tempfile.mkdtemp(prefix="tavla-ledger-template.")) / "ledger.db"
+        folder = tempfile.mkdtemp(prefix="tavla-ledger-template.")
+        atexit.register(shutil.rmtree, folder, True)
+        path = Path(folder) / "ledger.db"
 
         async def create() -> None:
             engine = open_engine(f"sqlite:///{path}")
