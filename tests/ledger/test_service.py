@@ -1,0 +1,187 @@
+"""The ledger's operations one by one: releases, matches, keys, federations, tournaments."""
+
+from __future__ import annotations
+
+import pytest
+
+from tavla.ledger.accounts import (
+    SITE,
+    cash_account,
+    escrow_account,
+    house_account,
+    player_account,
+    pool_account,
+    sponsor_account,
+)
+from tavla.ledger.errors import ConflictError
+from tavla.ledger.games import GameStatus
+from tavla.ledger.postings import TransactionKind
+from tavla.ledger.service import Ledger
+from tavla.ledger.stakes import GameStake, MatchStake
+from tavla.ledger.tournaments import TournamentTerms
+
+from .conftest import run_ledger
+
+AYSE, BORIS = player_account(SITE, "ayse"), player_account(SITE, "boris")
+
+
+async def _funded(ledger: Ledger, cents: int = 2000) -> None:
+    await ledger.deposit(AYSE, cents, actor="admin:1", reason="t")
+    await ledger.deposit(BORIS, cents, actor="admin:1", reason="t")
+
+
+def test_a_void_game_gives_both_reservations_back_once(sqlite_url: str) -> None:
+    async def scenario(ledger: Ledger) -> None:
+        await _funded(ledger)
+        await ledger.agree_stake("tapa1", SITE, ("ayse", "boris"), GameStake(200, 500))
+        await ledger.reserve("tapa1")
+        released = await ledger.release("tapa1", actor="server", reason="void: both mothers pinned")
+        assert released is not None and released.kind is TransactionKind.RELEASE
+        assert released.reason == "void: both mothers pinned" and released.game_id == "tapa1"
+        again = await ledger.release("tapa1")
+        assert again is not None and again.repeated and again.id == released.id
+        assert await ledger.balance(AYSE) == await ledger.balance(BORIS) == 2000
+        assert await ledger.balance(house_account(SITE)) == 0
+        assert (await ledger.game("tapa1")).status is GameStatus.RELEASED
+        assert await ledger.audit() == []
+
+    run_ledger(sqlite_url, scenario)
+
+
+def test_a_game_called_off_before_play_moves_no_money(sqlite_url: str) -> None:
+    async def scenario(ledger: Ledger) -> None:
+        await _funded(ledger)
+        await ledger.agree_stake("g1", SITE, ("ayse", "boris"), GameStake(200, 500))
+        assert await ledger.release("g1", reason="offer withdrawn") is None
+        assert (await ledger.game("g1")).status is GameStatus.CANCELLED
+        assert await ledger.game_transactions("g1") == []
+
+    run_ledger(sqlite_url, scenario)
+
+
+def test_a_match_pays_its_fixed_stake_less_the_fee(sqlite_url: str) -> None:
+    async def scenario(ledger: Ledger) -> None:
+        await _funded(ledger)
+        await ledger.agree_stake("m7", SITE, ("ayse", "boris"), MatchStake(1000))
+        await ledger.reserve("m7")
+        assert (await ledger.reserve("m7")).repeated  # a second start holds nothing more
+        assert await ledger.balance(AYSE) == 1000
+        await ledger.settle("m7", "boris", 1)
+        assert await ledger.balance(BORIS) == 2000 + 1000 - 100  # 5% of the 20.00 pot
+        assert await ledger.balance(AYSE) == 1000
+        settled = await ledger.settle("m7", "boris", 1)
+        assert settled.repeated
+        assert await ledger.balance(BORIS) == 2900
+
+    run_ledger(sqlite_url, scenario)
+
+
+def test_a_stake_ending_in_five_cents_rounds_the_half_cent_fee_up(sqlite_url: str) -> None:
+    async def scenario(ledger: Ledger) -> None:
+        await _funded(ledger)
+        await ledger.agree_stake("g1", SITE, ("ayse", "boris"), GameStake(105, 105))
+        await ledger.reserve("g1")
+        await ledger.settle("g1", "ayse", 2)
+        assert await ledger.balance(house_account(SITE)) == 11  # 10.5 cents, half up
+        assert await ledger.balance(AYSE) == 2000 + 105 - 11
+
+    run_ledger(sqlite_url, scenario)
+
+
+def test_a_deposit_key_makes_a_retry_harmless_and_refuses_another_amount(sqlite_url: str) -> None:
+    async def scenario(ledger: Ledger) -> None:
+        first = await ledger.deposit(AYSE, 500, actor="admin:1", reason="bank transfer", key="bank:4711")
+        again = await ledger.deposit(AYSE, 500, actor="admin:1", reason="bank transfer", key="bank:4711")
+        assert again.repeated and again.id == first.id
+        assert await ledger.balance(AYSE) == 500
+        with pytest.raises(ConflictError, match="bank:4711"):
+            await ledger.deposit(AYSE, 600, actor="admin:1", reason="bank transfer", key="bank:4711")
+        await ledger.withdraw(AYSE, 200, actor="admin:1", reason="paid out")
+        assert await ledger.balance(cash_account(SITE)) == -300
+
+    run_ledger(sqlite_url, scenario)
+
+
+def test_each_federation_keeps_its_own_books_and_fees(sqlite_url: str) -> None:
+    async def scenario(ledger: Ledger) -> None:
+        for federation in (SITE, "istanbul"):
+            for player in ("ayse", "boris"):
+                await ledger.deposit(player_account(federation, player), 1000, actor="admin", reason="t")
+        await ledger.agree_stake("s1", SITE, ("ayse", "boris"), GameStake(100, 300))
+        await ledger.agree_stake("i1", "istanbul", ("ayse", "boris"), GameStake(100, 300))
+        for game_id in ("s1", "i1"):
+            await ledger.reserve(game_id)
+        await ledger.settle("s1", "ayse", 1)
+        await ledger.settle("i1", "boris", 2)
+        site, istanbul = await ledger.fee_report(SITE), await ledger.fee_report("istanbul")
+        assert (site.collected_cents, site.fee_by_game) == (10, (("s1", 10),))
+        assert (istanbul.collected_cents, istanbul.fee_by_game) == (20, (("i1", 20),))
+        assert await ledger.balance(player_account("istanbul", "ayse")) == 800
+        assert await ledger.balance(player_account(SITE, "ayse")) == 1090
+        assert sum((await ledger.balances("istanbul")).values()) == 0
+        assert await ledger.audit() == []
+
+    run_ledger(sqlite_url, scenario)
+
+
+def test_a_tournament_pool_of_entry_fees_and_sponsorship_is_paid_out_exactly(database_url: str) -> None:
+    players = ["p1", "p2", "p3", "p4", "p5", "p6", "p7"]
+
+    async def scenario(ledger: Ledger) -> None:
+        for player in players:
+            await ledger.deposit(player_account(SITE, player), 1000, actor="admin", reason="t")
+        await ledger.deposit(sponsor_account(SITE, "kahve"), 5000, actor="admin", reason="sponsor")
+        await ledger.open_tournament(TournamentTerms("cup", SITE, 333, (50, 30, 20)))
+        for player in players:
+            await ledger.enter_tournament("cup", player)
+        assert (await ledger.enter_tournament("cup", "p1")).repeated  # one fee per player
+        await ledger.sponsor_tournament("cup", "kahve", 1000, actor="admin", key="kahve:cup")
+        pool = pool_account(SITE, "cup")
+        assert await ledger.balance(pool) == 7 * 333 + 1000 == 3331
+        prizes = await ledger.pay_prizes("cup", ["p3", "p1", "p7"], actor="arbiter:2")
+        assert prizes is not None
+        # 1665.5, 999.3 and 666.2: the cent left over goes to the largest remainder, 1st place.
+        assert [(e.account.owner, e.amount_cents) for e in prizes.entries[1:]] == [
+            ("p3", 1666),
+            ("p1", 999),
+            ("p7", 666),
+        ]
+        assert await ledger.balance(pool) == 0
+        assert (await ledger.pay_prizes("cup", ["p3", "p1", "p7"], actor="arbiter:2")).repeated  # type: ignore[union-attr]
+        with pytest.raises(ConflictError):
+            await ledger.pay_prizes("cup", ["p1", "p3", "p7"], actor="arbiter:2")
+        assert await ledger.balance(player_account(SITE, "p3")) == 1000 - 333 + 1666
+        assert await ledger.audit() == []
+
+    run_ledger(database_url, scenario)
+
+
+def test_a_cancelled_tournament_refunds_every_entry_and_the_sponsor(sqlite_url: str) -> None:
+    async def scenario(ledger: Ledger) -> None:
+        await _funded(ledger)
+        await ledger.deposit(sponsor_account(SITE, "kahve"), 700, actor="admin", reason="sponsor")
+        await ledger.open_tournament(TournamentTerms("cup", SITE, 250, (1,)))
+        await ledger.enter_tournament("cup", "ayse")
+        await ledger.enter_tournament("cup", "boris")
+        await ledger.sponsor_tournament("cup", "kahve", 700, actor="admin")
+        refund = await ledger.cancel_tournament("cup", actor="arbiter", reason="hall flooded")
+        assert refund is not None and refund.kind is TransactionKind.REFUND
+        assert await ledger.balance(AYSE) == await ledger.balance(BORIS) == 2000
+        assert await ledger.balance(sponsor_account(SITE, "kahve")) == 700
+        again = await ledger.cancel_tournament("cup", actor="arbiter")
+        assert again is not None and again.repeated
+        assert await ledger.audit() == []
+
+    run_ledger(sqlite_url, scenario)
+
+
+def test_the_escrow_holds_exactly_the_reservations_while_play_goes_on(sqlite_url: str) -> None:
+    async def scenario(ledger: Ledger) -> None:
+        await _funded(ledger)
+        await ledger.agree_stake("g1", SITE, ("ayse", "boris"), GameStake(150, 450))
+        await ledger.reserve("g1")
+        assert await ledger.balance(escrow_account(SITE, "g1")) == 900
+        statement = await ledger.statement(escrow_account(SITE, "g1"))
+        assert [line.amount_cents for line in statement.lines] == [900]
+
+    run_ledger(sqlite_url, scenario)
