@@ -31,6 +31,10 @@ from tavla.rules.abluka.board import BIT, FULL, NEIGHBOURS, grow, reachable
 
 EXACT, LOWER, UPPER = 0, 1, 2
 MAX_PLY = 64
+#: Turns after this many in a node's order are first searched one ply shallower.
+LMR_AFTER = 4
+#: The same at the root, where every blocker is a candidate.
+ROOT_LMR_AFTER = 12
 _ORDER_OFFSET = 1 << 12  # keeps ordering values positive inside the packed sort keys
 
 RADIUS1: tuple[int, ...] = NEIGHBOURS
@@ -165,6 +169,12 @@ class Searcher:
             if index == 0:
                 score = -self._search(waiter, to, child, depth - 1, -beta, -alpha, 1)
             else:
+                if depth >= 3 and index >= ROOT_LMR_AFTER and not noise:
+                    # Every blocker is tried at the root; most of them, ordered late,
+                    # are first looked at one ply shallower (as inside the tree).
+                    score = -self._search(waiter, to, child, depth - 2, -alpha - 1, -alpha, 1)
+                    if score <= alpha:
+                        continue
                 score = -self._search(waiter, to, child, depth - 1, -alpha - 1, -alpha, 1)
                 if alpha < score < beta:
                     score = -self._search(waiter, to, child, depth - 1, -beta, -score, 1)
@@ -220,14 +230,22 @@ class Searcher:
         best_score = -WIN - 1
         best_turn = 0
         first = True
+        index = 0
         for code in self._staged_turns(mover, waiter, empty, joint & empty, depth, ply, hint):
             to = code & 63
             block = code >> 6
             child = blockers | BIT[block]
+            index += 1
             if first:
                 score = -self._search(waiter, to, child, depth - 1, -beta, -alpha, ply + 1)
                 first = False
             else:
+                if depth >= 2 and index > LMR_AFTER:
+                    # Late move reduction: a turn ordered this late rarely matters; look
+                    # one ply shallower and search it properly only if it surprises.
+                    score = -self._search(waiter, to, child, depth - 2, -alpha - 1, -alpha, ply + 1)
+                    if score <= alpha:
+                        continue
                 score = -self._search(waiter, to, child, depth - 1, -alpha - 1, -alpha, ply + 1)
                 if alpha < score < beta:
                     score = -self._search(waiter, to, child, depth - 1, -beta, -score, ply + 1)
