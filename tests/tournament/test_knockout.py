@@ -76,6 +76,14 @@ def test_results_are_new_values_and_bad_results_are_refused() -> None:
         Knockout(1, (3,))
     with pytest.raises(TournamentError):
         Knockout(8, (3, 5))
+    # A stored bracket is checked when it is read back.
+    assert Knockout(4, (3,), after.winners) == after
+    with pytest.raises(TournamentError, match="not one of"):
+        Knockout(4, (3,), ((4, None), (1,)))
+    with pytest.raises(TournamentError, match="not one of"):
+        Knockout(3, (3,), ((None, 2), (None,)))  # seed 1's bye not given to him
+    with pytest.raises(TournamentError, match="do not fit"):
+        Knockout(4, (3,), ((None,), (None,)))
 
 
 def test_when_favourites_win_the_final_is_one_against_two() -> None:

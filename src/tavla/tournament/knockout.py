@@ -85,9 +85,23 @@ class Knockout:
             raise TournamentError(f"knockout of {self.players} players: needs at least 2")
         check_match_lengths(self.match_lengths, self.rounds)
         if not self.winners:
+            # A new bracket: fill in the byes (a frozen dataclass sets fields this way).
             object.__setattr__(self, "winners", self._new_winners())
         elif [len(w) for w in self.winners] != [self._match_count(r) for r in range(1, self.rounds + 1)]:
             raise TournamentError(f"knockout of {self.players}: the winners do not fit the bracket")
+        else:
+            self._check_winners()
+
+    def _check_winners(self) -> None:
+        """A stored bracket: every winner played in his match, every bye went through."""
+        for round_number in range(1, self.rounds + 1):
+            for match in self.round(round_number):
+                bye_withheld = match.is_bye and match.winner != match.top
+                if bye_withheld or (match.winner is not None and match.winner not in match.players):
+                    raise TournamentError(
+                        f"match {match.index} of round {round_number}: winner {match.winner} "
+                        f"is not one of {match.players}"
+                    )
 
     @property
     def size(self) -> int:
