@@ -5,7 +5,7 @@ RULES 11.3 names the tie-breaks and their order; where it is silent this module 
 FIDE's tie-break rules in their 2009 form (the "virtual opponent" of the FIDE Handbook),
 which tournament software has long implemented the same way (FIDE's tie-break
 regulations of 2023 count unplayed rounds differently; moving to them would change only
-``_opponent_weights`` and ``_worth``):
+``_opponent_weights`` and the ``worth`` of each player in ``standings``):
 
 - Opponents' scores. What a player's Buchholz adds up is each opponent's score with the
   opponent's own unplayed rounds (byes, forfeits, absences) counted as draws: a player
