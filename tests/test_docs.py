@@ -31,6 +31,8 @@ PAGES = (
     "fair-dice.md",
     "cube.md",
     "bots.md",
+    "tournaments.md",
+    "ratings.md",
 )
 
 
