@@ -66,7 +66,7 @@ async def _holders(db: AsyncSession, federation: Federation) -> list[tuple[Feder
         .where(FederationRole.federation_id == federation.id)
         .order_by(User.name_key)
     )
-    return [(role, user) for role, user in rows.tuples()]
+    return [(role, user) for role, user in rows.all()]
 
 
 async def public_view(db: AsyncSession, federation: Federation) -> FederationPublic:
@@ -110,7 +110,7 @@ async def private_view(db: AsyncSession, actor: User | None, federation: Federat
         ApplicationPrivate(
             name=user.name, contact_email=application.contact_email, created_ms=application.created_ms
         )
-        for application, user in waiting.tuples()
+        for application, user in waiting.all()
     ]
     return FederationPrivate(
         slug=federation.slug, name=federation.name, members=members, applications=applications
@@ -147,12 +147,11 @@ async def create_federation(db: AsyncSession, actor: User | None, body: Federati
 
 # ---------------------------------------------------------------- roles
 async def _account(db: AsyncSession, name: str) -> User:
-    """The registered account ``name``; guests hold no role (their account lasts a day)."""
-    user = await db.scalar(select(User).where(User.name_key == name_key(name.strip())))
+    """The registered account ``name``. A guest's name finds nobody (guests' keys are
+    made unique apart from their names), so guests hold no role: their account lasts a day."""
+    user = await db.scalar(select(User).where(User.name_key == name_key(name.strip()), User.guest.is_(False)))
     if user is None:
         raise not_found(N_("player {name} not found"), name=name)
-    if user.guest:
-        raise invalid(N_("{name} is a guest; only registered players hold roles in a federation"), name=name)
     return user
 
 
