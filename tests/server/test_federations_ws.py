@@ -45,9 +45,8 @@ def test_only_the_players_and_the_federations_arbiter_open_a_private_game(world:
             assert state["match"]["game_number"] == 1
             assert state["seat"] == (0 if actor == "player" else None)
         return
-    with pytest.raises(WebSocketDisconnect) as refused:
-        with _connect(world, actor, world.private_game) as socket:
-            socket.receive_json()
+    with pytest.raises(WebSocketDisconnect) as refused, _connect(world, actor, world.private_game) as socket:
+        socket.receive_json()
     assert refused.value.code == 4403 and "spectators" in str(refused.value.reason)
     assert world.snapshot() == before
 

@@ -35,6 +35,7 @@ async def federation_page(slug: str, request: Request, db: Db, session: Optional
         return render(request, session, "missing.html", status=404)
     user = None if session is None else session.user
     who = await standing_of(db, user)
+    applied = await service.has_applied(db, federation, user)
     return render(
         request,
         session,
@@ -42,7 +43,11 @@ async def federation_page(slug: str, request: Request, db: Db, session: Optional
         federation=await service.public_view(db, federation),
         runs_it=powers.can_see_private(who, federation.id) or who.site_owner,
         is_player=who.holds(federation.id, Role.PLAYER),
-        may_apply=user is not None and not user.guest and powers.can_apply(who, federation.id),
+        applied=applied,
+        may_apply=not applied
+        and user is not None
+        and not user.guest
+        and powers.can_apply(who, federation.id),
     )
 
 

@@ -210,6 +210,13 @@ async def dismiss(
 
 
 # ---------------------------------------------------------------- applications
+async def has_applied(db: AsyncSession, federation: Federation, user: User | None) -> bool:
+    """Is ``user``'s own application to the federation waiting?"""
+    if user is None:
+        return False
+    return await db.get(FederationApplication, (federation.id, user.id)) is not None
+
+
 async def apply(
     db: AsyncSession, actor: User | None, federation: Federation, body: ApplicationCreate
 ) -> None:
