@@ -33,6 +33,7 @@ PAGES = (
     "bots.md",
     "tournaments.md",
     "ratings.md",
+    "federations.md",
 )
 
 

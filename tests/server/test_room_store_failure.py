@@ -16,6 +16,7 @@ class Viewer:
     def __init__(self, seat: int | None) -> None:
         self.seat = seat
         self.language = "en"
+        self.arbiter = False
         self.messages: list[dict[str, Any]] = []
 
     def send(self, message: dict[str, Any]) -> None:

@@ -14,6 +14,7 @@ from tavla.server import lobby as lobby_module
 from tavla.server.accounts import SessionInfo
 from tavla.server.deps import SESSION_COOKIE, CurrentSession, Db, OptionalSession, PlatformDep
 from tavla.server.errors import ApiError, not_found
+from tavla.server.federations.observing import check_may_observe
 from tavla.server.i18n import N_
 from tavla.server.offers import BotGameCreate, OfferAccept, OfferCreate
 from tavla.server.platform import Platform
@@ -239,11 +240,11 @@ async def games(platform: PlatformDep) -> dict[str, Any]:
 
 
 async def visible_game(game_id: str, db: AsyncSession, session: SessionInfo | None) -> LiveGame:
-    """The game, if this visitor may see it (archive.check_may_see); else 404 or 403."""
+    """The game, if this visitor may see it (federations/games.py); else 404 or 403."""
     row = await db.get(LiveGame, game_id)
     if row is None:
         raise not_found(N_("game not found"))
-    archive.check_may_see(row, session)
+    await check_may_observe(db, row, None if session is None else session.user)
     return row
 
 

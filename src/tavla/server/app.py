@@ -15,6 +15,8 @@ from fastapi.staticfiles import StaticFiles
 import tavla
 from tavla.server import api, pages, ws
 from tavla.server.errors import ApiError
+from tavla.server.federations import pages as federation_pages
+from tavla.server.federations import router as federations
 from tavla.server.i18n import LANGUAGE_COOKIE, N_, choose_language, translate
 from tavla.server.platform import Platform
 from tavla.server.settings import Settings
@@ -84,8 +86,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse({"error": {"code": "invalid", "message": message}}, status_code=422)
 
     app.include_router(api.router)
+    app.include_router(federations.router)
     app.include_router(ws.router)
     app.include_router(pages.router)
+    app.include_router(federation_pages.router)
     if STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

@@ -14,13 +14,12 @@ from tavla.match.mat import export_mat
 from tavla.match.record import MatchRecord, replay_states
 from tavla.match.settings import MatchSettings
 from tavla.schema import match_state_json
-from tavla.server.accounts import SessionInfo
-from tavla.server.errors import ApiError, forbidden
+from tavla.server.errors import ApiError
 from tavla.server.i18n import N_
 from tavla.server.live.rooms import bot_name
 from tavla.storage.models import GameAction, GameDice, LiveGame, User
 
-__all__ = ["check_may_see", "profile", "record_json", "record_mat", "replay_json", "summary"]
+__all__ = ["profile", "record_json", "record_mat", "replay_json", "summary"]
 
 PROFILE_GAMES = 50
 
@@ -31,15 +30,6 @@ def seat_of(row: LiveGame, user_id: int) -> int | None:
     if row.seat1_user_id == user_id:
         return 1
     return None
-
-
-def check_may_see(row: LiveGame, session: SessionInfo | None) -> None:
-    """Finished games are public; a live one is seen by its players, and by others
-    only where the players allow spectators (RULES.md 11.2)."""
-    if row.status == "finished" or row.spectators:
-        return
-    if session is None or seat_of(row, session.user.id) is None:
-        raise forbidden(N_("the players of this game do not allow spectators"))
 
 
 async def _names(db: AsyncSession, row: LiveGame) -> list[str]:

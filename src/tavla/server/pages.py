@@ -16,6 +16,8 @@ from tavla.core.registry import all_games
 from tavla.server import archive
 from tavla.server.accounts import name_key
 from tavla.server.deps import Db, OptionalSession, PlatformDep
+from tavla.server.errors import ApiError
+from tavla.server.federations.observing import check_may_observe
 from tavla.server.i18n import LANGUAGE_COOKIE, LANGUAGE_NAMES, LANGUAGES, N_, choose_language, translations
 from tavla.server.live.bots import bot_levels
 from tavla.storage.models import LiveGame, User
@@ -119,8 +121,8 @@ async def game_page(game_id: str, request: Request, db: Db, session: OptionalSes
     if row.status == "finished":
         return RedirectResponse(f"/archive/{game_id}", status_code=303)
     try:
-        archive.check_may_see(row, session)
-    except Exception:
+        await check_may_observe(db, row, None if session is None else session.user)
+    except ApiError:
         return render(request, session, "missing.html", status=403, private=True)
     return render(request, session, "game.html", game_id=game_id, board_text=board_text(request, session))
 
@@ -131,8 +133,8 @@ async def archive_page(game_id: str, request: Request, db: Db, session: Optional
     if row is None:
         return render(request, session, "missing.html", status=404)
     try:
-        archive.check_may_see(row, session)
-    except Exception:
+        await check_may_observe(db, row, None if session is None else session.user)
+    except ApiError:
         return render(request, session, "missing.html", status=403, private=True)
     info = await archive.summary(db, row)
     return render(

@@ -16,7 +16,10 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from tavla.server.accounts import SessionInfo, session_of
 from tavla.server.deps import SESSION_COOKIE, same_origin
+from tavla.server.federations.games import GameAccess, can_moderate_chat, can_observe
+from tavla.server.federations.standing import Standing, standing_of
 from tavla.server.i18n import LANGUAGE_COOKIE, N_, choose_language, translate
+from tavla.server.live.room import Room, reads_chat
 from tavla.server.lobby import LOBBY_TOPIC, user_topic
 from tavla.server.platform import Platform
 from tavla.server.security import RateLimiter
@@ -33,10 +36,13 @@ class Connection:
     """One websocket: a seat (or None), the language its refusals are written in, and a
     queue its writer task empties in order."""
 
-    def __init__(self, socket: WebSocket, seat: int | None, language: str = "en") -> None:
+    def __init__(
+        self, socket: WebSocket, seat: int | None, language: str = "en", *, arbiter: bool = False
+    ) -> None:
         self.socket = socket
         self.seat = seat
         self.language = language
+        self.arbiter = arbiter
         self.queue: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue()
         self.closed = False
 
@@ -144,11 +150,13 @@ async def _game_socket(socket: WebSocket, game_id: str) -> None:
         seat = next(
             (i for i, s in enumerate(room.seats) if s.user_id == info.user.id and s.bot is None), None
         )
-    if seat is None and not room.spectators:
+    who = await _standing(platform, info)
+    if seat is None and not can_observe(who, game_access(room)):
         await socket.close(code=4403, reason="the players do not allow spectators")
         return
     await socket.accept()
-    connection = Connection(socket, seat, _language(socket, info))
+    arbiter = can_moderate_chat(who, game_access(room))
+    connection = Connection(socket, seat, _language(socket, info), arbiter=arbiter)
     writer = asyncio.create_task(connection.writer())
     limiter = RateLimiter(platform.settings.messages_per_second, 1.0)
     await _whole(room.join(connection))
@@ -180,8 +188,10 @@ async def _game_socket(socket: WebSocket, game_id: str) -> None:
                 )
             elif kind == "chat":
                 await _whole(room.say(connection, message.get("seq"), message.get("text")))
+            elif kind == "close_chat":
+                await _close_chat(platform, info, room, connection, message.get("seq"))
             elif kind == "sync":
-                connection.send(room.view(connection.seat))
+                connection.send(room.view(connection.seat, reads_chat=reads_chat(connection)))
             else:
                 connection.send(
                     _error(
@@ -198,6 +208,35 @@ async def _game_socket(socket: WebSocket, game_id: str) -> None:
         connection.closed = True
         writer.cancel()
         await _whole(room.leave(connection))
+
+
+def game_access(room: Room) -> GameAccess:
+    """What the rules of watching read of a live game (federations/games.py)."""
+    users = tuple(None if seat.bot is not None else seat.user_id for seat in room.seats)
+    return GameAccess((users[0], users[1]), room.spectators, room.federation_id)
+
+
+async def _standing(platform: Platform, info: SessionInfo | None) -> Standing:
+    async with platform.sessions() as db:
+        return await standing_of(db, None if info is None else info.user)
+
+
+async def _close_chat(
+    platform: Platform, info: SessionInfo | None, room: Room, connection: Connection, seq: object
+) -> None:
+    # The standing is read again: an arbiter dismissed since he connected closes nothing.
+    if not connection.arbiter or not can_moderate_chat(await _standing(platform, info), game_access(room)):
+        connection.send(
+            _error(
+                connection,
+                "forbidden",
+                N_("only an arbiter of this game's federation may close its chat"),
+                seq,
+            )
+        )
+        return
+    await _whole(room.close_chat())
+    connection.send({"type": "ack", "seq": seq if type(seq) is int else None, "v": room.book.version})
 
 
 @router.websocket("/ws/lobby")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Boolean, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import JSON, BigInteger, Boolean, ForeignKey, Index, Integer, String, Text, false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -26,6 +26,9 @@ class User(Base):
     # How the board is drawn for this player: "right" (home on the right) or "left".
     home_side: Mapped[str] = mapped_column(String(8), default="right")
     created_ms: Mapped[int] = mapped_column(BigInteger)
+    # The site owner creates federations and appoints their administrators (RULES.md
+    # 11.1; docs/federations.md). Only `tavla site-owner` sets it: no request can.
+    site_owner: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class Session(Base):
@@ -95,6 +98,11 @@ class LiveGame(Base):
     created_ms: Mapped[int] = mapped_column(BigInteger)
     finished_ms: Mapped[int | None] = mapped_column(BigInteger)
     rematch_of: Mapped[str | None] = mapped_column(String(16))
+    # A game of a federation's tournament: that federation's arbiters may observe it and
+    # read and close its chat (RULES.md 11.2). None for the site's own games.
+    federation_id: Mapped[int | None] = mapped_column(ForeignKey("federations.id"), index=True)
+    # An arbiter closed the players' chat: it stays off whatever the players choose.
+    chat_closed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class GameAction(Base):
@@ -146,6 +154,52 @@ class ChatMessage(Base):
     seat: Mapped[int] = mapped_column(Integer)
     text: Mapped[str] = mapped_column(Text)
     t_ms: Mapped[int] = mapped_column(BigInteger)
+
+
+class Federation(Base):
+    """A federation the site owner created: its own administrators, arbiters and players."""
+
+    __tablename__ = "federations"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    # The federation's key in addresses and in the ledger's books (docs/ledger.md).
+    slug: Mapped[str] = mapped_column(String(32), unique=True)
+    name: Mapped[str] = mapped_column(String(80))
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    created_ms: Mapped[int] = mapped_column(BigInteger)
+
+
+class FederationRole(Base):
+    """One role one account holds in one federation; an account may hold several
+    (an administrator who is also an arbiter)."""
+
+    __tablename__ = "federation_roles"
+
+    federation_id: Mapped[int] = mapped_column(
+        ForeignKey("federations.id", ondelete="CASCADE"), primary_key=True
+    )
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    role: Mapped[str] = mapped_column(String(16), primary_key=True)
+    # What the player gave the federation to be reached by, when he applied: private to
+    # the federation's administrators.
+    contact_email: Mapped[str | None] = mapped_column(String(254))
+    appointed_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    created_ms: Mapped[int] = mapped_column(BigInteger)
+
+
+class FederationApplication(Base):
+    """A player's request to be admitted to a federation, waiting for an administrator."""
+
+    __tablename__ = "federation_applications"
+
+    federation_id: Mapped[int] = mapped_column(
+        ForeignKey("federations.id", ondelete="CASCADE"), primary_key=True
+    )
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    contact_email: Mapped[str | None] = mapped_column(String(254))
+    created_ms: Mapped[int] = mapped_column(BigInteger)
 
 
 Index("ix_games_status_created", LiveGame.status, LiveGame.created_ms)

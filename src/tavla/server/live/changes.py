@@ -46,6 +46,8 @@ class Change:
     seat: int | None = None
     seq: int | None = None
     chat: ChatLine | None = None
+    close_chat: bool = False
+    """An arbiter closed the players' chat."""
     steps_changed: bool = False
     """A step was played or taken back on the room's step builder."""
     restore: Callable[[], None] | None = None

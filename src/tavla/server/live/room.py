@@ -48,6 +48,9 @@ class Viewer(Protocol):
     seat: int | None
     language: str
     """The language its refusals are written in (``en``, ``tr``, ``bg``)."""
+    arbiter: bool
+    """An arbiter of the game's federation observes: he reads the players' chat and may
+    close it, and never acts or writes (RULES.md 11.2; ws.py decides who is one)."""
 
     def send(self, message: dict[str, Any] | str) -> None:
         """Queue ``message``: an object, or its JSON text made once for many viewers."""
@@ -116,6 +119,8 @@ class Room:
         chat: list[ChatLine] | None = None,
         pending_steps: list[str] | None = None,
         clock_base_ms: int = 0,
+        federation_id: int | None = None,
+        chat_closed: bool = False,
     ) -> None:
         self.game_id = game_id
         self.settings = settings
@@ -127,6 +132,9 @@ class Room:
         self.spectators = spectators
         self.chat_on = chat_on
         self.chat = chat or []
+        self.federation_id = federation_id
+        """The federation whose tournament the game belongs to, if any."""
+        self.chat_closed = chat_closed
         self.viewers: list[Viewer] = []
         self.away_since: list[int | None] = [None, None]
         self.lock = asyncio.Lock()
@@ -311,6 +319,8 @@ class Room:
                 self.feed.seeds[number].revealed = True
         if change.chat is not None:
             self.chat.append(change.chat)
+        if change.close_chat:
+            self.chat_closed = True
         if change.actions:
             self._new_builder()
         if self.builder is not None and change.pending_steps != list(self.builder.played):
@@ -395,7 +405,12 @@ class Room:
     async def say(self, viewer: Viewer, seq: object, text: object) -> None:
         seat = viewer.seat
         if seat is None:
-            viewer.send(_error(viewer, seq, "not_player", N_("spectators cannot chat with the players")))
+            refusal = (
+                N_("an arbiter observes the game and cannot write to the players")
+                if viewer.arbiter
+                else N_("spectators cannot chat with the players")
+            )
+            viewer.send(_error(viewer, seq, "not_player", refusal))
             return
         if type(seq) is not int or seq < 1 or not isinstance(text, str) or not text.strip():
             viewer.send(
@@ -433,7 +448,16 @@ class Room:
     @property
     def chat_enabled(self) -> bool:
         both_people = all(info.bot is None for info in self.seats)
-        return both_people and all(self.chat_on)
+        return both_people and all(self.chat_on) and not self.chat_closed
+
+    async def close_chat(self) -> None:
+        """Close the players' chat for good: an arbiter's decision, authorised by the
+        caller (ws.py, the federations' API). Stored, then shown to everybody."""
+        async with self.lock:
+            if self.chat_closed:
+                return
+            change = Change(state=self.state, pending_steps=self.pending_steps, close_chat=True)
+            await self._commit(change)
 
     # ------------------------------------------------------------ presence
     async def join(self, viewer: Viewer) -> None:
@@ -550,7 +574,7 @@ class Room:
         shared = shared_view(self)
         common = shared_text(self, shared)
         for viewer in list(self.viewers):
-            own = state_message(self, viewer.seat, shared)
+            own = state_message(self, viewer.seat, shared, reads_chat=reads_chat(viewer))
             own_text = json.dumps(
                 {key: value for key, value in own.items() if key not in SHARED_KEYS},
                 separators=(",", ":"),
@@ -563,10 +587,12 @@ class Room:
             if viewer.seat == seat:
                 viewer.send(message)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None, *, reads_chat: bool | None = None) -> dict[str, Any]:
+        """The ``state`` for ``seat``; the chat's lines are shown to the players, and to
+        an observer only when ``reads_chat`` says so."""
         from tavla.server.live.views import state_message
 
-        return state_message(self, seat)
+        return state_message(self, seat, reads_chat=reads_chat)
 
     def close(self) -> None:
         self.closed = True
@@ -574,6 +600,11 @@ class Room:
             self._timer.cancel()
         if self._bot_task is not None:
             self._bot_task.cancel()
+
+
+def reads_chat(viewer: Viewer) -> bool:
+    """The players read their chat, and so does an arbiter observing."""
+    return viewer.seat is not None or viewer.arbiter
 
 
 def _error(viewer: Viewer, seq: object, code: str, template: str, /, **params: object) -> dict[str, Any]:

@@ -138,6 +138,8 @@ class Rooms:
                 "pending_steps": change.pending_steps,
                 "score": list(state.score),
             }
+            if change.close_chat:
+                values["chat_closed"] = True
             if state.over:
                 values.update(status="finished", winner=state.winner, finished_ms=wall_ms())
             await connection.execute(UPDATE_GAME, {"b_id": game_id, **values})
@@ -153,6 +155,7 @@ class Rooms:
         client_seeds: tuple[str, str] = ("", ""),
         rematch_of: str | None = None,
         seed_chain_end: str | None = None,
+        federation_id: int | None = None,
     ) -> Room:
         game_id = new_game_id()
         chain_end = seed_chain_end or new_chain_end()
@@ -177,6 +180,7 @@ class Rooms:
                     score=[0, 0],
                     created_ms=wall_ms(),
                     rematch_of=rematch_of,
+                    federation_id=federation_id,
                 )
             )
         room = Room(
@@ -189,6 +193,7 @@ class Rooms:
             save=self.save,
             spectators=spectators,
             chat_on=chat_on,
+            federation_id=federation_id,
         )
         self.rooms[game_id] = room
         self.configure(room)
@@ -264,6 +269,8 @@ class Rooms:
             chat=[ChatLine(c.seat, c.text, c.t_ms) for c in chat_rows],
             pending_steps=list(row.pending_steps),
             clock_base_ms=max((a.t_ms for a in actions), default=0),
+            federation_id=row.federation_id,
+            chat_closed=row.chat_closed,
         )
 
     def close(self) -> None:

@@ -162,17 +162,22 @@ def shared_view(room: Room) -> dict[str, Any]:
     }
 
 
-def state_message(room: Room, seat: int | None, shared: dict[str, Any] | None = None) -> dict[str, Any]:
+def state_message(
+    room: Room, seat: int | None, shared: dict[str, Any] | None = None, *, reads_chat: bool | None = None
+) -> dict[str, Any]:
     """The ``state`` for ``seat``; ``shared`` is :func:`shared_view` when the caller
-    shows the same moment to several connections (it is built once, not per viewer)."""
+    shows the same moment to several connections (it is built once, not per viewer).
+    The chat's lines go to the players, and to whom ``reads_chat`` names (an arbiter)."""
     common = shared_view(room) if shared is None else shared
     steps = None
     if room.builder is not None and seat is not None and room.state.actor == seat:
         steps = steps_json(room.builder).model_dump(mode="json", by_alias=True)
+    shown = seat is not None if reads_chat is None else reads_chat
     chat = {
         "enabled": room.chat_enabled,
+        "closed": room.chat_closed,
         "messages": [{"seat": line.seat, "text": line.text, "t_ms": line.t_ms} for line in room.chat]
-        if seat is not None
+        if shown
         else [],
     }
     return {

@@ -1,0 +1,122 @@
+"""The federations' JSON API (docs/federations.md): thin, each route hands the
+request to the service, which authorises."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from tavla.server.deps import CurrentSession, Db, OptionalSession, PlatformDep
+from tavla.server.errors import ApiError, not_found
+from tavla.server.federations import observing, service
+from tavla.server.federations.schemas import (
+    ApplicationCreate,
+    FederationCreate,
+    FederationPrivate,
+    FederationPublic,
+    FederationSummary,
+    Membership,
+)
+from tavla.server.federations.standing import Role
+from tavla.server.i18n import N_
+from tavla.storage.models import LiveGame
+
+router = APIRouter(prefix="/api", tags=["federations"])
+
+# The roles' segments in addresses: /api/federations/tbf/arbiters/ayse
+ROLE_PATHS = {"administrators": Role.ADMINISTRATOR, "arbiters": Role.ARBITER, "players": Role.PLAYER}
+
+
+def _role(segment: str) -> Role:
+    role = ROLE_PATHS.get(segment)
+    if role is None:
+        raise not_found(N_("no such role: {role}; administrators, arbiters or players"), role=segment)
+    return role
+
+
+@router.get("/federations")
+async def federations(db: Db) -> list[FederationSummary]:
+    return await service.list_federations(db)
+
+
+@router.post("/federations", status_code=201)
+async def create_federation(body: FederationCreate, db: Db, session: CurrentSession) -> FederationSummary:
+    """Create a federation (the site owner only)."""
+    made = await service.create_federation(db, session.user, body)
+    return FederationSummary(slug=made.slug, name=made.name, url=f"/federations/{made.slug}")
+
+
+@router.get("/federations/{slug}")
+async def federation(slug: str, db: Db) -> FederationPublic:
+    """The federation's name and who holds which role: public."""
+    return await service.public_view(db, await service.federation_at(db, slug))
+
+
+@router.get("/federations/{slug}/administration")
+async def administration(slug: str, db: Db, session: OptionalSession) -> FederationPrivate:
+    """Members with their contact addresses, and pending applications: the federation's
+    administrators only."""
+    found = await service.federation_at(db, slug)
+    return await service.private_view(db, None if session is None else session.user, found)
+
+
+@router.put("/federations/{slug}/{roles}/{name}")
+async def appoint(slug: str, roles: str, name: str, db: Db, session: CurrentSession) -> Membership:
+    """Appoint an administrator (site owner), an arbiter or admit a player (administrators)."""
+    role = _role(roles)
+    return await service.appoint(db, session.user, await service.federation_at(db, slug), name, role)
+
+
+@router.post("/federations/{slug}/applications", status_code=201)
+async def apply(
+    slug: str, db: Db, session: CurrentSession, body: ApplicationCreate | None = None
+) -> dict[str, bool]:
+    """Ask to be admitted as a player; an administrator decides."""
+    await service.apply(db, session.user, await service.federation_at(db, slug), body or ApplicationCreate())
+    return {"ok": True}
+
+
+@router.delete("/federations/{slug}/applications/{name}")
+async def turn_down(slug: str, name: str, db: Db, session: CurrentSession) -> dict[str, bool]:
+    """An administrator turns an application down; the applicant may withdraw his own."""
+    await service.withdraw_application(db, session.user, await service.federation_at(db, slug), name)
+    return {"ok": True}
+
+
+# After the applications' route: its address would match this one's pattern too.
+@router.delete("/federations/{slug}/{roles}/{name}")
+async def dismiss(slug: str, roles: str, name: str, db: Db, session: CurrentSession) -> dict[str, bool]:
+    """Take a role away (as appointing it); a player may also leave by himself."""
+    role = _role(roles)
+    await service.dismiss(db, session.user, await service.federation_at(db, slug), name, role)
+    return {"ok": True}
+
+
+# ---------------------------------------------------------------- a game's chat
+async def _game(db: Db, game_id: str) -> LiveGame:
+    row = await db.get(LiveGame, game_id)
+    if row is None:
+        raise not_found(N_("game not found"))
+    return row
+
+
+@router.get("/games/{game_id}/chat")
+async def game_chat(game_id: str, db: Db, session: OptionalSession) -> dict[str, Any]:
+    """The players' chat: for the players and the arbiters of the game's federation."""
+    row = await _game(db, game_id)
+    lines = await observing.chat_lines(db, row, None if session is None else session.user)
+    return {"closed": row.chat_closed, "messages": lines}
+
+
+@router.post("/games/{game_id}/chat/close")
+async def close_chat(game_id: str, db: Db, platform: PlatformDep, session: CurrentSession) -> dict[str, bool]:
+    """An arbiter of the game's federation closes the players' chat for good."""
+    row = await _game(db, game_id)
+    await observing.check_may_close_chat(db, row, session.user)
+    room = None if row.status != "live" else await platform.rooms.get(game_id)
+    if room is None:
+        raise ApiError(409, "over", N_("the match is over"))
+    await db.commit()  # the room stores the change on its own connection
+    await room.close_chat()
+    return {"ok": True, "closed": True}
