@@ -22,7 +22,7 @@ from tavla.tournament.dutch import RoundPairing, pair_round
 from tavla.tournament.dutch.colours import colour_of
 from tavla.tournament.dutch.criteria import compatible
 from tavla.tournament.dutch.players import SwissPlayer, swiss_players
-from tavla.tournament.history import Colour, Entrant, Outcome, RoundEntry
+from tavla.tournament.history import Colour, Entrant, Outcome, RoundEntry, TournamentError
 from tavla.tournament.trf import TrfPlayer, TrfTournament, read_trf, write_trf
 
 ABSENT_HALF = RoundEntry(None, None, Outcome.HALF_BYE)
@@ -149,8 +149,15 @@ def _colour_rule(a: SwissPlayer, b: SwissPlayer) -> str:
     return "E.3" if any(x != y for x, y in zip(reversed(a.colours), reversed(b.colours), strict=False)) else "E.4"
 
 
-def classify(ours_: RoundPairing, theirs: RoundPairing, players: dict[int, SwissPlayer], first: Colour) -> list[str]:
-    """One label per difference, naming the rule and the side that keeps it."""
+def classify(
+    ours_: RoundPairing,
+    theirs: RoundPairing,
+    players: dict[int, SwissPlayer],
+    first: Colour,
+    had_absence_bye: frozenset[int] = frozenset(),
+) -> list[str]:
+    """One label per difference, naming the rule and the side that keeps it.
+    ``had_absence_bye``: players who took an H or Z bye in an earlier round."""
     labels = []
     if pair_set(ours_) == pair_set(theirs):
         mine = {frozenset(g): g for g in ours_.games}
@@ -166,6 +173,15 @@ def classify(ours_: RoundPairing, theirs: RoundPairing, players: dict[int, Swiss
         bye = players[theirs.bye]
         if not bye.bye_allowed:
             labels.append("bye C.2: oracle gives a second pairing bye (or one after a forfeit win): ours right")
+        elif (
+            ours_.bye in had_absence_bye
+            and players[ours_.bye].bye_allowed
+            and players[ours_.bye].score < bye.score
+        ):
+            labels.append(
+                "bye C.2: oracle counts an earlier H/Z bye as a pairing bye and moves the bye up a score"
+                " group; C.2 names only the pairing bye and forfeit wins: ours right"
+            )
     for side, pairing in (("oracle", theirs), ("ours", ours_)):
         for white, black in pairing.games:
             if not compatible(players[white], players[black]):
@@ -201,6 +217,24 @@ def _quality(pairing: RoundPairing, players: dict[int, SwissPlayer]) -> tuple[tu
     return tuple(diffs), missed, strong, floats
 
 
+def _no_pairing_label(text: str, target: int, first: Colour, report: TrfTournament, rounds: int) -> str:
+    """Ours found no pairing: does the oracle's pairing keep C.1-C.3?"""
+    try:
+        theirs = oracle(text, target, first)
+    except Exception:
+        return "no pairing exists: both agree (the oracle fails too); tournament stopped"
+    players = {
+        p.number: p for p in swiss_players(report.entrants, target - 1, rounds, report.absent_from_next_round())
+    }
+    broken = [g for g in theirs.games if not compatible(players[g[0]], players[g[1]])]
+    covered = {n for game in theirs.games for n in game} | ({theirs.bye} if theirs.bye else set())
+    if broken or (theirs.bye is not None and not players[theirs.bye].bye_allowed):
+        return "no pairing exists: the oracle pairs anyway, breaking C.1-C.3: ours right; tournament stopped"
+    if covered != set(players):
+        return "no pairing exists: the oracle leaves players unpaired: ours right; tournament stopped"
+    return "no pairing found by ours, oracle found a valid one: OURS WRONG"
+
+
 def run(tally: Tally, rng: random.Random, players: int, rounds: int) -> None:
     tournament = new_tournament(rng, players, rounds)
     withdrawn: set[int] = set()
@@ -212,7 +246,13 @@ def run(tally: Tally, rng: random.Random, players: int, rounds: int) -> None:
         report = read_trf(text)
         played = report.played_rounds
         started = time.perf_counter()
-        mine = ours(text)
+        try:
+            mine = ours(text)
+        except TournamentError:
+            label = _no_pairing_label(text, played + 1, first, report, rounds)
+            tally.classes[label] += 1
+            tally.examples.setdefault(label, f"{players} players, round {played + 1}")
+            return
         elapsed = time.perf_counter() - started
         tally.seconds += elapsed
         tally.slowest = max(tally.slowest, elapsed)
@@ -231,7 +271,12 @@ def run(tally: Tally, rng: random.Random, players: int, rounds: int) -> None:
             tally.same_pairs += 1
             if set(mine.games) == set(theirs.games):
                 tally.same_colours += 1
-        for label in classify(mine, theirs, state, first):
+        absence_byes = frozenset(
+            e.number
+            for e in report.entrants
+            if any(r.outcome in (Outcome.HALF_BYE, Outcome.ZERO_BYE) for r in e.rounds[:played])
+        )
+        for label in classify(mine, theirs, state, first, absence_byes):
             tally.classes[label] += 1
             tally.examples.setdefault(label, f"{players} players, round {played + 1}")
         tournament = play(mine, tournament, rng)

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tavla.tournament.dutch.criteria import Layout, compatible, criterion_values, score_shifts
+from tavla.tournament.dutch.criteria import Layout, bye_ranks, compatible, criterion_values, score_shifts
 from tavla.tournament.dutch.matching import best_matching, completes
 from tavla.tournament.dutch.players import SwissPlayer
 from tavla.tournament.history import TournamentError
@@ -57,6 +57,7 @@ class RoundPairer:
         self.shifts, scores_width = score_shifts([p.score for p in self.order])
         self.layout = Layout(count, scores_width)
         self.bye_score = self._bye_score()
+        self.bye_ranks = {} if self.bye_score is None else bye_ranks(self.order, self.bye_score)
 
     def may_sit_out(self, vertex: int) -> bool:
         player = self.order[vertex]
@@ -90,6 +91,16 @@ class RoundPairer:
     def _weight(self, bracket: Bracket, full: bool, tie: TieBreak, tie_width: int) -> Callable[[int, int], int | None]:
         in_bracket = set(bracket.players)
         in_next = set(bracket.next_group)
+        # The bye is settled in this bracket when it is the last one and holds the bye's
+        # score (bbpPairings also covers a bye-score group above ineligible players; such
+        # fields are left to the other criteria here).
+        settles_bye = (
+            self.bye_score is not None
+            and not bracket.next_group
+            and not bracket.lower
+            and bool(bracket.residents)
+            and self.order[bracket.residents[0]].score == self.bye_score
+        )
 
         def weight(u: int, v: int) -> int | None:
             if not self.allowed[u][v]:
@@ -102,10 +113,14 @@ class RoundPairer:
                 in_next=v in in_next,
                 completion=completion,
                 shifts=self.shifts,
+                bye_ranks=self._bye_rank(u) + self._bye_rank(v) if settles_bye else 0,
             )
             return (self.layout.pack(values) << tie_width) | tie(u, v)
 
         return weight
+
+    def _bye_rank(self, vertex: int) -> int:
+        return self.bye_ranks.get(self.order[vertex].number, 0)
 
     def _solve(self, bracket: Bracket, tie: TieBreak, tie_width: int) -> dict[int, int]:
         """The best matching of the bracket with the next score group, if the players it

@@ -9,9 +9,11 @@ into each other. The order follows bbpPairings (the FIDE-endorsed Dutch program)
 1. completion and the bye (C.4, C.2): everybody paired, the one left over allowed the bye
 2. pairs in the current bracket (C.5), then the scores they pair (C.6, the PSD)
 3. the same two for the next bracket (C.7)
-4. colours: topscorers beyond ±2 and three in a row (C.8, C.9; only topscorers can
+4. when the bracket will leave just the bye's receiver: the bye to the player with the
+   most games played (fewest unplayed ones, C.9 of the rules as amended in 2025)
+5. colours: topscorers beyond ±2 and three in a row (C.8, C.9; only topscorers can
    meet with equal absolute preferences), then preferences (C.10), strong ones (C.11)
-5. floats: repeated downfloats and upfloats of the last round, of the round before
+6. floats: repeated downfloats and upfloats of the last round, of the round before
    (C.12-C.15), then the scores involved (C.16-C.19)
 
 Fields that only break ties between equally good pairings (the order of transpositions
@@ -65,7 +67,8 @@ class Layout:
     @property
     def widths(self) -> list[int]:
         count, scores = self.count_width, self.scores_width + 2
-        return [count, count, scores, count, scores] + [count] * 4 + [count] * 4 + [scores] * 4
+        ranks = (self.vertices * self.vertices + 1).bit_length()
+        return [count, count, scores, count, scores, ranks] + [count] * 4 + [count] * 4 + [scores] * 4
 
     @property
     def total_width(self) -> int:
@@ -124,15 +127,26 @@ def criterion_values(
     in_next: bool,
     completion: int,
     shifts: dict[int, int],
+    bye_ranks: int = 0,
 ) -> list[int]:
     """The field values of the pair (``high`` ranks above ``low``). ``in_bracket``: both
     belong to the bracket being paired; ``in_next``: ``low`` is in the next score group.
-    ``completion`` is the top field (0 when completion is checked apart)."""
+    ``completion`` is the top field (0 when completion is checked apart); ``bye_ranks``
+    what pairing these two is worth for the choice of the bye (see :func:`bye_ranks`)."""
     values = [completion]
     values += [int(in_bracket), 1 << shifts[high.score] if in_bracket else 0]
-    values += [int(in_next), 1 << shifts[high.score] if in_next else 0]
+    values += [int(in_next), 1 << shifts[high.score] if in_next else 0, bye_ranks]
     if in_bracket:
         values += _colour_fields(high, low) + _float_fields(high, low, shifts)
     else:
         values += [0] * 12
     return values
+
+
+def bye_ranks(players: Sequence[SwissPlayer], bye_score: int) -> dict[int, int]:
+    """Per start number, for the players with the bye's score: the rank of their count
+    of played games, fewest played highest. Pairing players of high rank is worth more,
+    so the one left for the bye is among those who played the most."""
+    counts = sorted((len(p.colours) for p in players if p.score == bye_score), reverse=True)
+    rank_of_count = {count: rank for rank, count in enumerate(counts)}
+    return {p.number: rank_of_count[len(p.colours)] for p in players if p.score == bye_score}
