@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from tavla.tournament.dutch import RoundPairing, pair_round
 from tavla.tournament.dutch.colours import colour_of
 from tavla.tournament.dutch.criteria import compatible
-from tavla.tournament.dutch.players import SwissPlayer, swiss_players
+from tavla.tournament.dutch.players import Float, SwissPlayer, swiss_players
 from tavla.tournament.history import Colour, Entrant, Outcome, RoundEntry, TournamentError
 from tavla.tournament.trf import TrfPlayer, TrfTournament, read_trf, write_trf
 
@@ -149,15 +149,34 @@ def _colour_rule(a: SwissPlayer, b: SwissPlayer) -> str:
     return "E.3" if any(x != y for x, y in zip(reversed(a.colours), reversed(b.colours), strict=False)) else "E.4"
 
 
+def _rule_says(rule: str, a: SwissPlayer, b: SwissPlayer, first: Colour) -> tuple[int, int] | None:
+    """(white, black) as the article itself reads, worked out here apart from the engine
+    for E.1, E.4 and E.5; E.2 and E.3 are checked with the engine's colour function."""
+    higher, lower = (a, b) if (a.score, -a.rank) > (b.score, -b.rank) else (b, a)
+    if rule == "E.1":
+        wants_white = a if a.preference is Colour.WHITE or b.preference is Colour.BLACK else b
+        return (wants_white.number, (b if wants_white is a else a).number)
+    if rule == "E.4":
+        prefers = higher.preference
+        return (higher.number, lower.number) if prefers is Colour.WHITE else (lower.number, higher.number)
+    if rule == "E.5":
+        gets = first if higher.rank % 2 == 0 else first.other
+        return (higher.number, lower.number) if gets is Colour.WHITE else (lower.number, higher.number)
+    return (a.number, b.number) if colour_of(a, b, first) is Colour.WHITE else (b.number, a.number)
+
+
 def classify(
     ours_: RoundPairing,
     theirs: RoundPairing,
     players: dict[int, SwissPlayer],
     first: Colour,
     had_absence_bye: frozenset[int] = frozenset(),
+    forfeit_floats: bool = False,
 ) -> list[str]:
     """One label per difference, naming the rule and the side that keeps it.
-    ``had_absence_bye``: players who took an H or Z bye in an earlier round."""
+    ``had_absence_bye``: players who took an H or Z bye in an earlier round;
+    ``forfeit_floats``: somebody's float of the last two rounds comes from a lost forfeit,
+    where the oracle counts no float and bbpPairings compares the two scores."""
     labels = []
     if pair_set(ours_) == pair_set(theirs):
         mine = {frozenset(g): g for g in ours_.games}
@@ -165,7 +184,7 @@ def classify(
             if mine[frozenset(game)] != game:
                 a, b = players[game[0]], players[game[1]]
                 rule = _colour_rule(a, b)
-                right = (a.number, b.number) if colour_of(a, b, first) is Colour.WHITE else (b.number, a.number)
+                right = _rule_says(rule, a, b, first)
                 side = "ours" if right == mine[frozenset(game)] else "oracle" if right == game else "neither"
                 labels.append(f"colour {rule}: {side} follows the rule")
         return labels
@@ -192,7 +211,9 @@ def classify(
         for name, m, o in zip(("PSD C.6", "colour C.10", "strong colour C.11", "floats C.12-15"), mine, other, strict=True):
             if m != o:
                 better = "ours" if m < o else "oracle"
-                labels.append(f"pairs differ on {name}: {better} better")
+                floats_rule = name.startswith("floats") and forfeit_floats
+                note = " (a lost forfeit floats by the scores, as bbpPairings reads A.4)" if floats_rule else ""
+                labels.append(f"pairs differ on {name}: {better} better{note}")
                 break
         else:
             labels.append("pairs differ, criteria equal: candidate order (section D)")
@@ -201,7 +222,9 @@ def classify(
 
 def _quality(pairing: RoundPairing, players: dict[int, SwissPlayer]) -> tuple[tuple[int, ...], int, int, int]:
     """A round-level reading of the criteria, each smaller-is-better: score differences
-    (largest first), colour preferences missed, strong ones missed, repeated floats."""
+    (largest first), colour preferences missed, strong ones missed, floats repeated from
+    the last two rounds (a downfloat again for the higher player of an uneven pair, an
+    upfloat again for the lower one; the bye is a downfloat)."""
     diffs = sorted((abs(players[w].score - players[b].score) for w, b in pairing.games), reverse=True)
     missed = strong = floats = 0
     for white, black in pairing.games:
@@ -213,7 +236,9 @@ def _quality(pairing: RoundPairing, players: dict[int, SwissPlayer]) -> tuple[tu
         w, b = players[white], players[black]
         high, low = (w, b) if w.score >= b.score else (b, w)
         if high.score > low.score:
-            floats += (high.floats[0].value == "down") + (low.floats[0].value == "up")
+            floats += sum(f is Float.DOWN for f in high.floats) + sum(f is Float.UP for f in low.floats)
+    if pairing.bye is not None:
+        floats += sum(f is Float.DOWN for f in players[pairing.bye].floats)
     return tuple(diffs), missed, strong, floats
 
 
@@ -276,7 +301,10 @@ def run(tally: Tally, rng: random.Random, players: int, rounds: int) -> None:
             for e in report.entrants
             if any(r.outcome in (Outcome.HALF_BYE, Outcome.ZERO_BYE) for r in e.rounds[:played])
         )
-        for label in classify(mine, theirs, state, first, absence_byes):
+        lost_forfeit = any(
+            r.outcome is Outcome.FORFEIT_LOSS for e in report.entrants for r in e.rounds[max(0, played - 2) : played]
+        )
+        for label in classify(mine, theirs, state, first, absence_byes, lost_forfeit):
             tally.classes[label] += 1
             tally.examples.setdefault(label, f"{players} players, round {played + 1}")
         tournament = play(mine, tournament, rng)
