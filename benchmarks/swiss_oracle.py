@@ -45,7 +45,8 @@ class Tally:
 def new_tournament(rng: random.Random, players: int, rounds: int) -> TrfTournament:
     ratings = sorted((rng.randint(1000, 2600) for _ in range(players)), reverse=True)
     entrants = tuple(
-        TrfPlayer(Entrant(number=i + 1, name=f"Player {i + 1}", rating=rating)) for i, rating in enumerate(ratings)
+        TrfPlayer(Entrant(number=i + 1, name=f"Player {i + 1}", rating=rating))
+        for i, rating in enumerate(ratings)
     )
     headers = ("012 Random Swiss", "022 Nowhere", "092 FIDE_DUTCH")
     return TrfTournament(entrants, headers, rounds, Colour.WHITE if rng.random() < 0.5 else Colour.BLACK)
@@ -61,9 +62,7 @@ def with_absences(tournament: TrfTournament, rng: random.Random, withdrawn: set[
         if number not in withdrawn and rng.random() < 0.01 and played > 0:
             withdrawn.add(number)
         draw = rng.random()
-        absence = (
-            ABSENT_ZERO if number in withdrawn or draw < 0.02 else ABSENT_HALF if draw < 0.05 else None
-        )
+        absence = ABSENT_ZERO if number in withdrawn or draw < 0.02 else ABSENT_HALF if draw < 0.05 else None
         rounds = entrant.rounds[:played] + ((absence,) if absence else ())
         players.append(replace(player, entrant=replace(entrant, rounds=rounds)))
     return replace(tournament, players=tuple(players))
@@ -75,9 +74,13 @@ def play(pairing: RoundPairing, tournament: TrfTournament, rng: random.Random) -
         draw = rng.random()
         if draw < 0.05:
             winner_is_white = rng.random() < 0.5
-            w, b = (Outcome.FORFEIT_WIN, Outcome.FORFEIT_LOSS) if winner_is_white else (
-                Outcome.FORFEIT_LOSS,
-                Outcome.FORFEIT_WIN,
+            w, b = (
+                (Outcome.FORFEIT_WIN, Outcome.FORFEIT_LOSS)
+                if winner_is_white
+                else (
+                    Outcome.FORFEIT_LOSS,
+                    Outcome.FORFEIT_WIN,
+                )
             )
         elif draw < 0.25:
             w = b = Outcome.DRAW
@@ -101,7 +104,11 @@ def ours(text: str) -> RoundPairing:
     report = read_trf(text)
     assert report.total_rounds is not None
     return pair_round(
-        report.entrants, report.played_rounds, report.total_rounds, report.absent_from_next_round(), report.first_colour
+        report.entrants,
+        report.played_rounds,
+        report.total_rounds,
+        report.absent_from_next_round(),
+        report.first_colour,
     )
 
 
@@ -135,18 +142,24 @@ def oracle(text: str, target_round: int, first: Colour) -> RoundPairing:
 
 
 def pair_set(pairing: RoundPairing) -> set[frozenset[int]]:
-    return {frozenset(game) for game in pairing.games} | ({frozenset([pairing.bye])} if pairing.bye else set())
+    return {frozenset(game) for game in pairing.games} | (
+        {frozenset([pairing.bye])} if pairing.bye else set()
+    )
 
 
 def _colour_rule(a: SwissPlayer, b: SwissPlayer) -> str:
     """The article of section E that decides the pair's colours."""
     if a.preference is None or b.preference is None or a.preference != b.preference:
         return "E.1" if a.preference or b.preference else "E.5"
-    if a.absolute != b.absolute or a.imbalance != b.imbalance and (a.absolute or b.absolute):
+    if a.absolute != b.absolute or (a.imbalance != b.imbalance and (a.absolute or b.absolute)):
         return "E.2"
     if a.strong != b.strong:
         return "E.2"
-    return "E.3" if any(x != y for x, y in zip(reversed(a.colours), reversed(b.colours), strict=False)) else "E.4"
+    return (
+        "E.3"
+        if any(x != y for x, y in zip(reversed(a.colours), reversed(b.colours), strict=False))
+        else "E.4"
+    )
 
 
 def _rule_says(rule: str, a: SwissPlayer, b: SwissPlayer, first: Colour) -> tuple[int, int] | None:
@@ -191,7 +204,9 @@ def classify(
     if theirs.bye != ours_.bye and theirs.bye is not None:
         bye = players[theirs.bye]
         if not bye.bye_allowed:
-            labels.append("bye C.2: oracle gives a second pairing bye (or one after a forfeit win): ours right")
+            labels.append(
+                "bye C.2: oracle gives a second pairing bye (or one after a forfeit win): ours right"
+            )
         elif (
             ours_.bye in had_absence_bye
             and players[ours_.bye].bye_allowed
@@ -208,11 +223,15 @@ def classify(
     if len(labels) == 0:
         mine = _quality(ours_, players)
         other = _quality(theirs, players)
-        for name, m, o in zip(("PSD C.6", "colour C.10", "strong colour C.11", "floats C.12-15"), mine, other, strict=True):
+        for name, m, o in zip(
+            ("PSD C.6", "colour C.10", "strong colour C.11", "floats C.12-15"), mine, other, strict=True
+        ):
             if m != o:
                 better = "ours" if m < o else "oracle"
                 floats_rule = name.startswith("floats") and forfeit_floats
-                note = " (a lost forfeit floats by the scores, as bbpPairings reads A.4)" if floats_rule else ""
+                note = (
+                    " (a lost forfeit floats by the scores, as bbpPairings reads A.4)" if floats_rule else ""
+                )
                 labels.append(f"pairs differ on {name}: {better} better{note}")
                 break
         else:
@@ -249,7 +268,8 @@ def _no_pairing_label(text: str, target: int, first: Colour, report: TrfTourname
     except Exception:
         return "no pairing exists: both agree (the oracle fails too); tournament stopped"
     players = {
-        p.number: p for p in swiss_players(report.entrants, target - 1, rounds, report.absent_from_next_round())
+        p.number: p
+        for p in swiss_players(report.entrants, target - 1, rounds, report.absent_from_next_round())
     }
     broken = [g for g in theirs.games if not compatible(players[g[0]], players[g[1]])]
     covered = {n for game in theirs.games for n in game} | ({theirs.bye} if theirs.bye else set())
@@ -302,7 +322,9 @@ def run(tally: Tally, rng: random.Random, players: int, rounds: int) -> None:
             if any(r.outcome in (Outcome.HALF_BYE, Outcome.ZERO_BYE) for r in e.rounds[:played])
         )
         lost_forfeit = any(
-            r.outcome is Outcome.FORFEIT_LOSS for e in report.entrants for r in e.rounds[max(0, played - 2) : played]
+            r.outcome is Outcome.FORFEIT_LOSS
+            for e in report.entrants
+            for r in e.rounds[max(0, played - 2) : played]
         )
         for label in classify(mine, theirs, state, first, absence_byes, lost_forfeit):
             tally.classes[label] += 1
@@ -324,7 +346,8 @@ def main() -> None:
     print(f"rounds compared             {tally.rounds}  (oracle failed on {tally.oracle_failed})")
     print(f"rounds with identical pairs {tally.same_pairs}")
     print(f"rounds identical in colours {tally.same_colours}")
-    print(f"our time per round          {tally.seconds / max(1, tally.rounds):.3f} s (slowest {tally.slowest:.3f} s)")
+    per_round = tally.seconds / max(1, tally.rounds)
+    print(f"our time per round          {per_round:.3f} s (slowest {tally.slowest:.3f} s)")
     print("differences by rule (count, first seen):")
     for label, count in tally.classes.most_common():
         print(f"  {count:5}  {label}  [{tally.examples[label]}]")

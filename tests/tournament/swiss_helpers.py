@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 from benchmarks.swiss_oracle import new_tournament, ours, play, with_absences
+
 from tavla.tournament.dutch import RoundPairing
 from tavla.tournament.dutch.players import swiss_players
 from tavla.tournament.history import Colour, Entrant, Outcome, RoundEntry

@@ -4,15 +4,15 @@ on random tournaments (Hypothesis), and agreement with an independent engine."""
 from __future__ import annotations
 
 import pytest
+from benchmarks.swiss_oracle import classify, oracle, ours, pair_set
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.tournament.swiss_helpers import B, W, broken_invariants, bye, game, report, simulate
 
-from benchmarks.swiss_oracle import classify, oracle, ours, pair_set
 from tavla.tournament.dutch import pairing_lines
 from tavla.tournament.dutch.players import swiss_players
 from tavla.tournament.history import Colour, TournamentError
 from tavla.tournament.trf import read_trf, write_trf
-from tests.tournament.swiss_helpers import B, W, broken_invariants, bye, game, report, simulate
 
 
 def lines(text: str) -> list[str]:
@@ -81,15 +81,18 @@ def test_c2_counts_pairing_byes_and_forfeit_wins_not_half_or_zero_point_byes() -
 
 
 def test_a_second_pairing_bye_is_never_given_c2() -> None:
-    text = report(
-        {1: [game(2, W, "1")], 2: [game(1, B, "1")], 3: [bye("U")]}, total=3
-    )
+    text = report({1: [game(2, W, "1")], 2: [game(1, B, "1")], 3: [bye("U")]}, total=3)
     assert ours(text).bye in (1, 2)
 
 
 def test_players_marked_h_or_z_in_the_round_to_pair_are_neither_paired_nor_printed() -> None:
     text = report(
-        {1: [game(2, W, "1"), bye("H")], 2: [game(1, B, "0")], 3: [game(4, W, "=")], 4: [game(3, B, "="), bye("Z")]},
+        {
+            1: [game(2, W, "1"), bye("H")],
+            2: [game(1, B, "0")],
+            3: [game(4, W, "=")],
+            4: [game(3, B, "="), bye("Z")],
+        },
         total=3,
     )
     assert lines(text) == ["1", "2 3"]  # 2 had black, 3 white (E.1)
@@ -133,7 +136,11 @@ def test_no_valid_pairing_is_one_clear_error() -> None:
 
 @pytest.mark.parametrize(("seed", "players", "rounds"), [(11, 8, 5), (12, 16, 7), (13, 31, 6), (14, 60, 5)])
 def test_every_round_keeps_the_invariants(seed: int, players: int, rounds: int) -> None:
-    problems = [p for tournament, pairing in simulate(seed, players, rounds) for p in broken_invariants(tournament, pairing)]
+    problems = [
+        p
+        for tournament, pairing in simulate(seed, players, rounds)
+        for p in broken_invariants(tournament, pairing)
+    ]
     assert problems == []
 
 
@@ -179,7 +186,10 @@ def test_against_the_caissify_oracle(seed: int, players: int, rounds: int) -> No
         compared += 1
         if pair_set(theirs) == pair_set(pairing):
             agreed += 1
-        state = {p.number: p for p in swiss_players(report_.entrants, played, rounds, report_.absent_from_next_round())}
+        state = {
+            p.number: p
+            for p in swiss_players(report_.entrants, played, rounds, report_.absent_from_next_round())
+        }
         for label in classify(pairing, theirs, state, first):
             assert any(known in label for known in KNOWN_ORACLE_FAULTS), label
     assert agreed >= compared - 2

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from tests.tournament.swiss_helpers import B, W, bye, game, report, simulate
 
 from tavla.tournament.history import Colour, Outcome, TournamentError
 from tavla.tournament.trf import read_trf, write_trf
-from tests.tournament.swiss_helpers import B, W, bye, game, report, simulate
 
 SAMPLE = report(
     {

@@ -165,7 +165,9 @@ def _read_player(line: str, line_number: int) -> tuple[TrfPlayer, str]:
         column = FIRST_BLOCK + start + 1
         separator = rest[start + 8 : start + BLOCK_WIDTH]
         if separator.strip():
-            raise _error(line_number, f"columns {column + 8}-{column + 9}", "must be blank between round blocks")
+            raise _error(
+                line_number, f"columns {column + 8}-{column + 9}", "must be blank between round blocks"
+            )
         entry = _read_block(rest[start : start + 8], line_number, column, number)
         if entry is None:
             blanks += 1
@@ -271,7 +273,9 @@ def _check_opponents(tournament: TrfTournament, points: dict[int, tuple[str, int
             theirs = opponent.rounds[index] if index < len(opponent.rounds) else None
             if theirs is None or theirs.opponent != entrant.number:
                 raise _error(
-                    line, where, f"round {index + 1}: player {entry.opponent}'s line does not name {entrant.number}"
+                    line,
+                    where,
+                    f"round {index + 1}: player {entry.opponent}'s line does not name {entrant.number}",
                 )
             if entry.outcome.played != theirs.outcome.played or (
                 entry.outcome.played and entry.colour == theirs.colour

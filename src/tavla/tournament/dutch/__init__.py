@@ -70,7 +70,9 @@ def _publication_key(pair: tuple[SwissPlayer, SwissPlayer]) -> tuple[int, int, i
     return (-higher.score, -lower.score, higher.rank)
 
 
-def _first_round(players: list[SwissPlayer]) -> tuple[list[tuple[SwissPlayer, SwissPlayer]], SwissPlayer | None]:
+def _first_round(
+    players: list[SwissPlayer],
+) -> tuple[list[tuple[SwissPlayer, SwissPlayer]], SwissPlayer | None]:
     """Round 1 has one bracket and no criterion to weigh: the top half meets the bottom
     half in order, and the last player of an odd field gets the bye (C.04.3 D.1's
     first candidate, which is perfect)."""

@@ -88,7 +88,9 @@ class RoundPairer:
 
     # -- one matching problem ---------------------------------------------------------
 
-    def _weight(self, bracket: Bracket, full: bool, tie: TieBreak, tie_width: int) -> Callable[[int, int], int | None]:
+    def _weight(
+        self, bracket: Bracket, full: bool, tie: TieBreak, tie_width: int
+    ) -> Callable[[int, int], int | None]:
         in_bracket = set(bracket.players)
         in_next = set(bracket.next_group)
         # The bye is settled in this bracket when it is the last one and holds the bye's

@@ -55,7 +55,7 @@ def colour_of(a: SwissPlayer, b: SwissPlayer, first_colour: Colour) -> Colour:
     decided = _by_preferences(a, b)
     if decided is not None:
         return decided
-    higher, lower = (a, b) if ranks_above(a, b) else (b, a)
+    higher = a if ranks_above(a, b) else b
     if higher.preference is not None:
         higher_colour = higher.preference
     else:

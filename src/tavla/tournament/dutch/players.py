@@ -129,14 +129,17 @@ def swiss_players(
             continue
         score = _score_before(rounds, played)
         floats = tuple(
-            _float(entrant.number, played - back, history) if played >= back else Float.NONE for back in (1, 2)
+            _float(entrant.number, played - back, history) if played >= back else Float.NONE
+            for back in (1, 2)
         )
         players.append(
             SwissPlayer(
                 number=entrant.number,
                 rank=rank,
                 score=score,
-                opponents=frozenset(e.opponent for e in rounds if e.opponent is not None and e.outcome.played),
+                opponents=frozenset(
+                    e.opponent for e in rounds if e.opponent is not None and e.outcome.played
+                ),
                 colours=tuple(e.colour for e in rounds if e.outcome.played and e.colour is not None),
                 # C.2 as TRF.md reads it: a pairing bye or a forfeit win already received
                 # (an unplayed round worth a win) rules the pairing bye out.
