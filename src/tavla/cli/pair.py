@@ -25,7 +25,7 @@ from tavla.tournament.trf import read_trf
 def pair_command(
     file: Annotated[Path, typer.Argument(help="A TRF16 file with the rounds played so far and XXR.")],
 ) -> None:
-    """Pair the next round of a Swiss tournament (FIDE Dutch system), as bbpPairings -p prints it."""
+    """Pair the next Swiss round (FIDE Dutch system) as bbpPairings -p prints it; see docs/tournaments.md."""
     tournament = read_trf(read_text_file(file))
     if tournament.total_rounds is None:
         raise TournamentError(f"{file}: the number of rounds (an 'XXR n' line) is missing")
