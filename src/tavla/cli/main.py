@@ -45,6 +45,7 @@ COMMAND_MODULES = [
     "tavla.cli.verify_dice",
     "tavla.cli.analyze",
     "tavla.cli.teach",
+    "tavla.cli.pair",
 ]
 
 for _name in COMMAND_MODULES:
