@@ -154,7 +154,8 @@ class Ledger:
             game = store.staked_game(row)
             if game.status is GameStatus.RESERVED:
                 existing = await store.booked(session, postings.game_reserve_key(game_id))
-                assert existing is not None, game_id
+                if existing is None:  # the status and the booking are written together
+                    raise RuntimeError(f"game {game_id!r} is reserved but its booking is missing")
                 return existing
             if game.status.closed:
                 raise GameAlreadyClosedError(game_id, game.status.value)
@@ -186,7 +187,8 @@ class Ledger:
                         game_id, f"settled for {game.winner} with {game.points} points"
                     )
                 existing = await store.booked(session, postings.game_close_key(game_id))
-                assert existing is not None, game_id
+                if existing is None:  # the status and the booking are written together
+                    raise RuntimeError(f"game {game_id!r} is closed but its booking is missing")
                 return existing
             if game.status.closed:
                 raise GameAlreadyClosedError(game_id, game.status.value)

@@ -53,7 +53,8 @@ async def account_id(session: AsyncSession, key: AccountKey, now_ms: int) -> int
     statement = insert(AccountRow).values(values).on_conflict_do_nothing()
     await session.execute(statement)
     row = await find_account(session, key)
-    assert row is not None, key
+    if row is None:  # inserted or already there a line above
+        raise RuntimeError(f"account {key} could not be created")
     return row.id
 
 
