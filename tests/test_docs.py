@@ -31,6 +31,7 @@ PAGES = (
     "fair-dice.md",
     "cube.md",
     "bots.md",
+    "abluka-engine.md",
     "tournaments.md",
     "ratings.md",
     "federations.md",
