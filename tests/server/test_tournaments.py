@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from tests.server.play import Seat
 from tests.server.tournament_world import World, build_world
 
 
@@ -57,3 +58,189 @@ def test_a_six_player_swiss_abluka_tournament_of_bots_runs_to_its_final_standing
     assert standings[0]["points"] >= standings[-1]["points"]
     ranks = {e["start_number"]: e["final_rank"] for e in final["entrants"]}
     assert ranks == {line["number"]: line["rank"] for line in standings}
+
+
+def test_a_four_player_knockout_of_bots_ends_with_the_champion_first(world: World) -> None:
+    tournament = world.create(game="tabla", format="knockout", match_lengths=[1, 1])
+    final = run_to_the_end(world, tournament, bots=4)
+    assert final["rounds"] == 2 and [len(r["pairings"]) for r in final["played_rounds"]] == [2, 1]
+    first = final["played_rounds"][0]["pairings"]
+    # Seeds 1-4 and 2-3 in round 1 (knockout.py's bracket); the final is their winners'.
+    assert {(p["white_number"], p["black_number"]) for p in first} == {(1, 4), (2, 3)}
+    winners = {p["white_number"] if p["result"] == "white" else p["black_number"] for p in first}
+    final_match = final["played_rounds"][1]["pairings"][0]
+    assert {final_match["white_number"], final_match["black_number"]} == winners
+    champion = (
+        final_match["white_number"] if final_match["result"] == "white" else final_match["black_number"]
+    )
+    places = {line["number"]: line["rank"] for line in final["standings"]}
+    assert places[champion] == 1 and sorted(places.values()) == [1, 2, 3, 3]
+    assert sorted(e["final_rank"] for e in final["entrants"]) == [1, 2, 3, 3]
+
+
+def test_a_round_robin_of_three_bots_rests_one_player_each_round(world: World) -> None:
+    tournament = world.create(game="abluka", format="round_robin", match_lengths=[1])
+    final = run_to_the_end(world, tournament, bots=3)
+    assert final["rounds"] == 3
+    met = set()
+    for played in final["played_rounds"]:
+        games = [p for p in played["pairings"] if p["black"] is not None]
+        rests = [p for p in played["pairings"] if p["black"] is None]
+        assert len(games) == 1 and len(rests) == 1 and rests[0]["result"] == "bye"
+        met.add(frozenset((games[0]["white_number"], games[0]["black_number"])))
+    assert met == {frozenset(p) for p in ((1, 2), (1, 3), (2, 3))}  # everyone met everyone
+    assert sum(line["points"] for line in final["standings"]) == 3  # a rest scores nothing
+
+
+def enter_people(world: World, tournament: int, names: tuple[str, ...]) -> None:
+    world.ok("POST", "admin", f"/api/tournaments/{tournament}/registration")
+    for name in names:
+        world.ok("PUT", name, f"/api/tournaments/{tournament}/entrants/me")
+    world.ok("POST", "admin", f"/api/tournaments/{tournament}/check-in")
+    for name in names:
+        world.ok("POST", name, f"/api/tournaments/{tournament}/entrants/me/check-in")
+
+
+def resign(world: World, game: str, loser: str, winner: str) -> None:
+    """``loser`` resigns the game (an Abluka set) and ``winner`` accepts."""
+    with (
+        world.site.as_(world.people[loser]).websocket_connect(f"/ws/game/{game}") as giving_up,
+        world.site.as_(world.people[winner]).websocket_connect(f"/ws/game/{game}") as taking,
+    ):
+        resigning, accepting = Seat(giving_up), Seat(taking)
+        assert resigning.send({"kind": "resign"})["type"] == "ack"
+        accepting.wait(lambda state: state["match"]["phase"] == "resign")
+        assert accepting.send({"kind": "accept"})["type"] == "ack"
+        accepting.wait(lambda state: state["match"]["over"])
+
+
+def only_board(shown: dict[str, Any]) -> dict[str, Any]:
+    boards: list[dict[str, Any]] = shown["played_rounds"][-1]["pairings"]
+    assert len(boards) == 1
+    return boards[0]
+
+
+CONFIRM_REFUSED = {
+    "nobody": 401,  # no session
+    "outsider": 403,  # no role in tbf
+    "cem": 403,  # a player of tbf, not in this match
+    "admin": 403,  # an administrator is not an arbiter
+    "other_admin": 403,  # another federation's
+    "owner": 403,  # the site owner has no power inside a federation
+}
+
+
+def test_a_result_needs_both_players_confirmations_and_refusals_change_nothing(world: World) -> None:
+    tournament = world.create(game="abluka", format="swiss", rounds=1, match_lengths=[1])
+    enter_people(world, tournament, ("ali", "bora"))
+    world.ok("POST", "admin", f"/api/tournaments/{tournament}/rounds")
+    board = only_board(world.view(tournament))
+    assert (board["white"], board["black"]) == ("ali", "bora")  # equal ratings: by name
+    confirm = f"/api/tournaments/{tournament}/pairings/{board['id']}/confirm"
+    early = world.send("POST", "ali", confirm)
+    assert early.status_code == 409 and early.json()["error"]["code"] == "no_result"
+    resign(world, board["game_id"], loser="ali", winner="bora")
+    shown = world.wait(tournament, lambda v: only_board(v)["result"] is not None, "the result")
+    board = only_board(shown)
+    assert board["result"] == "black" and not board["official"]
+    assert not board["white_confirmed"] and not board["black_confirmed"]  # people confirm themselves
+    assert shown["standings_after"] == 0 and shown["state"] == "running"
+    before = world.snapshot()
+    for who, status in CONFIRM_REFUSED.items():
+        assert world.send("POST", who, confirm).status_code == status, who
+    assert world.snapshot() == before
+    assert world.ok("POST", "ali", confirm)["white_confirmed"]
+    shown = world.view(tournament)
+    assert not only_board(shown)["official"] and shown["state"] == "running"
+    after_one = world.ok("POST", "bora", confirm)
+    assert after_one["official"] and after_one["confirmed_by_arbiter"] is None
+    final = world.view(tournament)
+    assert final["state"] == "finished"
+    assert [(line["name"], line["rank"]) for line in final["standings"]] == [("bora", 1), ("ali", 2)]
+
+
+def test_an_arbiter_makes_a_result_official_alone(world: World) -> None:
+    tournament = world.create(game="abluka", format="knockout", match_lengths=[1])
+    enter_people(world, tournament, ("cem", "deniz"))
+    world.ok("POST", "admin", f"/api/tournaments/{tournament}/rounds")
+    board = only_board(world.view(tournament))
+    resign(world, board["game_id"], loser="deniz", winner="cem")
+    world.wait(tournament, lambda v: only_board(v)["result"] is not None, "the result")
+    confirmed = world.ok("POST", "arbiter", f"/api/tournaments/{tournament}/pairings/{board['id']}/confirm")
+    assert confirmed["official"] and confirmed["confirmed_by_arbiter"] == "arbiter"
+    assert not confirmed["white_confirmed"] and not confirmed["black_confirmed"]
+    final = world.view(tournament)
+    assert final["state"] == "finished"
+    assert {e["name"]: e["final_rank"] for e in final["entrants"]} == {"cem": 1, "deniz": 2}
+
+
+def refused(world: World, who: str, method: str, url: str, status: int, body: Any = None) -> None:
+    """``who`` tries; the answer is ``status`` and no tournament row changed."""
+    before = world.snapshot()
+    response = world.send(method, who, url, body)
+    assert response.status_code == status, (who, url, response.text)
+    assert world.snapshot() == before, (who, url)
+
+
+NOT_ADMINISTRATORS = {
+    "nobody": 401,
+    "ali": 403,
+    "arbiter": 403,
+    "outsider": 403,
+    "other_admin": 403,
+    "owner": 403,
+}
+
+
+def test_only_the_federations_administrators_run_its_tournaments(world: World) -> None:
+    create = "/api/federations/tbf/tournaments"
+    for who, status in NOT_ADMINISTRATORS.items():
+        refused(world, who, "POST", create, status, {"name": "Kupa", "format": "swiss", "rounds": 3})
+    tournament = world.create(game="tabla", format="swiss", rounds=1, match_lengths=[1])
+    base = f"/api/tournaments/{tournament}"
+    for who, status in NOT_ADMINISTRATORS.items():
+        refused(world, who, "POST", f"{base}/registration", status)
+    refused(world, "ali", "PUT", f"{base}/entrants/me", 409)  # not open yet
+    refused(world, "admin", "POST", f"{base}/check-in", 409)  # registration comes first
+    world.ok("POST", "admin", f"{base}/registration")
+    for who, status in NOT_ADMINISTRATORS.items():
+        refused(world, who, "POST", f"{base}/bots", status, {"level": "beginner"})
+        refused(world, who, "POST", f"{base}/check-in", status)
+    # Only the federation's players enter (its administrators and arbiters are not players).
+    for who, status in {
+        "nobody": 401,
+        "outsider": 403,
+        "admin": 403,
+        "arbiter": 403,
+        "other_admin": 403,
+    }.items():
+        refused(world, who, "PUT", f"{base}/entrants/me", status)
+    world.ok("PUT", "ali", f"{base}/entrants/me")
+    refused(world, "ali", "PUT", f"{base}/entrants/me", 409)  # once is enough
+    refused(world, "ali", "POST", f"{base}/entrants/me/check-in", 409)  # check-in is not open
+    refused(world, "bora", "POST", f"{base}/entrants/me/check-in", 404)  # not registered
+    world.ok("PUT", "bora", f"{base}/entrants/me")
+    world.ok("POST", "admin", f"{base}/check-in")
+    refused(world, "cem", "PUT", f"{base}/entrants/me", 409)  # registration is closed
+    world.ok("POST", "ali", f"{base}/entrants/me/check-in")
+    for who, status in NOT_ADMINISTRATORS.items():
+        refused(world, who, "POST", f"{base}/rounds", status)
+    refused(world, "admin", "POST", f"{base}/rounds", 409)  # only ali checked in: no field
+    world.ok("POST", "bora", f"{base}/entrants/me/check-in")
+    world.ok("POST", "admin", f"{base}/rounds")
+    refused(world, "admin", "POST", f"{base}/rounds", 409)  # round 1 is not official yet
+    refused(world, "ali", "DELETE", f"{base}/entrants/me", 409)  # too late to withdraw
+
+
+def test_a_tournament_refuses_impossible_settings(world: World) -> None:
+    create = "/api/federations/tbf/tournaments"
+    for choice in (
+        {"name": "Kupa", "game": "chess"},
+        {"name": "Kupa", "format": "ladder"},
+        {"name": "Kupa", "format": "swiss"},  # a Swiss tournament needs its rounds
+        {"name": "Kupa", "format": "knockout", "rounds": 3},
+        {"name": "Kupa", "format": "swiss", "rounds": 3, "match_lengths": [1, 3]},
+        {"name": "Kupa", "format": "knockout", "match_lengths": [0]},
+        {"name": "K", "format": "knockout"},
+    ):
+        refused(world, "admin", "POST", create, 422, choice)
