@@ -9,7 +9,11 @@ from typing import Any
 
 import pytest
 from tests.server.play import Seat
+from tests.server.test_i18n import untranslated
 from tests.server.tournament_world import World, build_world
+
+from tavla.server.i18n import translate
+from tavla.server.i18n_catalog import translated_languages
 
 
 @pytest.fixture
@@ -244,3 +248,83 @@ def test_a_tournament_refuses_impossible_settings(world: World) -> None:
         {"name": "K", "format": "knockout"},
     ):
         refused(world, "admin", "POST", create, 422, choice)
+
+
+def page(world: World, who: str, path: str, language: str = "en") -> Any:
+    """``path`` as ``who`` reads it in ``language`` (an account reads its own language)."""
+    player = world.people[who]
+    if player is None:
+        return world.site.as_(None).get(path, params={"lang": language})
+    world.ok("PUT", who, "/api/me/preferences", {"language": language})
+    try:
+        return world.site.as_(player).get(path)
+    finally:
+        world.ok("PUT", who, "/api/me/preferences", {"language": "en"})
+
+
+def test_the_pages_show_the_tournament_to_everybody_and_its_running_to_its_officials(world: World) -> None:
+    assert 'id="create-tournament"' in page(world, "admin", "/federations/tbf/admin").text
+    tournament = world.create(game="abluka", format="knockout", match_lengths=[1])
+    assert f'href="/tournaments/{tournament}"' in page(world, "nobody", "/federations/tbf").text
+    admin_page = f"/tournaments/{tournament}/admin"
+    assert 'id="open-registration"' in page(world, "admin", admin_page).text
+    final = run_to_the_end(world, tournament, bots=2)
+    public = page(world, "nobody", f"/tournaments/{tournament}")
+    assert public.status_code == 200
+    assert f'data-version="{final["version"]}"' in public.text and "/static/tournament.js" in public.text
+    board = final["played_rounds"][0]["pairings"][0]
+    assert f'href="/game/{board["game_id"]}"' in public.text and 'id="standings"' in public.text
+    for entrant in final["entrants"]:
+        assert f'href="/u/{entrant["name"]}"' in public.text
+    assert page(world, "admin", admin_page).status_code == 200
+    assert page(world, "arbiter", admin_page).status_code == 200
+    assert 'id="open-registration"' not in page(world, "arbiter", admin_page).text
+    for who in ("nobody", "ali", "outsider", "other_admin", "owner"):
+        refused_page = page(world, who, admin_page)
+        assert refused_page.status_code == 403, who
+        assert "only the administrators and arbiters of Türkiye Tavla Federasyonu" in refused_page.text
+
+
+def test_a_player_registers_checks_in_and_confirms_on_the_pages(world: World) -> None:
+    tournament = world.create(game="abluka", format="swiss", rounds=1, match_lengths=[1])
+    path = f"/tournaments/{tournament}"
+    world.ok("POST", "admin", f"/api/tournaments/{tournament}/registration")
+    assert 'id="register"' in page(world, "ali", path).text
+    assert 'id="register"' not in page(world, "outsider", path).text  # not a player of tbf
+    for name in ("ali", "bora"):
+        world.ok("PUT", name, f"/api/tournaments/{tournament}/entrants/me")
+    assert 'id="register"' not in page(world, "ali", path).text  # done
+    world.ok("POST", "admin", f"/api/tournaments/{tournament}/check-in")
+    assert 'id="check-in"' in page(world, "ali", path).text
+    for name in ("ali", "bora"):
+        world.ok("POST", name, f"/api/tournaments/{tournament}/entrants/me/check-in")
+    assert 'id="check-in"' not in page(world, "ali", path).text
+    world.ok("POST", "admin", f"/api/tournaments/{tournament}/rounds")
+    board = only_board(world.view(tournament))
+    resign(world, board["game_id"], loser="bora", winner="ali")
+    world.wait(tournament, lambda v: only_board(v)["result"] is not None, "the result")
+    confirm = f'data-url="/api/tournaments/{tournament}/pairings/{board["id"]}/confirm"'
+    assert confirm in page(world, "ali", path).text
+    assert confirm not in page(world, "cem", path).text and confirm not in page(world, "nobody", path).text
+    assert confirm in page(world, "arbiter", f"{path}/admin").text
+    assert confirm not in page(world, "admin", f"{path}/admin").text  # not an arbiter
+
+
+@pytest.mark.parametrize("language", translated_languages())
+def test_the_tournament_pages_have_no_english_left(world: World, language: str) -> None:
+    tournament = world.create(game="abluka", format="swiss", rounds=1, match_lengths=[1])
+    final = run_to_the_end(world, tournament, bots=2)
+    names = (*(e["name"] for e in final["entrants"]), "Kupa")
+    for who, path in (
+        ("nobody", f"/tournaments/{tournament}"),
+        ("admin", f"/tournaments/{tournament}/admin"),
+        ("arbiter", f"/tournaments/{tournament}/admin"),
+        ("admin", "/federations/tbf/admin"),
+        ("nobody", "/federations/tbf"),
+    ):
+        shown = page(world, who, path, language)
+        assert shown.status_code == 200 and f'<html lang="{language}">' in shown.text, (who, path)
+        assert translate(language, "Final standings") in shown.text or "federations" in path
+        assert untranslated(language, shown.text, names) == [], (who, path)
+    english = page(world, "nobody", f"/tournaments/{tournament}", "en").text
+    assert len(untranslated(language, english, names)) > 10  # the check sees English where it is
