@@ -5,15 +5,21 @@ every forbidden action refused with nothing changed."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+from alembic import command
+from sqlalchemy import create_engine, text, update
+from tests.server.federation_world import sync_url
 from tests.server.play import Seat
 from tests.server.test_i18n import untranslated
 from tests.server.tournament_world import World, build_world
 
 from tavla.server.i18n import translate
 from tavla.server.i18n_catalog import translated_languages
+from tavla.storage.database import _alembic_config
+from tavla.storage.models import TournamentPairing
 
 
 @pytest.fixture
@@ -58,6 +64,7 @@ def test_a_six_player_swiss_abluka_tournament_of_bots_runs_to_its_final_standing
     assert len({federation for federation, _ in games.values()}) == 1
     standings = final["standings"]
     assert sum(line["points"] for line in standings) == 9
+    assert sum(line["sets_won"] for line in standings) == 9  # one set a match: the winner's
     assert [line["rank"] for line in standings] == sorted(line["rank"] for line in standings)
     assert standings[0]["points"] >= standings[-1]["points"]
     ranks = {e["start_number"]: e["final_rank"] for e in final["entrants"]}
@@ -328,3 +335,46 @@ def test_the_tournament_pages_have_no_english_left(world: World, language: str) 
         assert untranslated(language, shown.text, names) == [], (who, path)
     english = page(world, "nobody", f"/tournaments/{tournament}", "en").text
     assert len(untranslated(language, english, names)) > 10  # the check sees English where it is
+
+
+def test_a_result_missed_while_nobody_listened_is_recorded_at_start_up(world: World) -> None:
+    """The director records at start-up the games that ended between their last change
+    and the result (a stop at the wrong moment): here the result is wiped by hand."""
+    tournament = world.create(game="abluka", format="swiss", rounds=1, match_lengths=[1])
+    enter_people(world, tournament, ("ali", "bora"))
+    world.ok("POST", "admin", f"/api/tournaments/{tournament}/rounds")
+    board = only_board(world.view(tournament))
+    resign(world, board["game_id"], loser="bora", winner="ali")
+    world.wait(tournament, lambda v: only_board(v)["result"] is not None, "the result")
+    engine = create_engine(sync_url(world.database_url))
+    with engine.begin() as connection:
+        connection.execute(update(TournamentPairing).values(result=None, white_score=0, black_score=0))
+    engine.dispose()
+    assert only_board(world.view(tournament))["result"] is None
+    platform = world.site.client.app.state.platform  # type: ignore[attr-defined]
+    assert world.site.client.portal.call(platform.tournaments.catch_up) == 1  # type: ignore[attr-defined]
+    recorded = only_board(world.view(tournament))
+    assert (recorded["result"], recorded["white_score"], recorded["black_score"]) == ("white", 1, 0)
+    assert world.site.client.portal.call(platform.tournaments.catch_up) == 0  # type: ignore[attr-defined]
+
+
+def test_migration_0004_keeps_accounts_and_goes_back(tmp_path: Path) -> None:
+    engine = create_engine(f"sqlite+pysqlite:///{tmp_path / 'old.db'}")
+    with engine.begin() as connection:
+        command.upgrade(_alembic_config(connection), "0003")
+        connection.execute(
+            text(
+                "INSERT INTO users (id, name, name_key, guest, language, home_side, created_ms, site_owner)"
+                " VALUES (1, 'ayse', 'ayse', 0, 'tr', 'right', 0, 0)"
+            )
+        )
+    with engine.begin() as connection:
+        command.upgrade(_alembic_config(connection), "head")
+        assert connection.execute(text("SELECT bot_level FROM users")).scalar_one() is None
+        assert connection.execute(text("SELECT count(*) FROM tournaments")).scalar_one() == 0
+    with engine.begin() as connection:
+        command.downgrade(_alembic_config(connection), "0003")
+        assert connection.execute(text("SELECT name FROM users")).scalar_one() == "ayse"
+        tables = connection.execute(text("SELECT name FROM sqlite_master WHERE type = 'table'")).scalars()
+        assert not any(name.startswith("tournament") for name in tables)
+    engine.dispose()
