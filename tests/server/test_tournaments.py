@@ -20,6 +20,8 @@ from tavla.server.i18n import translate
 from tavla.server.i18n_catalog import translated_languages
 from tavla.storage.database import _alembic_config
 from tavla.storage.models import TournamentPairing
+from tavla.tournament.dutch import pair_round
+from tavla.tournament.trf import read_trf
 
 
 @pytest.fixture
@@ -69,6 +71,22 @@ def test_a_six_player_swiss_abluka_tournament_of_bots_runs_to_its_final_standing
     assert standings[0]["points"] >= standings[-1]["points"]
     ranks = {e["start_number"]: e["final_rank"] for e in final["entrants"]}
     assert ranks == {line["number"]: line["rank"] for line in standings}
+    the_report_pairs_again_as_the_server_did(world, tournament, final)
+
+
+def the_report_pairs_again_as_the_server_did(world: World, tournament: int, final: dict[str, Any]) -> None:
+    """The TRF export holds the rounds: the Dutch pairing of each round from it is the
+    pairing the server made, and its points are the standings'."""
+    response = world.site.as_(None).get(f"/api/tournaments/{tournament}/trf")
+    assert response.status_code == 200 and response.text.startswith("012 Kupa\nXXR 3\nXXC white1\n")
+    report = read_trf(response.text)
+    assert report.total_rounds == 3 and report.played_rounds == 3
+    for played in final["played_rounds"]:
+        again = pair_round(report.entrants, played["number"] - 1, 3, first_colour=report.first_colour)
+        stored = tuple((p["white_number"], p["black_number"]) for p in played["pairings"])
+        assert again.games == stored and again.bye is None
+    points = {line["number"]: line["points"] for line in final["standings"]}
+    assert {e.number: e.points for e in report.entrants} == points
 
 
 def test_a_four_player_knockout_of_bots_ends_with_the_champion_first(world: World) -> None:
@@ -87,6 +105,7 @@ def test_a_four_player_knockout_of_bots_ends_with_the_champion_first(world: Worl
     places = {line["number"]: line["rank"] for line in final["standings"]}
     assert places[champion] == 1 and sorted(places.values()) == [1, 2, 3, 3]
     assert sorted(e["final_rank"] for e in final["entrants"]) == [1, 2, 3, 3]
+    assert world.site.as_(None).get(f"/api/tournaments/{tournament}/trf").status_code == 409  # Swiss only
 
 
 def test_a_round_robin_of_three_bots_rests_one_player_each_round(world: World) -> None:
@@ -279,6 +298,7 @@ def test_the_pages_show_the_tournament_to_everybody_and_its_running_to_its_offic
     public = page(world, "nobody", f"/tournaments/{tournament}")
     assert public.status_code == 200
     assert f'data-version="{final["version"]}"' in public.text and "/static/tournament.js" in public.text
+    assert 'id="trf"' not in public.text  # a knockout has no TRF report
     board = final["played_rounds"][0]["pairings"][0]
     assert f'href="/game/{board["game_id"]}"' in public.text and 'id="standings"' in public.text
     for entrant in final["entrants"]:

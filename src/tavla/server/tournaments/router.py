@@ -4,10 +4,12 @@ to the service (or, to start a round, the director), which authorises."""
 from __future__ import annotations
 
 from fastapi import APIRouter
+from fastapi.responses import PlainTextResponse
 
 from tavla.server.deps import CurrentSession, Db, PlatformDep
 from tavla.server.federations.service import federation_at
 from tavla.server.tournaments import service, views
+from tavla.server.tournaments.report import report
 from tavla.server.tournaments.schemas import (
     BotEntrantCreate,
     PairingView,
@@ -15,7 +17,7 @@ from tavla.server.tournaments.schemas import (
     TournamentSummary,
     TournamentView,
 )
-from tavla.server.tournaments.stored import tournament_at
+from tavla.server.tournaments.stored import load, tournament_at
 
 router = APIRouter(prefix="/api", tags=["tournaments"])
 
@@ -36,6 +38,15 @@ async def create(slug: str, body: TournamentCreate, db: Db, session: CurrentSess
 async def tournament(tournament_id: int, db: Db) -> TournamentView:
     """Entrants, the pairings of every round with their games, the standings: public."""
     return await views.view(db, await tournament_at(db, tournament_id))
+
+
+@router.get("/tournaments/{tournament_id}/trf", response_class=PlainTextResponse)
+async def tournament_report(tournament_id: int, db: Db) -> PlainTextResponse:
+    """A Swiss tournament's official rounds as a FIDE Tournament Report File (TRF16)."""
+    found = await tournament_at(db, tournament_id)
+    text = report(await load(db, found))
+    headers = {"Content-Disposition": f'attachment; filename="tournament-{tournament_id}.trf"'}
+    return PlainTextResponse(text, headers=headers)
 
 
 @router.post("/tournaments/{tournament_id}/registration")

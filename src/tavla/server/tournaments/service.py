@@ -12,7 +12,7 @@ from tavla.core.errors import TavlaError
 from tavla.core.registry import find_game
 from tavla.engine.registry import LEVELS
 from tavla.ratings.fibs import START_RATING
-from tavla.server.accounts import now_ms
+from tavla.server.accounts import name_key, now_ms
 from tavla.server.errors import ApiError, forbidden, invalid, not_found
 from tavla.server.federations.standing import Standing, standing_of
 from tavla.server.i18n import N_
@@ -141,6 +141,10 @@ async def add_bot(db: AsyncSession, actor: User | None, tournament: Tournament, 
     if bot is None:
         count = await db.scalar(select(func.count()).select_from(User).where(User.bot_level == level)) or 0
         name = f"bot-{level}-{count + 1}"
+        # Somebody may have registered that name himself: the next free one, then.
+        while await db.scalar(select(User.id).where(User.name_key == name_key(name))) is not None:
+            count += 1
+            name = f"bot-{level}-{count + 1}"
         bot = User(
             name=name, name_key=name, password_hash=None, guest=False, created_ms=now_ms(), bot_level=level
         )
