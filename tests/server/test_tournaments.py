@@ -272,6 +272,7 @@ def test_a_tournament_refuses_impossible_settings(world: World) -> None:
         {"name": "Kupa", "format": "swiss", "rounds": 3, "match_lengths": [1, 3]},
         {"name": "Kupa", "format": "knockout", "match_lengths": [0]},
         {"name": "K", "format": "knockout"},
+        {"name": "Kupa", "game": "abluka", "format": "knockout", "match_lengths": [2]},  # could end level
     ):
         refused(world, "admin", "POST", create, 422, choice)
 

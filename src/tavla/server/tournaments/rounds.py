@@ -93,16 +93,22 @@ def check_field(format: str, swiss_rounds: int | None, lengths: tuple[int, ...],
         Knockout(field, lengths)
 
 
-def _bracket(field: int, lengths: tuple[int, ...], played: Sequence[Played]) -> Knockout:
+def _bracket(
+    field: int, lengths: tuple[int, ...], played: Sequence[Played], *, refuse_draws: bool = True
+) -> Knockout:
+    """The bracket after the results; a drawn match (which odd set counts prevent, see
+    service.create) cannot be carried on: pairing refuses it, the table leaves it open."""
     bracket = Knockout(field, lengths)
     for board in sorted(played, key=lambda b: (b.round, b.board)):
         if board.black is None:
             continue  # a bye: the bracket gave it at the start
-        winner = board.white if board.result == "white" else board.black
         if board.result == "draw":
+            if not refuse_draws:
+                continue
             raise TournamentError(
                 f"board {board.board} of round {board.round}: a knockout match needs a winner"
             )
+        winner = board.white if board.result == "white" else board.black
         bracket = bracket.record(board.round, board.board - 1, winner)
     return bracket
 
@@ -178,10 +184,10 @@ def _knockout_table(
 ) -> list[Line]:
     """Knockout places: the champion, then by the round a player went out in (later is
     better: the final's loser is 2nd, the semi-finals' losers share 3rd, ...)."""
-    bracket = _bracket(len(players), lengths, played)
+    bracket = _bracket(len(players), lengths, played, refuse_draws=False)
     wins = {p.number: 0 for p in players}
     for board in played:
-        if board.black is not None:
+        if board.black is not None and board.result in ("white", "black"):
             wins[board.white if board.result == "white" else board.black] += 1
 
     def place(number: int) -> int:

@@ -92,6 +92,14 @@ async def create(
     lengths = tuple(body.match_lengths)
     if any(not 1 <= length <= MAX_MATCH_LENGTH for length in lengths):
         raise invalid(N_("match_lengths: each length is 1 to {most}"), most=MAX_MATCH_LENGTH)
+    if (
+        body.format == rounds.KNOCKOUT
+        and not find_game(game).facts.has_dice
+        and any(n % 2 == 0 for n in lengths)
+    ):
+        # Abluka's match is won on sets: an even number can end level, and a knockout
+        # match must have a winner.
+        raise invalid(N_("match_lengths: a knockout of Abluka needs an odd number of sets"))
     if body.rounds is not None:
         try:
             check_match_lengths(lengths, body.rounds)
