@@ -20,6 +20,8 @@ from tavla.server.federations import router as federations
 from tavla.server.i18n import LANGUAGE_COOKIE, N_, choose_language, translate
 from tavla.server.platform import Platform
 from tavla.server.settings import Settings
+from tavla.server.tournaments import pages as tournament_pages
+from tavla.server.tournaments import router as tournaments
 
 STATIC = Path(__file__).with_name("static")
 LOBBY_DEBOUNCE_S = 0.25
@@ -87,9 +89,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.include_router(api.router)
     app.include_router(federations.router)
+    app.include_router(tournaments.router)
     app.include_router(ws.router)
     app.include_router(pages.router)
     app.include_router(federation_pages.router)
+    app.include_router(tournament_pages.router)
     if STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

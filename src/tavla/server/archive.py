@@ -35,7 +35,7 @@ def seat_of(row: LiveGame, user_id: int) -> int | None:
 async def _names(db: AsyncSession, row: LiveGame) -> list[str]:
     names = []
     for user_id, bot in ((row.seat0_user_id, row.seat0_bot), (row.seat1_user_id, row.seat1_bot)):
-        if bot is not None:
+        if bot is not None and user_id is None:
             names.append(bot_name(bot))
         else:
             user = None if user_id is None else await db.get(User, user_id)

@@ -9,12 +9,14 @@ from dataclasses import dataclass, field
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from tavla.realtime.hub import Hub
+from tavla.server.events import Events
 from tavla.server.live.bots import BotChooser
 from tavla.server.live.room import Room
 from tavla.server.live.rooms import Rooms
 from tavla.server.lobby import Lobby
 from tavla.server.security import RateLimiter
 from tavla.server.settings import Settings
+from tavla.server.tournaments.director import Director
 from tavla.storage.database import migrate, open_engine, sessions
 
 
@@ -28,6 +30,7 @@ class Platform:
     lobby: Lobby
     login_by_name: RateLimiter
     login_by_address: RateLimiter
+    tournaments: Director
     ready: bool = False
     handlers: set[asyncio.Task[None]] = field(default_factory=set)
     """The websocket handlers running now: stopping waits for them before closing the database."""
@@ -37,7 +40,7 @@ class Platform:
         engine = open_engine(settings.database_url)
         maker = sessions(engine)
         hub = Hub()
-        rooms = Rooms(maker, one_writer=engine.dialect.name == "sqlite")
+        rooms = Rooms(maker, one_writer=engine.dialect.name == "sqlite", events=Events())
         lobby = Lobby(maker, rooms, hub)
         limit = settings.login_attempts_per_minute
         platform = cls(
@@ -49,7 +52,10 @@ class Platform:
             lobby,
             RateLimiter(limit, 60.0),
             RateLimiter(limit * 3, 60.0),
+            Director(maker, rooms),
         )
+        # The tournaments hear of finished games; the rooms never import them.
+        rooms.events.on_game_finished(platform.tournaments.game_finished)
         chooser = BotChooser(settings.bot_movetime_ms)
 
         def configure(room: Room) -> None:
@@ -67,6 +73,7 @@ class Platform:
     async def start(self) -> None:
         await migrate(self.engine)
         await self.rooms.load_live()
+        await self.tournaments.catch_up()
         # What start-up made (modules, rules tables) lives as long as the process: the
         # collector need not walk it again, and collects less often among many rooms,
         # whose pauses showed in the slowest answers (benchmarks/server_load.py).
@@ -85,4 +92,5 @@ class Platform:
         from tavla.server.ws import finish_running
 
         await finish_running()
+        await self.rooms.events.settle()
         await self.engine.dispose()

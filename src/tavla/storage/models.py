@@ -5,7 +5,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Boolean, ForeignKey, Index, Integer, String, Text, false
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    false,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -29,6 +40,9 @@ class User(Base):
     # The site owner creates federations and appoints their administrators (RULES.md
     # 11.1; docs/federations.md). Only `tavla site-owner` sets it: no request can.
     site_owner: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # A bot account: the server's engine plays it at this level ("beginner" .. "max"),
+    # so that bots can enter tournaments as entrants. Nobody can sign in to one.
+    bot_level: Mapped[str | None] = mapped_column(String(16))
 
 
 class Session(Base):
@@ -200,6 +214,76 @@ class FederationApplication(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
     contact_email: Mapped[str | None] = mapped_column(String(254))
     created_ms: Mapped[int] = mapped_column(BigInteger)
+
+
+class Tournament(Base):
+    """A federation's tournament (RULES.md 11.3; docs/tournaments.md)."""
+
+    __tablename__ = "tournaments"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    federation_id: Mapped[int] = mapped_column(ForeignKey("federations.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(80))
+    game: Mapped[str] = mapped_column(String(32))
+    # "swiss", "knockout" or "round_robin".
+    format: Mapped[str] = mapped_column(String(16))
+    # One match length for every round or one per round: points (RULES 9.1) or, for
+    # Abluka, sets (RULES 8.3).
+    match_lengths: Mapped[list[int]] = mapped_column(JSON)
+    # Swiss only: the rounds announced. Round robin and knockout follow from the field.
+    rounds: Mapped[int | None] = mapped_column(Integer)
+    # "draft", "registration", "check_in", "running" or "finished".
+    state: Mapped[str] = mapped_column(String(16), default="draft", index=True)
+    current_round: Mapped[int] = mapped_column(Integer, default=0)
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    created_ms: Mapped[int] = mapped_column(BigInteger)
+    finished_ms: Mapped[int | None] = mapped_column(BigInteger)
+
+
+class TournamentEntrant(Base):
+    """A player registered in a tournament; the start number is given when it starts."""
+
+    __tablename__ = "tournament_entrants"
+    __table_args__ = (UniqueConstraint("tournament_id", "user_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    start_number: Mapped[int | None] = mapped_column(Integer)
+    rating: Mapped[int] = mapped_column(Integer)
+    checked_in: Mapped[bool] = mapped_column(Boolean, default=False)
+    withdrawn: Mapped[bool] = mapped_column(Boolean, default=False)
+    # The place in the final table, written when the last round becomes official.
+    final_rank: Mapped[int | None] = mapped_column(Integer)
+    registered_ms: Mapped[int] = mapped_column(BigInteger)
+
+
+class TournamentPairing(Base):
+    """One board of one round: two entrants and their live game, or a bye (no black).
+
+    The result is the finished game's; it becomes official when both players confirm
+    it or an arbiter does (RULES.md 11.4). A bot's confirmation is automatic."""
+
+    __tablename__ = "tournament_pairings"
+    __table_args__ = (UniqueConstraint("tournament_id", "round", "board"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), index=True)
+    round: Mapped[int] = mapped_column(Integer)
+    board: Mapped[int] = mapped_column(Integer)
+    # White plays seat 0 of the live game (colours of RULES 11.3, Abluka's first set).
+    white_id: Mapped[int] = mapped_column(ForeignKey("tournament_entrants.id", ondelete="CASCADE"))
+    black_id: Mapped[int | None] = mapped_column(ForeignKey("tournament_entrants.id", ondelete="CASCADE"))
+    game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id", ondelete="SET NULL"), unique=True)
+    # "white", "black", "draw", or "bye" (the white entrant's pairing-allocated bye or
+    # rest); None until the game ends.
+    result: Mapped[str | None] = mapped_column(String(8))
+    white_score: Mapped[int] = mapped_column(Integer, default=0)
+    black_score: Mapped[int] = mapped_column(Integer, default=0)
+    white_confirmed: Mapped[bool] = mapped_column(Boolean, default=False)
+    black_confirmed: Mapped[bool] = mapped_column(Boolean, default=False)
+    confirmed_by_arbiter: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    official: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 Index("ix_games_status_created", LiveGame.status, LiveGame.created_ms)

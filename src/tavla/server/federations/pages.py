@@ -11,6 +11,8 @@ from tavla.server.federations import powers, service
 from tavla.server.federations.standing import Role, standing_of
 from tavla.server.i18n import translate
 from tavla.server.pages import page_language, render
+from tavla.server.tournaments import pages as tournament_pages
+from tavla.server.tournaments import service as tournament_service
 
 router = APIRouter(include_in_schema=False)
 
@@ -41,6 +43,8 @@ async def federation_page(slug: str, request: Request, db: Db, session: Optional
         session,
         "federation.html",
         federation=await service.public_view(db, federation),
+        tournaments=await tournament_service.list_tournaments(db, federation),
+        state_names=tournament_pages.STATE_NAMES,
         runs_it=powers.can_see_private(who, federation.id) or who.site_owner,
         is_player=who.holds(federation.id, Role.PLAYER),
         applied=applied,
@@ -74,5 +78,9 @@ async def administration_page(slug: str, request: Request, db: Db, session: Opti
         "federation_admin.html",
         federation=await service.public_view(db, federation),
         private=private,
+        tournaments=await tournament_service.list_tournaments(db, federation),
+        state_names=tournament_pages.STATE_NAMES,
+        formats=tournament_pages.FORMAT_NAMES,
+        games=tournament_pages.game_titles(),
         may_appoint_administrators=powers.can_appoint(who, federation.id, Role.ADMINISTRATOR),
     )

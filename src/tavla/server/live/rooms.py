@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from tavla.match.actions import ActionKind, MatchAction, apply_action
 from tavla.match.settings import MatchSettings
 from tavla.match.state import new_state
+from tavla.server.events import Events, GameFinished
 from tavla.server.live.changes import Change, ChatLine
 from tavla.server.live.dicefeed import DiceFeed, GameSeed, new_chain_end
 from tavla.server.live.room import Book, Room, SeatInfo
@@ -45,8 +46,16 @@ def new_game_id() -> str:
 class Rooms:
     """Every live game this process owns, by id."""
 
-    def __init__(self, sessions: async_sessionmaker[AsyncSession], *, one_writer: bool = False) -> None:
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        *,
+        one_writer: bool = False,
+        events: Events | None = None,
+    ) -> None:
         self.sessions = sessions
+        self.events = events or Events()
+        """Told when a game finishes (the tournaments listen; the rooms know nothing of them)."""
         engine = sessions.kw["bind"]
         if not isinstance(engine, AsyncEngine):
             raise TypeError("the rooms' sessions must be bound to an asynchronous engine")
@@ -60,11 +69,17 @@ class Rooms:
 
     # ---------------------------------------------------------------- storage
     async def save(self, room: Room, change: Change) -> None:
+        # The room adopts the change after it is stored: its state is still the one before.
+        finishing = change.state.over and not room.state.over
         if self._writes is None:
             await self._store(room, change)
-            return
-        async with self._writes:
-            await self._store(room, change)
+        else:
+            async with self._writes:
+                await self._store(room, change)
+        if finishing:
+            state = change.state
+            score = (state.score[0], state.score[1])
+            self.events.game_finished(GameFinished(room.game_id, room.federation_id, state.winner, score))
 
     async def _store(self, room: Room, change: Change) -> None:
         # SQLAlchemy Core on one connection: a change is a handful of statements, and
@@ -279,10 +294,12 @@ class Rooms:
 
 
 async def seat_info(db: AsyncSession, user_id: int | None, bot: str | None) -> SeatInfo:
-    if bot is not None:
-        return SeatInfo(bot_name(bot), None, bot)
-    user = None if user_id is None else await db.get(User, user_id)
-    return SeatInfo(user.name if user else "?", user_id, None)
+    """A seat of a stored game: a person, the site's bot, or a bot account (a
+    tournament's bot entrant: the engine plays it under the account's name)."""
+    if user_id is None:
+        return SeatInfo(bot_name(bot or "?"), None, bot)
+    user = await db.get(User, user_id)
+    return SeatInfo(user.name if user else "?", user_id, bot)
 
 
 def bot_name(level: str) -> str:

@@ -1,7 +1,9 @@
 // @ts-check
 // The federations' pages: each form or button names its API request in data-method and
 // data-url ("{name}" in the address is the form's name field); the page reloads after
-// it succeeds, or shows the server's refusal, already in the page's language.
+// it succeeds, or shows the server's refusal, already in the page's language. A field
+// marked data-kind="number" is sent as a number, data-kind="numbers" ("1, 3, 5") as a
+// list of numbers; an empty one is left out.
 import { api } from "./site.js";
 
 const status = document.getElementById("status");
@@ -24,12 +26,20 @@ for (const form of document.querySelectorAll("form[data-method]")) {
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const element = /** @type {HTMLFormElement} */ (form);
-    /** @type {Record<string, string>} */
+    /** @type {Record<string, unknown>} */
     const fields = {};
-    for (const [key, value] of new FormData(element)) fields[key] = String(value).trim();
+    for (const [key, value] of new FormData(element)) {
+      const text = String(value).trim();
+      const input = /** @type {HTMLElement | null} */ (element.querySelector(`[name="${key}"]`));
+      const kind = input ? input.dataset.kind : undefined;
+      if (kind && !text) continue;
+      if (kind === "number") fields[key] = Number(text);
+      else if (kind === "numbers") fields[key] = text.split(/[\s,]+/).filter(Boolean).map(Number);
+      else fields[key] = text;
+    }
     let url = element.dataset.url || "";
     if (url.includes("{name}")) {
-      url = url.replace("{name}", encodeURIComponent(fields.name || ""));
+      url = url.replace("{name}", encodeURIComponent(String(fields.name || "")));
       delete fields.name;
     }
     const method = element.dataset.method || "POST";

@@ -1,0 +1,183 @@
+"""Starting rounds and recording their games: the part of the tournaments that makes
+live games and hears when they finish.
+
+One director per server process, which owns its live games (ARCHITECTURE.md). Its
+lock keeps a round's start and the results of its games in order: a bot's game may
+end before the round's last game is made, and its result must find its board.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from tavla.match.clock import ClockSettings
+from tavla.match.settings import MatchSettings
+from tavla.server.errors import ApiError
+from tavla.server.events import GameFinished
+from tavla.server.federations.standing import standing_of
+from tavla.server.i18n import N_
+from tavla.server.live.room import SeatInfo
+from tavla.server.live.rooms import Rooms
+from tavla.server.tournaments import rounds
+from tavla.server.tournaments.results import record_game
+from tavla.server.tournaments.service import check_may_run, check_state
+from tavla.server.tournaments.stored import Stored, load, tournament_at
+from tavla.storage.models import LiveGame, TournamentPairing, User
+from tavla.tournament.history import TournamentError
+from tavla.tournament.lengths import match_length
+
+ABLUKA = "abluka"
+
+
+def match_settings(stored: Stored, round_number: int, names: tuple[str, str]) -> MatchSettings:
+    """A round's match: its length in points with the backgammon clock, or in Abluka
+    sets with the 15-minute sudden-death clock (RULES.md 8.3, 9.1, 10, 11.4)."""
+    tournament = stored.tournament
+    total = stored.total_rounds() or round_number
+    length = match_length(stored.lengths, round_number, total)
+    if tournament.game == ABLUKA:
+        return MatchSettings(game=ABLUKA, sets=length, clock=ClockSettings.sudden_death(), names=names)
+    return MatchSettings(
+        game=tournament.game, length=length, clock=ClockSettings.backgammon(length), names=names
+    )
+
+
+class Director:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], rooms: Rooms) -> None:
+        self.sessions = sessions
+        self.rooms = rooms
+        self.lock = asyncio.Lock()
+
+    async def start_round(self, actor: User, tournament_id: int) -> int:
+        """Pair the next round and make its live games; the round's number."""
+        async with self.lock:
+            async with self.sessions() as db, db.begin():
+                stored = await load(db, await tournament_at(db, tournament_id, for_update=True))
+                check_may_run(await standing_of(db, actor), stored.federation)
+                boards = await self._pair_next(db, stored)
+                number = stored.tournament.current_round
+                federation_id = stored.federation.id
+                games = []
+                for pairing in boards:
+                    if pairing.black_id is not None:
+                        seats = self._seats(stored, pairing)
+                        settings = match_settings(stored, number, (seats[0].name, seats[1].name))
+                        games.append((pairing.id, seats, settings))
+            # The round is stored: now its games, each stored by the rooms on its own.
+            for pairing_id, seats, settings in games:
+                # Nobody chooses a dice seed for a tournament's game before it is made: the
+                # server draws both seats' (docs/fair-dice.md); the commitment still comes first.
+                seeds = (secrets.token_hex(8), secrets.token_hex(8))
+                room = await self.rooms.create(
+                    settings, seats, spectators=True, client_seeds=seeds, federation_id=federation_id
+                )
+                async with self.sessions() as db, db.begin():
+                    await db.execute(
+                        update(TournamentPairing)
+                        .where(TournamentPairing.id == pairing_id)
+                        .values(game_id=room.game_id)
+                    )
+            return number
+
+    async def _pair_next(self, db: AsyncSession, stored: Stored) -> list[TournamentPairing]:
+        tournament = stored.tournament
+        if tournament.current_round == 0:
+            check_state(tournament, "check_in")
+            self._number_the_field(stored)
+        else:
+            check_state(tournament, "running")
+            if stored.official_rounds() < tournament.current_round:
+                raise ApiError(
+                    409,
+                    "round_open",
+                    N_("round {round} still has results that are not official"),
+                    round=tournament.current_round,
+                )
+        number = tournament.current_round + 1
+        players = stored.players()
+        try:
+            rounds.check_field(tournament.format, tournament.rounds, stored.lengths, len(players))
+            boards = rounds.pair(
+                tournament.format, tournament.rounds, stored.lengths, players, stored.played(), number
+            )
+        except TournamentError as error:
+            raise ApiError(
+                409, "cannot_pair", N_("the round cannot be paired: {detail}"), detail=str(error)
+            ) from None
+        tournament.state = "running"
+        tournament.current_round = number
+        entrant_of = {e.start_number: e for e, _ in stored.starters()}
+        made = []
+        for board in boards:
+            bye = board.black is None
+            pairing = TournamentPairing(
+                tournament_id=tournament.id,
+                round=number,
+                board=board.board,
+                white_id=entrant_of[board.white].id,
+                black_id=None if bye else entrant_of[board.black].id,
+                result="bye" if bye else None,
+                white_score=0,
+                black_score=0,
+                white_confirmed=bye,
+                black_confirmed=bye,
+                official=bye,
+            )
+            db.add(pairing)
+            made.append(pairing)
+        await db.flush()
+        stored.pairings.extend(made)
+        return made
+
+    @staticmethod
+    def _number_the_field(stored: Stored) -> None:
+        """Start numbers for the checked-in entrants: by rating, then name (FIDE's
+        order); those who did not check in take no part."""
+        present = [(e, u) for e, u in stored.entrants if e.checked_in and not e.withdrawn]
+        present.sort(key=lambda item: (-item[0].rating, item[1].name_key))
+        for number, (entrant, _) in enumerate(present, start=1):
+            entrant.start_number = number
+
+    @staticmethod
+    def _seats(stored: Stored, pairing: TournamentPairing) -> tuple[SeatInfo, SeatInfo]:
+        users: dict[int, User] = {e.id: u for e, u in stored.entrants}
+
+        def seat(entrant_id: int | None) -> SeatInfo:
+            assert entrant_id is not None
+            user = users[entrant_id]
+            return SeatInfo(user.name, user.id, user.bot_level)
+
+        return seat(pairing.white_id), seat(pairing.black_id)
+
+    # ---------------------------------------------------------------- results
+    async def game_finished(self, event: GameFinished) -> None:
+        """A game ended: if it is a tournament's, its result goes on its board."""
+        if event.federation_id is None:
+            return
+        async with self.lock, self.sessions() as db, db.begin():
+            pairing = await db.scalar(
+                select(TournamentPairing).where(TournamentPairing.game_id == event.game_id)
+            )
+            if pairing is None or pairing.result is not None:
+                return
+            stored = await load(db, await tournament_at(db, pairing.tournament_id, for_update=True))
+            board = next(p for p in stored.pairings if p.id == pairing.id)
+            await record_game(db, stored, board, event)
+
+    async def catch_up(self) -> int:
+        """Record the games that finished while nobody listened (a stop between a game's
+        end and its result); the number recorded. Run at start-up."""
+        async with self.sessions() as db:
+            rows = await db.execute(
+                select(LiveGame.id, LiveGame.federation_id, LiveGame.winner, LiveGame.score)
+                .join(TournamentPairing, TournamentPairing.game_id == LiveGame.id)
+                .where(TournamentPairing.result.is_(None), LiveGame.status == "finished")
+            )
+            missed = [GameFinished(g, f, w, (int(s[0]), int(s[1]))) for g, f, w, s in rows.all()]
+        for event in missed:
+            await self.game_finished(event)
+        return len(missed)

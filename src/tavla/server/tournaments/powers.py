@@ -1,0 +1,24 @@
+"""Who may do what in a tournament, as predicates over a standing (RULES.md 11.1, 11.4).
+
+A tournament belongs to one federation: its administrators run it, its players enter
+it, its arbiters make results official. Nobody else, the site owner included, has any
+power over it.
+"""
+
+from __future__ import annotations
+
+from tavla.server.federations.standing import Role, Standing
+
+
+def can_run(who: Standing, federation_id: int) -> bool:
+    """Create the tournament, open registration and check-in, add bots, start rounds."""
+    return who.holds(federation_id, Role.ADMINISTRATOR)
+
+
+def can_enter(who: Standing, federation_id: int) -> bool:
+    return who.holds(federation_id, Role.PLAYER)
+
+
+def can_arbitrate(who: Standing, federation_id: int, players: tuple[int | None, int | None]) -> bool:
+    """An arbiter of the federation who does not play in the match confirms its result."""
+    return who.holds(federation_id, Role.ARBITER) and who.user_id not in players

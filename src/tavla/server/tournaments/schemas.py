@@ -1,0 +1,102 @@
+"""What the tournament API takes (``TournamentCreate``) and answers (the views)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class TournamentCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(max_length=200)
+    game: str = Field(default="tabla", max_length=32)
+    format: str = Field(default="swiss", max_length=16)
+    match_lengths: list[int] = Field(default_factory=lambda: [3], min_length=1, max_length=64)
+    """One length for every round, or one per round: points, or sets for Abluka."""
+    rounds: int | None = Field(default=None, ge=1, le=64)
+    """Swiss only: the rounds to play."""
+
+
+class BotEntrantCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    level: str = Field(default="easy", max_length=16)
+
+
+class TournamentSummary(BaseModel):
+    id: int
+    name: str
+    game: str
+    format: str
+    state: str
+    url: str
+
+
+class EntrantView(BaseModel):
+    name: str
+    start_number: int | None
+    rating: int
+    checked_in: bool
+    bot: bool
+    final_rank: int | None
+
+
+class PairingView(BaseModel):
+    id: int
+    round: int
+    board: int
+    white: str
+    black: str | None
+    """None: a bye (Swiss, knockout) or a rest (round robin)."""
+    white_number: int | None
+    black_number: int | None
+    game_id: str | None
+    game_url: str | None
+    result: str | None
+    """"white", "black", "draw" or "bye"; None while the game is on."""
+    white_score: int
+    black_score: int
+    white_confirmed: bool
+    black_confirmed: bool
+    confirmed_by_arbiter: str | None
+    official: bool
+
+
+class RoundView(BaseModel):
+    number: int
+    length: int
+    """The match length of the round: points, or sets for Abluka."""
+    pairings: list[PairingView]
+
+
+class StandingView(BaseModel):
+    rank: int
+    number: int
+    name: str
+    points: float
+    buchholz: float
+    buchholz_cut1: float
+    sonneborn_berger: float
+    direct_encounter: float
+    sets_won: int
+
+
+class TournamentView(BaseModel):
+    id: int
+    federation: str
+    federation_name: str
+    name: str
+    game: str
+    format: str
+    match_lengths: list[int]
+    rounds: int | None
+    """The rounds to play: announced (Swiss) or, once started, following from the field."""
+    state: str
+    current_round: int
+    entrants: list[EntrantView]
+    played_rounds: list[RoundView]
+    standings: list[StandingView]
+    """After the last round whose results are all official; final once ``state`` is finished."""
+    standings_after: int
+    version: str
+    """Changes whenever anything shown here changes: a page polls it to know when to reload."""
