@@ -147,7 +147,8 @@ class Director:
         users: dict[int, User] = {e.id: u for e, u in stored.entrants}
 
         def seat(entrant_id: int | None) -> SeatInfo:
-            assert entrant_id is not None
+            if entrant_id is None:  # a bye has no game, so it never reaches here
+                raise RuntimeError(f"pairing {pairing.id} has an empty seat")
             user = users[entrant_id]
             return SeatInfo(user.name, user.id, user.bot_level)
 

@@ -85,7 +85,8 @@ class Stored:
 
 async def load(db: AsyncSession, tournament: Tournament) -> Stored:
     federation = await db.get(Federation, tournament.federation_id)
-    assert federation is not None  # the foreign key keeps it
+    if federation is None:  # the foreign key keeps it
+        raise RuntimeError(f"tournament {tournament.id} has no federation")
     entrants = await db.execute(
         select(TournamentEntrant, User)
         .join(User, User.id == TournamentEntrant.user_id)
