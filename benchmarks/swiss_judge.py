@@ -122,7 +122,8 @@ def next_bracket_outlook(
     floaters: Sequence[int], next_group: Sequence[int], players: dict[int, SwissPlayer]
 ) -> tuple[int, tuple[int, ...]]:
     """C.7: the most pairs the next bracket can make with these moved-down players, and
-    then its smallest PSD, as (-pairs, PSD). One maximum-weight matching: a pair is
+    then its smallest PSD, as (-pairs, PSD); a pair there has a resident of the next
+    score group for its lower player. One maximum-weight matching: a pair is
     worth more than any PSD saving, and a score difference d costs base**d, so a larger
     difference outweighs any number of smaller ones."""
     members = list(dict.fromkeys((*floaters, *next_group)))
@@ -133,9 +134,12 @@ def next_bracket_outlook(
     alone = {n: players[n].score - artificial for n in members}
     top = base ** (max(alone.values()) + 1) * 2
     graph: nx.Graph[int] = nx.Graph()
+    moved = set(floaters)
     for i, u in enumerate(members):
         for v in members[i + 1 :]:
-            if compatible(players[u], players[v]):
+            # Two players moved down from the same bracket do not meet in the next one:
+            # had they been able to, the bracket would have paired them itself.
+            if not (u in moved and v in moved) and compatible(players[u], players[v]):
                 d = abs(players[u].score - players[v].score)
                 graph.add_edge(u, v, weight=top + base ** alone[u] + base ** alone[v] - base**d)
     matching = nx.max_weight_matching(graph)

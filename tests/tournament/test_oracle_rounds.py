@@ -4,7 +4,9 @@ difference gets from the rules (benchmarks/swiss_classes.py). One round per clas
 
 * d_order_*: equal on every criterion in the first bracket where the pairings part; the
   candidate order of section D puts ours first (d_order_96p_r5 is the round that a
-  round-wide count of strong colour preferences misjudged for the oracle);
+  round-wide count of strong colour preferences misjudged for the oracle;
+  d_order_next_bracket_40p_r5 the one the judge misread on C.7 while it let two players
+  moved down from the same bracket meet in the next one);
 * float_reading_22p_r7: ours keeps C.12 there; the oracle reads a lost forfeit as no
   float, which bbpPairings does not (the other round a round-wide count misjudged);
 * hz_bye_9p_r5: the oracle treats an earlier H/Z bye as a pairing bye (C.2);
@@ -83,3 +85,5 @@ def test_the_refused_round_has_no_pairing_and_says_what_to_do() -> None:
     message = str(refusal.value)
     assert message.startswith("round 7: no pairing of the 8 players present")
     assert "(C.1)" in message and "set XXR to 6" in message
+    docs = Path(__file__).parent.parent.parent / "docs" / "tournaments.md"
+    assert message in docs.read_text(encoding="utf-8")  # the example shown there is this one

@@ -4,7 +4,7 @@ the order of section D's candidates, and why a round must be judged bracket by b
 from __future__ import annotations
 
 from benchmarks.swiss_candidates import candidate_key, exchange_key
-from benchmarks.swiss_judge import brackets, judge
+from benchmarks.swiss_judge import brackets, judge, next_bracket_outlook
 
 from tavla.tournament.dutch import RoundPairing
 from tavla.tournament.dutch.colours import colour_of
@@ -111,3 +111,11 @@ def test_equal_criteria_fall_to_section_d() -> None:
     assert verdict is not None
     assert (verdict.rule, verdict.better) == ("section D candidate order", "ours")
     assert judge(first, first, players, W) is None
+
+
+def test_c7_outlook_never_pairs_two_players_moved_down_together() -> None:
+    """Two downfloaters of one bracket (1 point) and the one resident of the next
+    (0 points): one pair, the other floater moved on; pairing the two floaters with
+    each other (PSD 0) is no candidate of the next bracket."""
+    players = {1: player(1, 2, ()), 2: player(2, 2, ()), 3: player(3, 0, ())}
+    assert next_bracket_outlook((1, 2), (3,), players) == (-1, (4, 2))
