@@ -14,16 +14,23 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchmarks.swiss_classes import classify, oracle_floats, pair_set
+from benchmarks.swiss_refusal import complete_pairing
 
 from tavla.tournament.dutch import RoundPairing, pair_round
-from tavla.tournament.dutch.colours import colour_of
 from tavla.tournament.dutch.criteria import compatible
-from tavla.tournament.dutch.players import Float, SwissPlayer, swiss_players
+from tavla.tournament.dutch.players import swiss_players
 from tavla.tournament.history import Colour, Entrant, Outcome, RoundEntry, TournamentError
 from tavla.tournament.trf import TrfPlayer, TrfTournament, read_trf, write_trf
+
+__all__ = ["classify", "compare", "oracle", "ours", "pair_set"]
 
 ABSENT_HALF = RoundEntry(None, None, Outcome.HALF_BYE)
 ABSENT_ZERO = RoundEntry(None, None, Outcome.ZERO_BYE)
@@ -40,6 +47,7 @@ class Tally:
     slowest: float = 0.0
     classes: Counter[str] = field(default_factory=Counter)
     examples: dict[str, str] = field(default_factory=dict)
+    dump: Path | None = None
 
 
 def new_tournament(rng: random.Random, players: int, rounds: int) -> TrfTournament:
@@ -141,143 +149,53 @@ def oracle(text: str, target_round: int, first: Colour) -> RoundPairing:
     return RoundPairing(tuple(games), bye)
 
 
-def pair_set(pairing: RoundPairing) -> set[frozenset[int]]:
-    return {frozenset(game) for game in pairing.games} | (
-        {frozenset([pairing.bye])} if pairing.bye else set()
-    )
-
-
-def _colour_rule(a: SwissPlayer, b: SwissPlayer) -> str:
-    """The article of section E that decides the pair's colours."""
-    if a.preference is None or b.preference is None or a.preference != b.preference:
-        return "E.1" if a.preference or b.preference else "E.5"
-    if a.absolute != b.absolute or (a.imbalance != b.imbalance and (a.absolute or b.absolute)):
-        return "E.2"
-    if a.strong != b.strong:
-        return "E.2"
-    return (
-        "E.3"
-        if any(x != y for x, y in zip(reversed(a.colours), reversed(b.colours), strict=False))
-        else "E.4"
-    )
-
-
-def _rule_says(rule: str, a: SwissPlayer, b: SwissPlayer, first: Colour) -> tuple[int, int] | None:
-    """(white, black) as the article itself reads, worked out here apart from the engine
-    for E.1, E.4 and E.5; E.2 and E.3 are checked with the engine's colour function."""
-    higher, lower = (a, b) if (a.score, -a.rank) > (b.score, -b.rank) else (b, a)
-    if rule == "E.1":
-        wants_white = a if a.preference is Colour.WHITE or b.preference is Colour.BLACK else b
-        return (wants_white.number, (b if wants_white is a else a).number)
-    if rule == "E.4":
-        prefers = higher.preference
-        return (higher.number, lower.number) if prefers is Colour.WHITE else (lower.number, higher.number)
-    if rule == "E.5":
-        gets = first if higher.rank % 2 == 0 else first.other
-        return (higher.number, lower.number) if gets is Colour.WHITE else (lower.number, higher.number)
-    return (a.number, b.number) if colour_of(a, b, first) is Colour.WHITE else (b.number, a.number)
-
-
-def classify(
-    ours_: RoundPairing,
-    theirs: RoundPairing,
-    players: dict[int, SwissPlayer],
-    first: Colour,
-    had_absence_bye: frozenset[int] = frozenset(),
-    forfeit_floats: bool = False,
-) -> list[str]:
-    """One label per difference, naming the rule and the side that keeps it.
-    ``had_absence_bye``: players who took an H or Z bye in an earlier round;
-    ``forfeit_floats``: somebody's float of the last two rounds comes from a lost forfeit,
-    where the oracle counts no float and bbpPairings compares the two scores."""
-    labels = []
-    if pair_set(ours_) == pair_set(theirs):
-        mine = {frozenset(g): g for g in ours_.games}
-        for game in theirs.games:
-            if mine[frozenset(game)] != game:
-                a, b = players[game[0]], players[game[1]]
-                rule = _colour_rule(a, b)
-                right = _rule_says(rule, a, b, first)
-                side = "ours" if right == mine[frozenset(game)] else "oracle" if right == game else "neither"
-                labels.append(f"colour {rule}: {side} follows the rule")
-        return labels
-    if theirs.bye != ours_.bye and theirs.bye is not None:
-        bye = players[theirs.bye]
-        if not bye.bye_allowed:
-            labels.append(
-                "bye C.2: oracle gives a second pairing bye (or one after a forfeit win): ours right"
-            )
-        elif (
-            ours_.bye in had_absence_bye
-            and players[ours_.bye].bye_allowed
-            and players[ours_.bye].score < bye.score
-        ):
-            labels.append(
-                "bye C.2: oracle counts an earlier H/Z bye as a pairing bye and moves the bye up a score"
-                " group; C.2 names only the pairing bye and forfeit wins: ours right"
-            )
-    for side, pairing in (("oracle", theirs), ("ours", ours_)):
-        for white, black in pairing.games:
-            if not compatible(players[white], players[black]):
-                labels.append(f"absolute C.1/C.3 broken by {side}")
-    if len(labels) == 0:
-        mine = _quality(ours_, players)
-        other = _quality(theirs, players)
-        for name, m, o in zip(
-            ("PSD C.6", "colour C.10", "strong colour C.11", "floats C.12-15"), mine, other, strict=True
-        ):
-            if m != o:
-                better = "ours" if m < o else "oracle"
-                floats_rule = name.startswith("floats") and forfeit_floats
-                note = (
-                    " (a lost forfeit floats by the scores, as bbpPairings reads A.4)" if floats_rule else ""
-                )
-                labels.append(f"pairs differ on {name}: {better} better{note}")
-                break
-        else:
-            labels.append("pairs differ, criteria equal: candidate order (section D)")
-    return labels
-
-
-def _quality(pairing: RoundPairing, players: dict[int, SwissPlayer]) -> tuple[tuple[int, ...], int, int, int]:
-    """A round-level reading of the criteria, each smaller-is-better: score differences
-    (largest first), colour preferences missed, strong ones missed, floats repeated from
-    the last two rounds (a downfloat again for the higher player of an uneven pair, an
-    upfloat again for the lower one; the bye is a downfloat)."""
-    diffs = sorted((abs(players[w].score - players[b].score) for w, b in pairing.games), reverse=True)
-    missed = strong = floats = 0
-    for white, black in pairing.games:
-        for number, colour in ((white, Colour.WHITE), (black, Colour.BLACK)):
-            player = players[number]
-            if player.preference is not None and player.preference != colour:
-                missed += 1
-                strong += player.strong or player.absolute
-        w, b = players[white], players[black]
-        high, low = (w, b) if w.score >= b.score else (b, w)
-        if high.score > low.score:
-            floats += sum(f is Float.DOWN for f in high.floats) + sum(f is Float.UP for f in low.floats)
-    if pairing.bye is not None:
-        floats += sum(f is Float.DOWN for f in players[pairing.bye].floats)
-    return tuple(diffs), missed, strong, floats
-
-
 def _no_pairing_label(text: str, target: int, first: Colour, report: TrfTournament, rounds: int) -> str:
-    """Ours found no pairing: does the oracle's pairing keep C.1-C.3?"""
+    """Ours found no pairing: is there really none (brute force), and what does the
+    oracle do with the round?"""
+    present = swiss_players(report.entrants, target - 1, rounds, report.absent_from_next_round())
+    if complete_pairing(present) is not None:
+        return "no pairing found by ours, brute force finds one: OURS WRONG"
+    players = {p.number: p for p in present}
+    verdict = f"no pairing exists (brute force over {len(present)} players: none keeps C.1-C.3): ours right"
     try:
         theirs = oracle(text, target, first)
     except Exception:
-        return "no pairing exists: both agree (the oracle fails too); tournament stopped"
-    players = {
-        p.number: p
-        for p in swiss_players(report.entrants, target - 1, rounds, report.absent_from_next_round())
-    }
+        return f"{verdict}; the oracle fails too"
     broken = [g for g in theirs.games if not compatible(players[g[0]], players[g[1]])]
     covered = {n for game in theirs.games for n in game} | ({theirs.bye} if theirs.bye else set())
     if broken or (theirs.bye is not None and not players[theirs.bye].bye_allowed):
-        return "no pairing exists: the oracle pairs anyway, breaking C.1-C.3: ours right; tournament stopped"
+        return f"{verdict}; the oracle pairs anyway, breaking C.1-C.3"
     if covered != set(players):
-        return "no pairing exists: the oracle leaves players unpaired: ours right; tournament stopped"
-    return "no pairing found by ours, oracle found a valid one: OURS WRONG"
+        return f"{verdict}; the oracle leaves players unpaired"
+    return f"{verdict}; the oracle answers something else"
+
+
+def compare(text: str, mine: RoundPairing, theirs: RoundPairing) -> list[str]:
+    """The labels of :func:`classify` for our pairing and the oracle's of the round that
+    the TRF ``text`` asks for."""
+    report = read_trf(text)
+    played = report.played_rounds
+    assert report.total_rounds is not None
+    absent = report.absent_from_next_round()
+    state = {p.number: p for p in swiss_players(report.entrants, played, report.total_rounds, absent)}
+    absence_byes = frozenset(
+        e.number
+        for e in report.entrants
+        if any(r.outcome in (Outcome.HALF_BYE, Outcome.ZERO_BYE) for r in e.rounds[:played])
+    )
+    view = oracle_floats(state, report.entrants, played)
+    first = report.first_colour or Colour.WHITE
+    return classify(mine, theirs, state, first, absence_byes, view)
+
+
+def _dump(tally: Tally, text: str, label: str, name: str) -> None:
+    """With --dump, keep the TRF of each difference that is not a colour one, and its label."""
+    if tally.dump is None or label.startswith("colour"):
+        return
+    tally.dump.mkdir(parents=True, exist_ok=True)
+    (tally.dump / f"{name}.trf").write_text(text)
+    with (tally.dump / "labels.txt").open("a") as index:
+        index.write(f"{name}.trf  {label}\n")
 
 
 def run(tally: Tally, rng: random.Random, players: int, rounds: int) -> None:
@@ -297,6 +215,7 @@ def run(tally: Tally, rng: random.Random, players: int, rounds: int) -> None:
             label = _no_pairing_label(text, played + 1, first, report, rounds)
             tally.classes[label] += 1
             tally.examples.setdefault(label, f"{players} players, round {played + 1}")
+            _dump(tally, text, label, f"t{tally.tournaments}-{players}p-r{played + 1}")
             return
         elapsed = time.perf_counter() - started
         tally.seconds += elapsed
@@ -308,27 +227,14 @@ def run(tally: Tally, rng: random.Random, players: int, rounds: int) -> None:
             tournament = play(mine, tournament, rng)
             continue
         tally.rounds += 1
-        state = {
-            p.number: p
-            for p in swiss_players(report.entrants, played, rounds, report.absent_from_next_round())
-        }
         if pair_set(mine) == pair_set(theirs):
             tally.same_pairs += 1
             if set(mine.games) == set(theirs.games):
                 tally.same_colours += 1
-        absence_byes = frozenset(
-            e.number
-            for e in report.entrants
-            if any(r.outcome in (Outcome.HALF_BYE, Outcome.ZERO_BYE) for r in e.rounds[:played])
-        )
-        lost_forfeit = any(
-            r.outcome is Outcome.FORFEIT_LOSS
-            for e in report.entrants
-            for r in e.rounds[max(0, played - 2) : played]
-        )
-        for label in classify(mine, theirs, state, first, absence_byes, lost_forfeit):
+        for label in compare(text, mine, theirs):
             tally.classes[label] += 1
             tally.examples.setdefault(label, f"{players} players, round {played + 1}")
+            _dump(tally, text, label, f"t{tally.tournaments}-{players}p-r{played + 1}")
         tournament = play(mine, tournament, rng)
 
 
@@ -337,9 +243,10 @@ def main() -> None:
     parser.add_argument("--tournaments", type=int, default=30)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--max-players", type=int, default=100)
+    parser.add_argument("--dump", type=Path, help="folder for the TRF of each pairing difference")
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    tally = Tally()
+    tally = Tally(dump=args.dump)
     for _ in range(args.tournaments):
         run(tally, rng, rng.randint(7, args.max_players), rng.randint(5, 9))
     print(f"tournaments                 {tally.tournaments}")

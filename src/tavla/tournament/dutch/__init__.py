@@ -22,8 +22,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tavla.tournament.dutch.brackets import RoundPairer
+from tavla.tournament.dutch.brackets import NoPairingError, RoundPairer
 from tavla.tournament.dutch.colours import colour_of, ranks_above
+from tavla.tournament.dutch.diagnosis import no_pairing_message
 from tavla.tournament.dutch.players import SwissPlayer, swiss_players
 from tavla.tournament.history import Colour, Entrant, Outcome, TournamentError
 
@@ -90,14 +91,18 @@ def pair_round(
 ) -> RoundPairing:
     """Pair round ``played + 1`` of ``total_rounds``. ``entrants`` hold the rounds so far
     (entries beyond ``played`` are ignored); players in ``absent`` are left out.
-    Raises TournamentError when no pairing keeps the absolute criteria."""
+    Raises TournamentError when no pairing keeps the absolute criteria, saying which
+    criterion blocks and what the director may do (:mod:`.diagnosis`)."""
     if played >= total_rounds:
         raise TournamentError(f"all {total_rounds} rounds have been played")
     players = swiss_players(entrants, played, total_rounds, absent)
     if not players:
         raise TournamentError("nobody is present to pair")
     colour = first_colour if first_colour is not None else _first_colour(entrants, played)
-    pairs, bye = _first_round(players) if played == 0 else RoundPairer(players).pair()
+    try:
+        pairs, bye = _first_round(players) if played == 0 else RoundPairer(players).pair()
+    except NoPairingError:
+        raise TournamentError(no_pairing_message(players, played + 1)) from None
     pairs.sort(key=_publication_key)
     games = []
     for a, b in pairs:

@@ -31,6 +31,11 @@ from tavla.tournament.history import TournamentError
 
 NO_PAIRING = "no pairing of the round keeps the absolute criteria (no rematch, colours, one bye)"
 
+
+class NoPairingError(TournamentError):
+    """No pairing of the round keeps the absolute criteria (C.1-C.3)."""
+
+
 TieBreak = Callable[[int, int], int]
 
 
@@ -73,7 +78,7 @@ class RoundPairer:
         everybody = list(range(count))
         if count % 2 == 0:
             if count and not completes(everybody, self.can_meet, lambda v: False):
-                raise TournamentError(NO_PAIRING)
+                raise NoPairingError(NO_PAIRING)
             return None
         by_score: dict[int, list[int]] = {}
         for vertex in reversed(everybody):
@@ -84,7 +89,7 @@ class RoundPairer:
                 others = [v for v in everybody if v != vertex]
                 if completes(others, self.can_meet, lambda v: False):
                     return score
-        raise TournamentError(NO_PAIRING)
+        raise NoPairingError(NO_PAIRING)
 
     # -- one matching problem ---------------------------------------------------------
 
@@ -230,6 +235,6 @@ class RoundPairer:
             new_pairs, moved = self._pair_bracket(Bracket(moved, residents, next_group, lower))
             pairs += new_pairs
         if len(moved) > 1:
-            raise TournamentError(NO_PAIRING)
+            raise NoPairingError(NO_PAIRING)
         bye = self.order[moved[0]] if moved else None
         return [(self.order[u], self.order[v]) for u, v in pairs], bye
