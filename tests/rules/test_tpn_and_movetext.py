@@ -47,6 +47,17 @@ def test_an_unreadable_point_names_its_text() -> None:
     assert info.value.reason  # what a field may hold, for the reader to fix it
 
 
+def test_a_wrong_checker_count_and_an_unknown_game_say_what_was_found() -> None:
+    """RULES.md 1.2: the reader is told the count by field, and the games that exist."""
+    with pytest.raises(NotationError) as info:
+        tavla.from_notation(START.replace("0,0 0,0", "0,0 1,0"))
+    assert info.value.reason == "White has 15 on points, 0 on the bar and 1 off: 16, expected 15"
+    with pytest.raises(NotationError) as info:
+        tavla.from_notation(START.replace("tabla", "tablaa"))
+    assert (info.value.value, info.value.reason.split(", ")[0]) == ("tablaa", "expected one of abluka")
+    assert set(info.value.reason.removeprefix("expected one of ").split(", ")) == set(tavla.game_names())
+
+
 @pytest.mark.parametrize(
     "text",
     [

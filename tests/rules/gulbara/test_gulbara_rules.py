@@ -339,17 +339,28 @@ def test_a_progressive_double_bearing_off_fifteen_reads_counts_of_ten_and_more()
     turn = before.parse_turn("6/off 3/off(2) 2/off(2) 1/off(10)")
     assert turn.text == "6/off 3/off(2) 2/off(2) 1/off(10)"
     assert turn.after.outcome() == Outcome(BLACK, 2, "gammon")
+    with pytest.raises(IllegalMoveError) as refused:
+        turn.after.parse_turn("6/off")
+    assert (refused.value.move, refused.value.reason) == ("6/off", "the game is over")
+    assert refused.value.position == turn.after.notation()
 
 
 def test_illegal_text_is_rejected() -> None:
     """RULES.md 1.3: a text naming no legal turn is an IllegalMoveError."""
     start = GulbaraPosition.start().with_roll((6, 5))
-    with pytest.raises(IllegalMoveError):
-        start.parse_turn("24/12")
-    with pytest.raises(IllegalMoveError):
-        start.parse_turn("-")
-    with pytest.raises(IllegalMoveError):
-        start.parse_turn("13/7")
+    cases = (
+        ("24/12", "illegal move"),
+        ("-", "a move is possible, '-' is not legal"),
+        ("13/7", "no checker of the mover on 13"),
+        ("24/x", "unreadable move ("),
+    )
+    for text, reason in cases:
+        with pytest.raises(IllegalMoveError) as refused:
+            start.parse_turn(text)
+        # The error names the text, the position and why, for the player's message.
+        assert refused.value.reason.startswith(reason), (text, refused.value.reason)
+        assert refused.value.move == text
+        assert refused.value.position == start.notation()
 
 
 def _points_made(after: object) -> float:
