@@ -13,7 +13,7 @@ import pytest
 
 from tavla.core.errors import NotationError
 from tavla.match.actions import double_error
-from tavla.match.cube import Cube, CubeOffer
+from tavla.match.cube import Cube, CubeOffer, OfferKind
 from tavla.match.errors import CubeError
 from tavla.match.match import Match
 from tavla.match.record import MatchRecord
@@ -44,7 +44,7 @@ def test_only_the_player_to_act_may_double() -> None:
 
 
 def test_a_player_cannot_answer_his_own_double() -> None:
-    offered = Cube(1, None, CubeOffer("double", 0))
+    offered = Cube(1, None, CubeOffer(OfferKind.DOUBLE, 0))
     for answer in ("take", "drop_points"):
         with pytest.raises(CubeError, match=r"player 0 cannot (take|drop) his own double"):
             getattr(offered, answer)(0)
