@@ -76,4 +76,3 @@ def test_a_round_whose_third_game_fails_is_finished_by_starting_it_again(world: 
     final = world.wait(tournament, lambda v: v["state"] == "finished", "the tournament finishing")
     assert sum(line["points"] for line in final["standings"]) == 9
     assert len(world.games(tournament)) == 9
-

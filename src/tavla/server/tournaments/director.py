@@ -87,7 +87,7 @@ class Director:
                 try:
                     await self._make_game(pairing_id, seats, settings, federation_id)
                 except Exception:
-                    log.exception("round %s of tournament %s: a game could not be made", number, tournament_id)
+                    log.exception("tournament %s, round %s: a game could not be made", tournament_id, number)
                     raise ApiError(
                         503,
                         "round_incomplete",
@@ -108,9 +108,8 @@ class Director:
             settings, seats, spectators=True, client_seeds=seeds, federation_id=federation_id
         )
         async with self.sessions() as db, db.begin():
-            await db.execute(
-                update(TournamentPairing).where(TournamentPairing.id == pairing_id).values(game_id=room.game_id)
-            )
+            made = update(TournamentPairing).where(TournamentPairing.id == pairing_id)
+            await db.execute(made.values(game_id=room.game_id))
 
     async def _pair_next(self, db: AsyncSession, stored: Stored) -> list[TournamentPairing]:
         tournament = stored.tournament
