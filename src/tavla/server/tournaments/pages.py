@@ -16,7 +16,7 @@ from tavla.server.i18n import N_, translate
 from tavla.server.pages import page_language, render
 from tavla.server.tournaments import powers, rounds, views
 from tavla.server.tournaments.schemas import PairingView, TournamentView
-from tavla.server.tournaments.stored import tournament_at
+from tavla.server.tournaments.stored import read_one_moment, tournament_at
 
 router = APIRouter(include_in_schema=False)
 
@@ -58,6 +58,7 @@ def _gameless(shown: TournamentView) -> int:
 
 @router.get("/tournaments/{tournament_id}", response_class=HTMLResponse)
 async def tournament_page(tournament_id: int, request: Request, db: Db, session: OptionalSession) -> Response:
+    await read_one_moment(db)
     try:
         found = await tournament_at(db, tournament_id)
     except ApiError:
@@ -88,6 +89,7 @@ async def administration_page(
     tournament_id: int, request: Request, db: Db, session: OptionalSession
 ) -> Response:
     """The administrators run the tournament here; the arbiters confirm results."""
+    await read_one_moment(db)
     try:
         found = await tournament_at(db, tournament_id)
     except ApiError:

@@ -17,7 +17,7 @@ from tavla.server.tournaments.schemas import (
     TournamentSummary,
     TournamentView,
 )
-from tavla.server.tournaments.stored import load, tournament_at
+from tavla.server.tournaments.stored import load, read_one_moment, tournament_at
 
 router = APIRouter(prefix="/api", tags=["tournaments"])
 
@@ -37,12 +37,14 @@ async def create(slug: str, body: TournamentCreate, db: Db, session: CurrentSess
 @router.get("/tournaments/{tournament_id}")
 async def tournament(tournament_id: int, db: Db) -> TournamentView:
     """Entrants, the pairings of every round with their games, the standings: public."""
+    await read_one_moment(db)
     return await views.view(db, await tournament_at(db, tournament_id))
 
 
 @router.get("/tournaments/{tournament_id}/trf", response_class=PlainTextResponse)
 async def tournament_report(tournament_id: int, db: Db) -> PlainTextResponse:
     """A Swiss tournament's official rounds as a FIDE Tournament Report File (TRF16)."""
+    await read_one_moment(db)
     found = await tournament_at(db, tournament_id)
     text = report(await load(db, found))
     headers = {"Content-Disposition": f'attachment; filename="tournament-{tournament_id}.trf"'}
