@@ -3,7 +3,8 @@
 // data-url ("{name}" in the address is the form's name field); the page reloads after
 // it succeeds, or shows the server's refusal, already in the page's language. A field
 // marked data-kind="number" is sent as a number, data-kind="numbers" ("1, 3, 5") as a
-// list of numbers; an empty one is left out.
+// list of numbers; an empty one is left out. A file field is sent as the file's text. A
+// form with data-follow="url" goes to the address the answer names instead of reloading.
 import { api } from "./site.js";
 
 const status = document.getElementById("status");
@@ -12,23 +13,29 @@ const status = document.getElementById("status");
  * @param {string} method
  * @param {string} url
  * @param {unknown} [body]
+ * @param {string} [follow] the answer's field holding the address to go to
  */
-async function send(method, url, body) {
+async function send(method, url, body, follow) {
   try {
-    await api(method, url, body);
-    location.reload();
+    const answer = await api(method, url, body);
+    if (follow && answer && typeof answer[follow] === "string") location.href = answer[follow];
+    else location.reload();
   } catch (error) {
     if (status) status.textContent = error instanceof Error ? error.message : String(error);
   }
 }
 
 for (const form of document.querySelectorAll("form[data-method]")) {
-  form.addEventListener("submit", (event) => {
+  form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const element = /** @type {HTMLFormElement} */ (form);
     /** @type {Record<string, unknown>} */
     const fields = {};
     for (const [key, value] of new FormData(element)) {
+      if (value instanceof File) {
+        fields[key] = await value.text();
+        continue;
+      }
       const text = String(value).trim();
       const input = /** @type {HTMLElement | null} */ (element.querySelector(`[name="${key}"]`));
       const kind = input ? input.dataset.kind : undefined;
@@ -43,7 +50,7 @@ for (const form of document.querySelectorAll("form[data-method]")) {
       delete fields.name;
     }
     const method = element.dataset.method || "POST";
-    send(method, url, method === "DELETE" ? undefined : fields);
+    send(method, url, method === "DELETE" ? undefined : fields, element.dataset.follow);
   });
 }
 

@@ -8,7 +8,7 @@ from fastapi.responses import PlainTextResponse
 
 from tavla.server.deps import CurrentSession, Db, PlatformDep
 from tavla.server.federations.service import federation_at
-from tavla.server.tournaments import service, views
+from tavla.server.tournaments import imports, service, views
 from tavla.server.tournaments.report import report
 from tavla.server.tournaments.schemas import (
     BotEntrantCreate,
@@ -16,6 +16,7 @@ from tavla.server.tournaments.schemas import (
     TournamentCreate,
     TournamentSummary,
     TournamentView,
+    TrfImport,
 )
 from tavla.server.tournaments.stored import load, read_one_moment, tournament_at
 
@@ -31,6 +32,13 @@ async def federation_tournaments(slug: str, db: Db) -> list[TournamentSummary]:
 async def create(slug: str, body: TournamentCreate, db: Db, session: CurrentSession) -> TournamentSummary:
     """Create a tournament of the federation (its administrators)."""
     made = await service.create(db, session.user, await federation_at(db, slug), body)
+    return service.summary(made)
+
+
+@router.post("/federations/{slug}/tournaments/import", status_code=201)
+async def import_report(slug: str, body: TrfImport, db: Db, session: CurrentSession) -> TournamentSummary:
+    """Create a Swiss tournament from a TRF16 report, its rounds played (its administrators)."""
+    made = await imports.import_trf(db, session.user, await federation_at(db, slug), body)
     return service.summary(made)
 
 
