@@ -7,8 +7,6 @@
 // form with data-follow="url" goes to the address the answer names instead of reloading.
 import { api } from "./site.js";
 
-const status = document.getElementById("status");
-
 /**
  * @param {string} method
  * @param {string} url
@@ -21,43 +19,49 @@ async function send(method, url, body, follow) {
     if (follow && answer && typeof answer[follow] === "string") location.href = answer[follow];
     else location.reload();
   } catch (error) {
+    const status = document.getElementById("status");
     if (status) status.textContent = error instanceof Error ? error.message : String(error);
   }
 }
 
-for (const form of document.querySelectorAll("form[data-method]")) {
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const element = /** @type {HTMLFormElement} */ (form);
-    /** @type {Record<string, unknown>} */
-    const fields = {};
-    for (const [key, value] of new FormData(element)) {
-      if (value instanceof File) {
-        fields[key] = await value.text();
-        continue;
-      }
-      const text = String(value).trim();
-      const input = /** @type {HTMLElement | null} */ (element.querySelector(`[name="${key}"]`));
-      const kind = input ? input.dataset.kind : undefined;
-      if (kind && !text) continue;
-      if (kind === "number") fields[key] = Number(text);
-      else if (kind === "numbers") fields[key] = text.split(/[\s,]+/).filter(Boolean).map(Number);
-      else fields[key] = text;
+// Listened for on the document, not on each element: the tournament's pages put new
+// content in place as the tournament goes on (tournament.js), buttons included.
+document.addEventListener("submit", async (event) => {
+  const target = /** @type {Element | null} */ (event.target instanceof Element ? event.target : null);
+  const element = /** @type {HTMLFormElement | null} */ (target ? target.closest("form[data-method]") : null);
+  if (!element) return;
+  event.preventDefault();
+  /** @type {Record<string, unknown>} */
+  const fields = {};
+  for (const [key, value] of new FormData(element)) {
+    if (value instanceof File) {
+      fields[key] = await value.text();
+      continue;
     }
-    let url = element.dataset.url || "";
-    if (url.includes("{name}")) {
-      url = url.replace("{name}", encodeURIComponent(String(fields.name || "")));
-      delete fields.name;
-    }
-    const method = element.dataset.method || "POST";
-    send(method, url, method === "DELETE" ? undefined : fields, element.dataset.follow);
-  });
-}
+    const text = String(value).trim();
+    const input = /** @type {HTMLElement | null} */ (element.querySelector(`[name="${key}"]`));
+    const kind = input ? input.dataset.kind : undefined;
+    if (kind && !text) continue;
+    if (kind === "number") fields[key] = Number(text);
+    else if (kind === "numbers") fields[key] = text.split(/[\s,]+/).filter(Boolean).map(Number);
+    else fields[key] = text;
+  }
+  let url = element.dataset.url || "";
+  if (url.includes("{name}")) {
+    url = url.replace("{name}", encodeURIComponent(String(fields.name || "")));
+    delete fields.name;
+  }
+  const method = element.dataset.method || "POST";
+  send(method, url, method === "DELETE" ? undefined : fields, element.dataset.follow);
+});
 
-for (const button of document.querySelectorAll("button[data-method]")) {
-  const element = /** @type {HTMLButtonElement} */ (button);
-  element.addEventListener("click", () => {
-    const method = element.dataset.method || "POST";
-    send(method, element.dataset.url || "", method === "DELETE" ? undefined : {});
-  });
-}
+document.addEventListener("click", async (event) => {
+  const target = /** @type {Element | null} */ (event.target instanceof Element ? event.target : null);
+  const element = /** @type {HTMLButtonElement | null} */ (target ? target.closest("button[data-method]") : null);
+  if (!element || element.disabled) return;
+  const method = element.dataset.method || "POST";
+  // Once: a second click while the first is on its way would ask twice.
+  element.disabled = true;
+  await send(method, element.dataset.url || "", method === "DELETE" ? undefined : {});
+  element.disabled = false;
+});
