@@ -114,7 +114,10 @@ async def check_in(tournament_id: int, db: Db, session: CurrentSession) -> dict[
 @router.post("/tournaments/{tournament_id}/pairings/{pairing_id}/confirm")
 async def confirm(tournament_id: int, pairing_id: int, db: Db, session: CurrentSession) -> PairingView:
     """A player confirms his result; an arbiter of the federation makes it official."""
-    found = await tournament_at(db, tournament_id)
+    # Locked as the director locks it: a game of the same round ending meanwhile would
+    # otherwise decide from what it read before this confirmation whether the round, or
+    # the tournament, is over (PostgreSQL; SQLite writes one at a time).
+    found = await tournament_at(db, tournament_id, for_update=True)
     await service.confirm(db, session.user, found, pairing_id)
     shown = await views.view(db, found)
     return next(p for r in shown.played_rounds for p in r.pairings if p.id == pairing_id)
