@@ -28,6 +28,7 @@ pytest.importorskip("uvicorn")
 sync_api = pytest.importorskip("playwright.sync_api")
 
 from tests.e2e.test_platform_browser import (  # noqa: E402  (after the skips: it needs playwright)
+    POSTGRES,
     Visitor,
     _database,
     _free_port,
@@ -50,11 +51,14 @@ def _tavla(*arguments: str) -> list[str]:
     return [sys.executable, "-c", "from tavla.cli.main import app; app()", *arguments]
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
-    """`tavla serve` on a fresh SQLite database; its URL and the database's."""
+@pytest.fixture(scope="module", params=["sqlite"] + (["postgresql"] if POSTGRES else []))
+def served(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[str, str]]:
+    """`tavla serve` on a fresh database (SQLite, then PostgreSQL when one is at hand);
+    its URL and the database's."""
     folder = tmp_path_factory.mktemp("tournament-server")
-    database = _database("sqlite", folder)
+    database = _database(request.param, folder)
     env = {
         **os.environ,
         "TAVLA_BOT_DELAY_MS": "0",
@@ -224,6 +228,34 @@ def test_an_administrator_runs_a_swiss_abluka_tournament_of_bots_in_the_browser(
         _shoot(shown, screenshots, "tournament-08-public-final")
         shown.set_viewport_size({"width": 390, "height": 844})
         _shoot(shown, screenshots, "tournament-09-public-final-phone")
+        final_table = shown.locator("#standings tbody").inner_text()
+
+        # The administrator downloads the report and imports it as a new tournament.
+        admin.goto(tournament_path)
+        with page.expect_download() as download:
+            page.locator("#trf").click()
+        report = Path(download.value.path())
+        admin.goto(f"/federations/atk{suffix}/admin")
+        form = page.locator("#import-tournament")
+        # A file that cannot be used: the refusal names the line, nothing is made.
+        broken = report.with_name("broken.trf")
+        lines = report.read_text(encoding="utf-8").splitlines()
+        broken.write_text("\n".join([*lines[:3], lines[3][:95] + "Q" + lines[3][96:], *lines[4:]]) + "\n")
+        form.locator("[name=trf]").set_input_files(str(broken))
+        form.locator("[name=name]").fill("Kopya")
+        form.locator("button[type=submit]").click()
+        page.wait_for_selector("#import-tournament .status:has-text('line 4')")
+        admin.errors.clear()  # the refusal's 422 was wanted
+        _shoot(page, screenshots, "tournament-10-import-refused")
+        assert page.locator("#tournaments li").count() == 1
+        form.locator("[name=trf]").set_input_files(str(report))
+        form.locator("[name=match_lengths]").fill("1")
+        with page.expect_navigation():
+            form.locator("button[type=submit]").click()
+        page.wait_for_selector("h2:has-text('Final standings')")
+        assert page.locator("h1").inner_text() == "Kopya"
+        assert page.locator("#standings tbody").inner_text() == final_table
+        _shoot(page, screenshots, "tournament-11-imported")
     finally:
         for person in (owner, admin, visitor):
             person.close()

@@ -12,14 +12,17 @@ import { api } from "./site.js";
  * @param {string} url
  * @param {unknown} [body]
  * @param {string} [follow] the answer's field holding the address to go to
+ * @param {Element} [origin] the form or button that asked: a refusal is shown in its
+ *   form's own status line when it has one, else in the page's
  */
-async function send(method, url, body, follow) {
+async function send(method, url, body, follow, origin) {
   try {
     const answer = await api(method, url, body);
     if (follow && answer && typeof answer[follow] === "string") location.href = answer[follow];
     else location.reload();
   } catch (error) {
-    const status = document.getElementById("status");
+    const own = origin ? origin.closest("form")?.querySelector(".status") : null;
+    const status = own || document.getElementById("status");
     if (status) status.textContent = error instanceof Error ? error.message : String(error);
   }
 }
@@ -52,7 +55,7 @@ document.addEventListener("submit", async (event) => {
     delete fields.name;
   }
   const method = element.dataset.method || "POST";
-  send(method, url, method === "DELETE" ? undefined : fields, element.dataset.follow);
+  send(method, url, method === "DELETE" ? undefined : fields, element.dataset.follow, element);
 });
 
 document.addEventListener("click", async (event) => {
