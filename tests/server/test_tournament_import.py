@@ -172,6 +172,10 @@ def test_players_are_matched_by_name_or_enter_as_guests_and_every_result_kind_is
     # The pages show the kinds of result the site's own games never have.
     page = world.site.as_(None).get(f"/tournaments/{tournament}", params={"lang": "en"}).text
     assert "half-point bye" in page and "forfeit" in page
+    # Guest entrants have no profile: their names are not links; the players' are.
+    assert 'href="/u/ali"' in page and "Yılmaz, Ahmet" in page and 'href="/u/Yılmaz' not in page
+    assert 'href="/u/outsider"' not in page
+    assert [e["guest"] for e in shown["entrants"]] == [False, True, True, False, True, True, True]
 
     # Round 3 is the one `tavla pair` prints for the file.
     expected_pairing = pair_round(report.entrants, 2, 4, frozenset(), report.first_colour)

@@ -52,6 +52,8 @@ class EntrantView(BaseModel):
     checked_in: bool
     bot: bool
     final_rank: int | None
+    guest: bool = False
+    """A guest entrant of an imported report: a name, with no account to sign in to."""
 
 
 class PairingView(BaseModel):
