@@ -31,8 +31,26 @@ class FailingOnce:
         return await self.create(*args, **kwargs)
 
 
+class StoreFailingOnce:
+    """The rooms' store, refusing the first change of the ``nth`` game it sees (once):
+    the game's row is written, its start is not."""
+
+    def __init__(self, save: Any, nth: int) -> None:
+        self.save = save
+        self.nth = nth
+        self.games: list[str] = []
+
+    async def __call__(self, room: Any, change: Any) -> None:
+        if room.game_id not in self.games:
+            self.games.append(room.game_id)
+            if len(self.games) == self.nth:
+                raise OSError("disk full")
+        await self.save(room, change)
+
+
 @pytest.mark.timeout(180)
-def test_a_round_whose_third_game_fails_is_finished_by_starting_it_again(world: World) -> None:
+@pytest.mark.parametrize("failing", ["create", "save"])
+def test_a_round_whose_third_game_fails_is_finished_by_starting_it_again(world: World, failing: str) -> None:
     tournament = world.create(game="abluka", format="swiss", rounds=3, match_lengths=[1])
     base = f"/api/tournaments/{tournament}"
     world.ok("POST", "admin", f"{base}/registration")
@@ -40,11 +58,13 @@ def test_a_round_whose_third_game_fails_is_finished_by_starting_it_again(world: 
         world.ok("POST", "admin", f"{base}/bots", {"level": "beginner"})
     world.ok("POST", "admin", f"{base}/check-in")
     rooms = world.site.client.app.state.platform.rooms  # type: ignore[attr-defined]
-    rooms.create = FailingOnce(rooms.create, nth=3)
+    # Either the rooms refuse to make the third game, or the database refuses its start.
+    wrapper = FailingOnce(rooms.create, nth=3) if failing == "create" else StoreFailingOnce(rooms.save, nth=3)
+    setattr(rooms, failing, wrapper)
     try:
         answer = world.send("POST", "admin", f"{base}/rounds")
     finally:
-        del rooms.create  # the class's method again
+        delattr(rooms, failing)  # the class's method again, for the games made from now on
     assert answer.status_code == 503, answer.text
     error = answer.json()["error"]
     assert error["code"] == "round_incomplete" and "1 of its games" in error["message"]
