@@ -169,9 +169,10 @@ async def import_trf(
     ``XXR`` is written), with the rounds played official."""
     service.check_may_run(await standing_of(db, actor), federation)
     lengths = tuple(body.match_lengths)
+    text = body.trf.removeprefix("\ufeff")  # the byte order mark some Windows programs write
     try:
-        report = read_trf(body.trf)
-        lines = player_lines(body.trf)
+        report = read_trf(text)
+        lines = player_lines(text)
         total = check_importable(report, lines, lengths)
         planned = plan_boards(report, lines)
     except TournamentError as error:
