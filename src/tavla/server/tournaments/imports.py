@@ -162,33 +162,14 @@ def _guest_entrant(name: str, number: int) -> User:
     )
 
 
-async def import_trf(
-    db: AsyncSession, actor: User | None, federation: Federation, body: TrfImport
-) -> Tournament:
-    """The tournament made from ``body.trf``, running (or finished when every round of
-    ``XXR`` is written), with the rounds played official."""
-    service.check_may_run(await standing_of(db, actor), federation)
-    lengths = tuple(body.match_lengths)
-    text = body.trf.removeprefix("\ufeff")  # the byte order mark some Windows programs write
-    try:
-        report = read_trf(text)
-        lines = player_lines(text)
-        total = check_importable(report, lines, lengths)
-        planned = plan_boards(report, lines)
-    except TournamentError as error:
-        raise _refused(error) from None
-    name = (body.name or "").strip() or next(
-        (h[3:].strip() for h in report.headers if h.startswith(NAME_TAG)), ""
-    )
-    made = TournamentCreate(
-        name=name[:NAME_LENGTH],
-        game=body.game,
-        format=rounds.SWISS,
-        match_lengths=list(lengths),
-        rounds=total,
-    )
-    tournament = await service.create(db, actor, federation, made)
-
+async def _enter(
+    db: AsyncSession,
+    tournament: Tournament,
+    federation: Federation,
+    report: TrfTournament,
+    lines: dict[int, int],
+) -> dict[int, TournamentEntrant]:
+    """Each 001 line's entrant, checked in under its start number, by start number."""
     keys = {name_key(player.entrant.name.strip()) for player in report.players}
     accounts = await _accounts_by_name(db, federation, keys)
     entrant_of: dict[int, TournamentEntrant] = {}
@@ -217,6 +198,37 @@ async def import_trf(
         db.add(entrant)
         entrant_of[number] = entrant
     await db.flush()
+    return entrant_of
+
+
+async def import_trf(
+    db: AsyncSession, actor: User | None, federation: Federation, body: TrfImport
+) -> Tournament:
+    """The tournament made from ``body.trf``, running (or finished when every round of
+    ``XXR`` is written), with the rounds played official."""
+    service.check_may_run(await standing_of(db, actor), federation)
+    lengths = tuple(body.match_lengths)
+    text = body.trf.removeprefix("\ufeff")  # the byte order mark some Windows programs write
+    try:
+        report = read_trf(text)
+        lines = player_lines(text)
+        total = check_importable(report, lines, lengths)
+        planned = plan_boards(report, lines)
+    except TournamentError as error:
+        raise _refused(error) from None
+    name = (body.name or "").strip() or next(
+        (h[3:].strip() for h in report.headers if h.startswith(NAME_TAG)), ""
+    )
+    made = TournamentCreate(
+        name=name[:NAME_LENGTH],
+        game=body.game,
+        format=rounds.SWISS,
+        match_lengths=list(lengths),
+        rounds=total,
+    )
+    tournament = await service.create(db, actor, federation, made)
+
+    entrant_of = await _enter(db, tournament, federation, report, lines)
     for board in planned:
         db.add(
             TournamentPairing(
@@ -244,8 +256,9 @@ async def import_trf(
 
 
 def _check_next_round(stored: Stored, report: TrfTournament) -> None:
-    """The round to come, paired from the stored boards, is the file's: it differs only
-    when the file's XXC line contradicts the colours of its own rounds."""
+    """The round to come, paired from the stored boards, is the file's. It can differ
+    only through the first round's colour, which the site reads back from the games'
+    colours (a forfeit has none here) where the file may say it with XXC."""
     played, total = report.played_rounds, report.total_rounds or 0
 
     def ours() -> object:
@@ -267,7 +280,8 @@ def _check_next_round(stored: Stored, report: TrfTournament) -> None:
     if ours() != theirs():
         raise _refused(
             TournamentError(
-                f"round {played + 1} would not be paired as the file pairs it: its XXC line "
-                "contradicts the colours of its first round; remove the XXC line"
+                f"round {played + 1} would be paired otherwise than the file pairs it: its XXC "
+                "line, or the colours written for its forfeits, disagree with the colours of its "
+                "games; remove the XXC line or those colours"
             )
         )
