@@ -97,12 +97,12 @@ HAND_MADE = {
 }
 
 
-def hand_made(players: dict[int, tuple[str, list[RoundEntry]]] | None = None) -> str:
+def hand_made(players: dict[int, tuple[str, list[RoundEntry]]] | None = None, first: str = "w") -> str:
     written = tuple(
         TrfPlayer(Entrant(number, name, 1600 - 10 * number, tuple(entries)))
         for number, (name, entries) in sorted((players or HAND_MADE).items())
     )
-    return write_trf(TrfTournament(written, ("012 Ankara Açık",), total_rounds=4, first_colour=Colour.WHITE))
+    return write_trf(TrfTournament(written, ("012 Ankara Açık",), total_rounds=4, first_colour=Colour(first)))
 
 
 def user_of_entrant(world: World, tournament: int) -> dict[int, tuple[int, str, bool]]:
@@ -212,6 +212,9 @@ def test_a_file_that_cannot_be_used_is_refused_naming_the_line_and_creates_nothi
         5: ("Petrov, Ivan", [R(1, "b", W), R(2, "w", L)]),  # 1 and 5 both won their game
         1: ("ali", [R(5, "w", W), R(4, "b", Outcome.LOSS)]),
     }
+    forfeits_only = {
+        n: (f"Player {n}", [R(n + 3 if n <= 3 else n - 3, None, FW if n <= 3 else FL)]) for n in range(1, 7)
+    }
     bad_files = {
         # read_trf's own checks
         replace_line(good, 7, "0000 - U", "0000 - Q"): "line 7, columns",
@@ -224,6 +227,9 @@ def test_a_file_that_cannot_be_used_is_refused_naming_the_line_and_creates_nothi
         replace_line(good, 10, "0000 - Z", "0000 - Z  0000 - H"): "line 10: player 7 is marked absent",
         good.replace("XXR 4", "XXR 7"): "7 Swiss rounds need more than 7 players",
         "012 Empty\nXXR 3\n": "no player (001) lines",
+        # Round 1 all forfeits without colours: only XXC says who had White, and the site
+        # reads the first colour back from the games' colours (white when there are none).
+        hand_made(forfeits_only, first="b"): "round 2 would be paired otherwise than the file pairs it",
     }
     before, users = world.snapshot(), count_users(world)
     for text, message in bad_files.items():
