@@ -3,54 +3,68 @@
 // data-url ("{name}" in the address is the form's name field); the page reloads after
 // it succeeds, or shows the server's refusal, already in the page's language. A field
 // marked data-kind="number" is sent as a number, data-kind="numbers" ("1, 3, 5") as a
-// list of numbers; an empty one is left out.
+// list of numbers; an empty one is left out. A file field is sent as the file's text. A
+// form with data-follow="url" goes to the address the answer names instead of reloading.
 import { api } from "./site.js";
-
-const status = document.getElementById("status");
 
 /**
  * @param {string} method
  * @param {string} url
  * @param {unknown} [body]
+ * @param {string} [follow] the answer's field holding the address to go to
+ * @param {Element} [origin] the form or button that asked: a refusal is shown in its
+ *   form's own status line when it has one, else in the page's
  */
-async function send(method, url, body) {
+async function send(method, url, body, follow, origin) {
   try {
-    await api(method, url, body);
-    location.reload();
+    const answer = await api(method, url, body);
+    if (follow && answer && typeof answer[follow] === "string") location.href = answer[follow];
+    else location.reload();
   } catch (error) {
+    const own = origin ? origin.closest("form")?.querySelector(".status") : null;
+    const status = own || document.getElementById("status");
     if (status) status.textContent = error instanceof Error ? error.message : String(error);
   }
 }
 
-for (const form of document.querySelectorAll("form[data-method]")) {
-  form.addEventListener("submit", (event) => {
-    event.preventDefault();
-    const element = /** @type {HTMLFormElement} */ (form);
-    /** @type {Record<string, unknown>} */
-    const fields = {};
-    for (const [key, value] of new FormData(element)) {
-      const text = String(value).trim();
-      const input = /** @type {HTMLElement | null} */ (element.querySelector(`[name="${key}"]`));
-      const kind = input ? input.dataset.kind : undefined;
-      if (kind && !text) continue;
-      if (kind === "number") fields[key] = Number(text);
-      else if (kind === "numbers") fields[key] = text.split(/[\s,]+/).filter(Boolean).map(Number);
-      else fields[key] = text;
+// Listened for on the document, not on each element: the tournament's pages put new
+// content in place as the tournament goes on (tournament.js), buttons included.
+document.addEventListener("submit", async (event) => {
+  const target = /** @type {Element | null} */ (event.target instanceof Element ? event.target : null);
+  const element = /** @type {HTMLFormElement | null} */ (target ? target.closest("form[data-method]") : null);
+  if (!element) return;
+  event.preventDefault();
+  /** @type {Record<string, unknown>} */
+  const fields = {};
+  for (const [key, value] of new FormData(element)) {
+    if (value instanceof File) {
+      fields[key] = await value.text();
+      continue;
     }
-    let url = element.dataset.url || "";
-    if (url.includes("{name}")) {
-      url = url.replace("{name}", encodeURIComponent(String(fields.name || "")));
-      delete fields.name;
-    }
-    const method = element.dataset.method || "POST";
-    send(method, url, method === "DELETE" ? undefined : fields);
-  });
-}
+    const text = String(value).trim();
+    const input = /** @type {HTMLElement | null} */ (element.querySelector(`[name="${key}"]`));
+    const kind = input ? input.dataset.kind : undefined;
+    if (kind && !text) continue;
+    if (kind === "number") fields[key] = Number(text);
+    else if (kind === "numbers") fields[key] = text.split(/[\s,]+/).filter(Boolean).map(Number);
+    else fields[key] = text;
+  }
+  let url = element.dataset.url || "";
+  if (url.includes("{name}")) {
+    url = url.replace("{name}", encodeURIComponent(String(fields.name || "")));
+    delete fields.name;
+  }
+  const method = element.dataset.method || "POST";
+  send(method, url, method === "DELETE" ? undefined : fields, element.dataset.follow, element);
+});
 
-for (const button of document.querySelectorAll("button[data-method]")) {
-  const element = /** @type {HTMLButtonElement} */ (button);
-  element.addEventListener("click", () => {
-    const method = element.dataset.method || "POST";
-    send(method, element.dataset.url || "", method === "DELETE" ? undefined : {});
-  });
-}
+document.addEventListener("click", async (event) => {
+  const target = /** @type {Element | null} */ (event.target instanceof Element ? event.target : null);
+  const element = /** @type {HTMLButtonElement | null} */ (target ? target.closest("button[data-method]") : null);
+  if (!element || element.disabled) return;
+  const method = element.dataset.method || "POST";
+  // Once: a second click while the first is on its way would ask twice.
+  element.disabled = true;
+  await send(method, element.dataset.url || "", method === "DELETE" ? undefined : {});
+  element.disabled = false;
+});

@@ -3,6 +3,6 @@
 ``powers`` says who may do what, as predicates over a standing; ``rounds`` asks the
 pure package :mod:`tavla.tournament` for a round's pairings and the standings from the
 stored results; ``service`` applies the rules to the database; ``director`` starts
-rounds (it makes their live games) and records finished games; ``router`` and ``pages``
-are the HTTP edges.
+rounds (it makes their live games) and records finished games; ``imports`` makes a
+Swiss tournament from a TRF report; ``router`` and ``pages`` are the HTTP edges.
 """

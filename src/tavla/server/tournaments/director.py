@@ -9,6 +9,7 @@ end before the round's last game is made, and its result must find its board.
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 
 from sqlalchemy import select, update
@@ -31,6 +32,17 @@ from tavla.tournament.history import TournamentError
 from tavla.tournament.lengths import match_length
 
 ABLUKA = "abluka"
+log = logging.getLogger(__name__)
+
+
+def gameless_boards(stored: Stored) -> list[TournamentPairing]:
+    """The boards of the current round still waiting for their game: a start that
+    failed half way (none once every game is made; a bye or an imported board has none)."""
+    return [
+        p
+        for p in stored.round_pairings(stored.tournament.current_round)
+        if p.black_id is not None and p.game_id is None and p.result is None
+    ]
 
 
 def match_settings(stored: Stored, round_number: int, names: tuple[str, str]) -> MatchSettings:
@@ -53,12 +65,15 @@ class Director:
         self.lock = asyncio.Lock()
 
     async def start_round(self, actor: User, tournament_id: int) -> int:
-        """Pair the next round and make its live games; the round's number."""
+        """Pair the next round and make its live games; the round's number.
+
+        A round whose games could not all be made (the database refused one) stays
+        paired: starting it again makes the games it still lacks, and pairs nothing."""
         async with self.lock:
             async with self.sessions() as db, db.begin():
                 stored = await load(db, await tournament_at(db, tournament_id, for_update=True))
                 check_may_run(await standing_of(db, actor), stored.federation)
-                boards = await self._pair_next(db, stored)
+                boards = gameless_boards(stored) or await self._pair_next(db, stored)
                 number = stored.tournament.current_round
                 federation_id = stored.federation.id
                 games = []
@@ -68,20 +83,33 @@ class Director:
                         settings = match_settings(stored, number, (seats[0].name, seats[1].name))
                         games.append((pairing.id, seats, settings))
             # The round is stored: now its games, each stored by the rooms on its own.
-            for pairing_id, seats, settings in games:
-                # Nobody chooses a dice seed for a tournament's game before it is made: the
-                # server draws both seats' (docs/fair-dice.md); the commitment still comes first.
-                seeds = (secrets.token_hex(8), secrets.token_hex(8))
-                room = await self.rooms.create(
-                    settings, seats, spectators=True, client_seeds=seeds, federation_id=federation_id
-                )
-                async with self.sessions() as db, db.begin():
-                    await db.execute(
-                        update(TournamentPairing)
-                        .where(TournamentPairing.id == pairing_id)
-                        .values(game_id=room.game_id)
-                    )
+            for made, (pairing_id, seats, settings) in enumerate(games):
+                try:
+                    await self._make_game(pairing_id, seats, settings, federation_id)
+                except Exception:
+                    log.exception("tournament %s, round %s: a game could not be made", tournament_id, number)
+                    raise ApiError(
+                        503,
+                        "round_incomplete",
+                        N_("round {round} is paired but {missing} of its games could not be made: "
+                           "start the round again to make them"),
+                        round=number,
+                        missing=len(games) - made,
+                    ) from None  # fmt: skip
             return number
+
+    async def _make_game(
+        self, pairing_id: int, seats: tuple[SeatInfo, SeatInfo], settings: MatchSettings, federation_id: int
+    ) -> None:
+        # Nobody chooses a dice seed for a tournament's game before it is made: the
+        # server draws both seats' (docs/fair-dice.md); the commitment still comes first.
+        seeds = (secrets.token_hex(8), secrets.token_hex(8))
+        room = await self.rooms.create(
+            settings, seats, spectators=True, client_seeds=seeds, federation_id=federation_id
+        )
+        async with self.sessions() as db, db.begin():
+            made = update(TournamentPairing).where(TournamentPairing.id == pairing_id)
+            await db.execute(made.values(game_id=room.game_id))
 
     async def _pair_next(self, db: AsyncSession, stored: Stored) -> list[TournamentPairing]:
         tournament = stored.tournament

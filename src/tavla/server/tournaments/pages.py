@@ -15,8 +15,8 @@ from tavla.server.federations.standing import Role, standing_of
 from tavla.server.i18n import N_, translate
 from tavla.server.pages import page_language, render
 from tavla.server.tournaments import powers, rounds, views
-from tavla.server.tournaments.schemas import PairingView
-from tavla.server.tournaments.stored import tournament_at
+from tavla.server.tournaments.schemas import PairingView, TournamentView
+from tavla.server.tournaments.stored import read_one_moment, tournament_at
 
 router = APIRouter(include_in_schema=False)
 
@@ -47,8 +47,18 @@ def _own_board(pairing: PairingView, name: str | None) -> str | None:
     return None
 
 
+def _gameless(shown: TournamentView) -> int:
+    """How many boards of the current round still wait for their game (a start that
+    failed half way: the administrator starts the round again)."""
+    if not shown.played_rounds:
+        return 0
+    boards = shown.played_rounds[-1].pairings
+    return sum(1 for p in boards if p.black is not None and p.game_id is None and p.result is None)
+
+
 @router.get("/tournaments/{tournament_id}", response_class=HTMLResponse)
 async def tournament_page(tournament_id: int, request: Request, db: Db, session: OptionalSession) -> Response:
+    await read_one_moment(db)
     try:
         found = await tournament_at(db, tournament_id)
     except ApiError:
@@ -79,6 +89,7 @@ async def administration_page(
     tournament_id: int, request: Request, db: Db, session: OptionalSession
 ) -> Response:
     """The administrators run the tournament here; the arbiters confirm results."""
+    await read_one_moment(db)
     try:
         found = await tournament_at(db, tournament_id)
     except ApiError:
@@ -104,6 +115,7 @@ async def administration_page(
         arbitrates=arbitrates,
         levels=LEVELS,
         confirm_for=lambda pairing: arbitrates and _own_board(pairing, name) is None,
+        gameless=_gameless(shown),
         may_start_round=shown.state in ("check_in", "running")
         and shown.standings_after == shown.current_round
         and (shown.rounds is None or shown.current_round < shown.rounds or shown.current_round == 0),

@@ -35,7 +35,8 @@ class Player:
 @dataclass(frozen=True)
 class Played:
     """An official board of a round, by start numbers; ``black`` None for a bye (or a
-    rest in a round robin). ``result`` is "white", "black", "draw" or "bye"."""
+    rest in a round robin). ``result`` is "white", "black", "draw" or "bye", or from an
+    imported report "white_ff", "black_ff", "both_ff" (forfeits) or "half_bye"."""
 
     round: int
     board: int
@@ -141,7 +142,13 @@ _OUTCOMES = {
     "white": (Outcome.WIN, Outcome.LOSS),
     "black": (Outcome.LOSS, Outcome.WIN),
     "draw": (Outcome.DRAW,) * 2,
+    # Forfeits (an imported report's + and -): no game was played, so no colour counts.
+    "white_ff": (Outcome.FORFEIT_WIN, Outcome.FORFEIT_LOSS),
+    "black_ff": (Outcome.FORFEIT_LOSS, Outcome.FORFEIT_WIN),
+    "both_ff": (Outcome.FORFEIT_LOSS,) * 2,
 }
+HALF_BYE = "half_bye"
+"""A board without an opponent worth half a point (an imported report's H)."""
 
 
 def histories(
@@ -157,11 +164,13 @@ def histories(
             continue
         index = board.round - 1
         if board.black is None:
-            entries[board.white][index] = RoundEntry(None, None, bye)
+            outcome = Outcome.HALF_BYE if board.result == HALF_BYE else bye
+            entries[board.white][index] = RoundEntry(None, None, outcome)
             continue
         white, black = _OUTCOMES[board.result]
-        entries[board.white][index] = RoundEntry(board.black, Colour.WHITE, white, board.white_score)
-        entries[board.black][index] = RoundEntry(board.white, Colour.BLACK, black, board.black_score)
+        white_colour, black_colour = (Colour.WHITE, Colour.BLACK) if white.played else (None, None)
+        entries[board.white][index] = RoundEntry(board.black, white_colour, white, board.white_score)
+        entries[board.black][index] = RoundEntry(board.white, black_colour, black, board.black_score)
     return tuple(Entrant(p.number, p.name, 0, tuple(entries[p.number])) for p in players)
 
 

@@ -8,7 +8,7 @@ from fastapi.responses import PlainTextResponse
 
 from tavla.server.deps import CurrentSession, Db, PlatformDep
 from tavla.server.federations.service import federation_at
-from tavla.server.tournaments import service, views
+from tavla.server.tournaments import imports, service, views
 from tavla.server.tournaments.report import report
 from tavla.server.tournaments.schemas import (
     BotEntrantCreate,
@@ -16,8 +16,9 @@ from tavla.server.tournaments.schemas import (
     TournamentCreate,
     TournamentSummary,
     TournamentView,
+    TrfImport,
 )
-from tavla.server.tournaments.stored import load, tournament_at
+from tavla.server.tournaments.stored import load, read_one_moment, tournament_at
 
 router = APIRouter(prefix="/api", tags=["tournaments"])
 
@@ -34,15 +35,24 @@ async def create(slug: str, body: TournamentCreate, db: Db, session: CurrentSess
     return service.summary(made)
 
 
+@router.post("/federations/{slug}/tournaments/import", status_code=201)
+async def import_report(slug: str, body: TrfImport, db: Db, session: CurrentSession) -> TournamentSummary:
+    """Create a Swiss tournament from a TRF16 report, its rounds played (its administrators)."""
+    made = await imports.import_trf(db, session.user, await federation_at(db, slug), body)
+    return service.summary(made)
+
+
 @router.get("/tournaments/{tournament_id}")
 async def tournament(tournament_id: int, db: Db) -> TournamentView:
     """Entrants, the pairings of every round with their games, the standings: public."""
+    await read_one_moment(db)
     return await views.view(db, await tournament_at(db, tournament_id))
 
 
 @router.get("/tournaments/{tournament_id}/trf", response_class=PlainTextResponse)
 async def tournament_report(tournament_id: int, db: Db) -> PlainTextResponse:
     """A Swiss tournament's official rounds as a FIDE Tournament Report File (TRF16)."""
+    await read_one_moment(db)
     found = await tournament_at(db, tournament_id)
     text = report(await load(db, found))
     headers = {"Content-Disposition": f'attachment; filename="tournament-{tournament_id}.trf"'}
@@ -104,7 +114,10 @@ async def check_in(tournament_id: int, db: Db, session: CurrentSession) -> dict[
 @router.post("/tournaments/{tournament_id}/pairings/{pairing_id}/confirm")
 async def confirm(tournament_id: int, pairing_id: int, db: Db, session: CurrentSession) -> PairingView:
     """A player confirms his result; an arbiter of the federation makes it official."""
-    found = await tournament_at(db, tournament_id)
+    # Locked as the director locks it: a game of the same round ending meanwhile would
+    # otherwise decide from what it read before this confirmation whether the round, or
+    # the tournament, is over (PostgreSQL; SQLite writes one at a time).
+    found = await tournament_at(db, tournament_id, for_update=True)
     await service.confirm(db, session.user, found, pairing_id)
     shown = await views.view(db, found)
     return next(p for r in shown.played_rounds for p in r.pairings if p.id == pairing_id)

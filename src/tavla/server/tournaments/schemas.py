@@ -17,6 +17,19 @@ class TournamentCreate(BaseModel):
     """Swiss only: the rounds to play."""
 
 
+class TrfImport(BaseModel):
+    """A Swiss tournament made from a TRF16 report (docs/tournaments.md, "Importing")."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    trf: str = Field(max_length=1_000_000)
+    """The report's text: its players, the rounds played, ``XXR``."""
+    name: str | None = Field(default=None, max_length=200)
+    """None or blank: the report's own name (its 012 line)."""
+    game: str = Field(default="abluka", max_length=32)
+    match_lengths: list[int] = Field(default_factory=lambda: [3], min_length=1, max_length=64)
+
+
 class BotEntrantCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -39,6 +52,8 @@ class EntrantView(BaseModel):
     checked_in: bool
     bot: bool
     final_rank: int | None
+    guest: bool = False
+    """A guest entrant of an imported report: a name, with no account to sign in to."""
 
 
 class PairingView(BaseModel):
@@ -53,7 +68,8 @@ class PairingView(BaseModel):
     game_id: str | None
     game_url: str | None
     result: str | None
-    """"white", "black", "draw" or "bye"; None while the game is on."""
+    """"white", "black", "draw" or "bye"; None while the game is on. An imported report
+    adds "white_ff", "black_ff", "both_ff" (forfeits) and "half_bye"."""
     white_score: int
     black_score: int
     white_confirmed: bool

@@ -13,6 +13,21 @@ from tavla.server.tournaments import rounds
 from tavla.storage.models import Federation, Tournament, TournamentEntrant, TournamentPairing, User
 
 
+async def read_one_moment(db: AsyncSession) -> None:
+    """Make ``db``'s transaction read the database as it was at one moment: the view's
+    queries (the tournament, its entrants, its boards) would otherwise each see the
+    latest commit, and a round finishing between them would show its standings with the
+    state before. Call it before the transaction's first statement. PostgreSQL takes
+    the snapshot at the first query under REPEATABLE READ (a reader is never refused);
+    SQLite's driver opens no transaction for reads unless told to, and in WAL mode a
+    transaction reads one snapshot while writers go on."""
+    if db.get_bind().dialect.name == "postgresql":
+        await db.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+        return
+    connection = await db.connection()
+    await connection.exec_driver_sql("BEGIN")
+
+
 async def tournament_at(db: AsyncSession, tournament_id: int, *, for_update: bool = False) -> Tournament:
     statement = select(Tournament).where(Tournament.id == tournament_id)
     if for_update:

@@ -89,6 +89,7 @@ def view_of(stored: Stored, arbiters: dict[int, str]) -> TournamentView:
                 rating=e.rating,
                 checked_in=e.checked_in,
                 bot=u.bot_level is not None,
+                guest=u.guest,
                 final_rank=e.final_rank,
             )
             for e, u in sorted(stored.entrants, key=lambda item: (item[0].start_number or 10**6, item[0].id))
