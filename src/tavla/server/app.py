@@ -20,6 +20,7 @@ from tavla.server.federations import router as federations
 from tavla.server.i18n import LANGUAGE_COOKIE, N_, choose_language, translate
 from tavla.server.platform import Platform
 from tavla.server.settings import Settings
+from tavla.server.stakes import router as money_api
 from tavla.server.tournaments import pages as tournament_pages
 from tavla.server.tournaments import router as tournaments
 
@@ -90,6 +91,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api.router)
     app.include_router(federations.router)
     app.include_router(tournaments.router)
+    app.include_router(money_api.router)
     app.include_router(ws.router)
     app.include_router(pages.router)
     app.include_router(federation_pages.router)

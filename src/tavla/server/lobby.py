@@ -15,8 +15,9 @@ from tavla.server.errors import ApiError, forbidden, invalid, not_found
 from tavla.server.i18n import N_
 from tavla.server.live.dicefeed import first_commitment, new_chain_end
 from tavla.server.live.room import Room, SeatInfo
-from tavla.server.live.rooms import Rooms, bot_name
+from tavla.server.live.rooms import Rooms, bot_name, new_game_id
 from tavla.server.offers import BotGameCreate, GameChoice, OfferAccept, OfferCreate
+from tavla.server.stakes import games as stakes
 from tavla.storage.models import DiceCommitment, LiveGame, Offer, User
 
 LOBBY_TOPIC = "lobby"
@@ -78,15 +79,34 @@ def settings_summary(settings: dict[str, Any]) -> dict[str, Any]:
     """The parts of match settings a lobby row shows."""
     return {
         key: settings.get(key)
-        for key in ("game", "options", "length", "cube", "beavers", "raccoons", "jacoby", "sets", "clock")
+        for key in (
+            "game",
+            "options",
+            "length",
+            "cube",
+            "beavers",
+            "raccoons",
+            "jacoby",
+            "sets",
+            "clock",
+            "federation",
+            "stake",
+        )
     }
 
 
 class Lobby:
-    def __init__(self, sessions: async_sessionmaker[AsyncSession], rooms: Rooms, hub: Hub) -> None:
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        rooms: Rooms,
+        hub: Hub,
+        staked: stakes.StakedGames,
+    ) -> None:
         self.sessions = sessions
         self.rooms = rooms
         self.hub = hub
+        self.staked = staked
         self.version = 0
 
     # ------------------------------------------------------------- snapshot
@@ -122,6 +142,9 @@ class Lobby:
         live = [
             self.live_entry(room) for room in self.rooms.rooms.values() if not room.over and room.spectators
         ]
+        staked = await self.staked.stakes_of([entry["id"] for entry in live])
+        for entry in live:
+            entry["stake"] = staked.get(entry["id"])
         return {"type": "lobby", "v": self.version, "offers": offers, "live": live}
 
     @staticmethod
@@ -142,7 +165,10 @@ class Lobby:
     async def create_offer(self, db: AsyncSession, user: User, choice: OfferCreate) -> Offer:
         if user.guest:
             raise forbidden(N_("guests may play the bots; register to play people"))
-        choice.settings((user.name, "?"))  # refuses impossible settings now, not on accepting
+        settings = choice.settings((user.name, "?"))  # refuses impossible settings now, not on accepting
+        deal = await stakes.offer_deal(
+            db, self.staked.ledger, user, choice.federation, choice.stake, settings, choice.has_dice()
+        )
         open_count = len(
             list(
                 await db.scalars(select(Offer.id).where(Offer.creator_id == user.id, Offer.status == "open"))
@@ -152,7 +178,12 @@ class Lobby:
             raise ApiError(
                 409, "too_many_offers", N_("you have {count} open offers; cancel one first"), count=open_count
             )
-        data = choice.model_dump(exclude={"spectators", "chat", "client_seed", "commitment_id"})
+        data = choice.model_dump(
+            exclude={"spectators", "chat", "client_seed", "commitment_id", "federation", "stake"}
+        )
+        if deal is not None:
+            data["federation"] = deal.federation.slug
+            data["stake"] = deal.terms.to_json()
         data["client_seed"] = client_seed(choice.client_seed)
         # The seeds are fixed now, before whoever accepts chooses a seed; the chain's end
         # stays in the offer's stored settings, which the lobby never shows.
@@ -200,16 +231,36 @@ class Lobby:
             data = dict(offer.settings)
             seed0 = data.pop("client_seed", "") or client_seed(None)
             chain_end = data.pop("seed_chain_end", None)
+            stored = stakes.stored_deal(data)
             settings: MatchSettings = GameChoice.model_validate(data).settings((creator.name, user.name))
             spectators, chat0 = offer.spectators, offer.chat
-        room = await self.rooms.create(
-            settings,
-            (SeatInfo(creator.name, creator.id, None), SeatInfo(user.name, user.id, None)),
-            spectators=spectators,
-            chat_on=(chat0, answer.chat),
-            client_seeds=(seed0, client_seed(answer.client_seed)),
-            seed_chain_end=chain_end,
-        )
+            deal = (
+                None if stored is None else await stakes.accepted_deal(db, self.staked.ledger, user, stored)
+            )
+        game_id = new_game_id()
+        if deal is not None:
+            try:
+                # Play starts: both maximum stakes are held before the game exists.
+                await stakes.reserve(self.staked.ledger, game_id, deal, (creator.name, user.name))
+            except ApiError:
+                async with self.sessions() as db, db.begin():
+                    await db.execute(update(Offer).where(Offer.id == offer_id).values(status="open"))
+                raise
+        try:
+            room = await self.rooms.create(
+                settings,
+                (SeatInfo(creator.name, creator.id, None), SeatInfo(user.name, user.id, None)),
+                spectators=spectators,
+                chat_on=(chat0, answer.chat),
+                client_seeds=(seed0, client_seed(answer.client_seed)),
+                seed_chain_end=chain_end,
+                federation_id=None if deal is None else deal.federation.id,
+                game_id=game_id,
+            )
+        except BaseException:
+            if deal is not None:
+                await self.staked.ledger.release(game_id, reason="the game could not start")
+            raise
         async with self.sessions() as db, db.begin():
             await db.execute(update(Offer).where(Offer.id == offer_id).values(game_id=room.game_id))
         self.hub.publish(
