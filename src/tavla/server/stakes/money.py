@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from tavla.ledger.accounts import AccountKind, player_account
 from tavla.ledger.errors import AmountError, ConflictError, InsufficientFundsError
+from tavla.ledger.games import GameStatus
 from tavla.ledger.postings import TransactionKind
 from tavla.ledger.service import Ledger
 from tavla.ledger.views import Statement, TransactionRecord
@@ -116,14 +117,13 @@ def transaction_json(record: TransactionRecord) -> dict[str, Any]:
     }
 
 
-def statement_json(statement: Statement) -> dict[str, Any]:
+def statement_json(statement: Statement, in_play: set[str]) -> dict[str, Any]:
     """A player's lines, oldest first; a reservation is money held in a game being
-    played, counted apart from what may be spent until the game closes."""
-    closed = {line.game_id for line in statement.lines if line.kind is not TransactionKind.RESERVATION}
+    played (``in_play``: its game ids), counted apart until the game closes."""
     held = sum(
         -line.amount_cents
         for line in statement.lines
-        if line.kind is TransactionKind.RESERVATION and line.game_id not in closed
+        if line.kind is TransactionKind.RESERVATION and line.game_id in in_play
     )
     return {
         "balance_cents": statement.balance_cents,
@@ -133,6 +133,7 @@ def statement_json(statement: Statement) -> dict[str, Any]:
                 "id": line.transaction_id,
                 "kind": line.kind.value,
                 "reservation": line.kind is TransactionKind.RESERVATION,
+                "held": line.kind is TransactionKind.RESERVATION and line.game_id in in_play,
                 "amount_cents": line.amount_cents,
                 "balance_after_cents": line.balance_after_cents,
                 "memo": line.memo,
@@ -157,7 +158,13 @@ async def player_statement(
             raise forbidden(N_("a player's money is his own and his federation administrators' to see"))
     player = await player_of(db, federation, name)
     statement = await ledger.statement(player_account(federation.slug, player.name))
-    return {"federation": federation.slug, "player": player.name, **statement_json(statement)}
+    reserved = {line.game_id for line in statement.lines if line.kind is TransactionKind.RESERVATION}
+    in_play = {
+        game_id
+        for game_id in reserved
+        if game_id is not None and (await ledger.game(game_id)).status is GameStatus.RESERVED
+    }
+    return {"federation": federation.slug, "player": player.name, **statement_json(statement, in_play)}
 
 
 async def books(
