@@ -10,6 +10,9 @@ from typing import Any
 import pytest
 from tests.server.conftest import DATABASES, _postgres_database
 from tests.server.federation_world import World, build_world
+from tests.server.test_i18n import untranslated
+
+from tavla.server.i18n import translate
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -131,3 +134,33 @@ def test_the_books_sum_to_zero_and_cash_is_what_is_held_for_others(world: World)
     assert books["held_for_others_cents"] == players + books["house_balance_cents"] + sum(
         a["balance_cents"] for a in books["accounts"] if a["kind"] in ("escrow", "pool", "sponsor")
     )
+
+
+@pytest.mark.parametrize("language", ["tr", "bg", "en"])
+def test_the_money_pages_in_every_language(world: World, language: str) -> None:
+    deposit(world, "admin", "member", {"amount_cents": 125})
+    for name in ("member", "admin"):
+        chosen = world.site.as_(world.people[name]).put(
+            "/api/me/preferences",
+            json={"language": language},
+            headers={"X-CSRF-Token": world.people[name].csrf},  # type: ignore[union-attr]
+        )
+        assert chosen.status_code == 200, chosen.text
+    own = world.get("member", "/federations/tbf/money")
+    assert own.status_code == 200 and 'id="statement"' in own.text and "admin:admin" in own.text
+    books = world.get("admin", "/federations/tbf/books")
+    assert books.status_code == 200 and '<dd id="total">0.00</dd>' in books.text
+    for page in (own.text, books.text):
+        assert f'<html lang="{language}">' in page
+        if language != "en":
+            assert untranslated(language, page, ("member", "admin")) == []
+    assert translate(language, "Statement") in own.text
+    assert translate(language, "Fees collected") in books.text
+
+
+def test_the_money_pages_refuse_who_may_not_see_them(world: World) -> None:
+    assert world.get("outsider", "/federations/tbf/money").status_code == 409  # not a player
+    assert world.get("nobody", "/federations/tbf/money").status_code == 401
+    for who in ("member", "other_admin", "owner", "nobody"):
+        refused = world.get(who, "/federations/tbf/books")
+        assert refused.status_code in (401, 403) and 'id="accounts"' not in refused.text

@@ -3,10 +3,23 @@
 // data-url ("{name}" in the address is the form's name field); the page reloads after
 // it succeeds, or shows the server's refusal, already in the page's language. A field
 // marked data-kind="number" is sent as a number, data-kind="numbers" ("1, 3, 5") as a
-// list of numbers; an empty one is left out.
+// list of numbers, data-kind="cents" ("12.50") as whole cents (1250; anything else is
+// sent as typed, for the server to refuse), data-kind="text" as text; an empty one is
+// left out.
 import { api } from "./site.js";
 
 const status = document.getElementById("status");
+
+/**
+ * "12.5" or "12,50" as 1250; text that is not an amount of money stays as it is.
+ * @param {string} text
+ * @returns {number | string}
+ */
+function cents(text) {
+  const found = /^(\d{1,9})(?:[.,](\d{1,2}))?$/.exec(text);
+  if (!found) return text;
+  return Number(found[1]) * 100 + Number((found[2] || "").padEnd(2, "0"));
+}
 
 /**
  * @param {string} method
@@ -34,6 +47,7 @@ for (const form of document.querySelectorAll("form[data-method]")) {
       const kind = input ? input.dataset.kind : undefined;
       if (kind && !text) continue;
       if (kind === "number") fields[key] = Number(text);
+      else if (kind === "cents") fields[key] = cents(text);
       else if (kind === "numbers") fields[key] = text.split(/[\s,]+/).filter(Boolean).map(Number);
       else fields[key] = text;
     }
