@@ -127,6 +127,8 @@ def test_the_federations_example_to_the_cent(world: World) -> None:
         "initial_cents": 200,
         "maximum_cents": 500,
     }
+    board = world.get("opponent", f"/game/{game}")
+    assert 'id="stake"' in board.text and "2.00" in board.text and "5.00" in board.text
     winner = win_with_a_backgammon(world, game)
     loser = "opponent" if winner == "player" else "player"
     wait_for(lambda: money(world, winner)["balance_cents"] != 1500)

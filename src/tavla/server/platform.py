@@ -17,6 +17,7 @@ from tavla.server.live.rooms import Rooms
 from tavla.server.lobby import Lobby
 from tavla.server.security import RateLimiter
 from tavla.server.settings import Settings
+from tavla.server.stakes import tournaments as tournament_money
 from tavla.server.stakes.games import StakedGames
 from tavla.server.tournaments.director import Director
 from tavla.storage.database import migrate, open_engine, sessions
@@ -62,6 +63,9 @@ class Platform:
         # The tournaments hear of finished games; the rooms never import them.
         rooms.events.on_game_finished(platform.tournaments.game_finished)
         rooms.events.on_game_finished(staked.game_finished)
+        platform.tournaments.on_finished.append(
+            lambda tournament_id: tournament_money.pay_prizes(staked.ledger, maker, tournament_id)
+        )
         chooser = BotChooser(settings.bot_movetime_ms)
 
         def configure(room: Room) -> None:
@@ -81,6 +85,7 @@ class Platform:
         await self.rooms.load_live()
         await self.tournaments.catch_up()
         await self.staked.catch_up()
+        await tournament_money.pay_finished(self.staked.ledger, self.sessions)
         # What start-up made (modules, rules tables) lives as long as the process: the
         # collector need not walk it again, and collects less often among many rooms,
         # whose pauses showed in the slowest answers (benchmarks/server_load.py).

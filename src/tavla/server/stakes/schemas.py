@@ -31,3 +31,13 @@ class StakeChoice(BaseModel):
     initial_cents: Cents | None = Field(default=None, ge=1, le=MAX_CENTS)
     maximum_cents: Cents | None = Field(default=None, ge=1, le=MAX_CENTS)
     stake_cents: Cents | None = Field(default=None, ge=1, le=MAX_CENTS)
+
+
+class Sponsorship(BaseModel):
+    """Money a sponsor gives to a tournament's prize pool, recorded by an administrator."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    sponsor: str = Field(min_length=1, max_length=64, pattern=r"^[\w .&'-]+$")
+    amount_cents: Cents = Field(ge=1, le=MAX_CENTS)
+    reference: str | None = Field(default=None, min_length=1, max_length=64)
