@@ -139,10 +139,10 @@ async def confirm(
     """A player confirms his result; an arbiter of the federation makes it official."""
     found = await tournament_at(db, tournament_id)
     await service.confirm(db, session.user, found, pairing_id)
-    if found.state == "finished":
-        await db.commit()
-        await money.pay_prizes(platform.staked.ledger, platform.sessions, tournament_id)
     shown = await views.view(db, found)
+    if found.state == "finished":
+        await db.commit()  # the prizes follow the final table, once it is stored
+        await money.pay_prizes(platform.staked.ledger, platform.sessions, tournament_id)
     return next(p for r in shown.played_rounds for p in r.pairings if p.id == pairing_id)
 
 
