@@ -11,8 +11,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from sqlalchemy import create_engine, update
 from tests.server.conftest import DATABASES, _postgres_database
-from tests.server.federation_world import World, build_world
+from tests.server.federation_world import World, build_world, sync_url
 from tests.server.play import Seat
 
 from tavla import from_notation
@@ -21,6 +22,7 @@ from tavla.ledger.service import Ledger
 from tavla.server.events import GameFinished
 from tavla.server.stakes.games import StakedGames
 from tavla.storage.database import open_engine, sessions
+from tavla.storage.models import LiveGame
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -175,6 +177,15 @@ def test_a_finish_delivered_again_or_elsewhere_changes_nothing(world: World) -> 
     _deliver(world, GameFinished(game, world.federation_id("tbf"), seat, (3, 0) if seat == 0 else (0, 3)), 4)
     assert books(world) == before
 
+    async def audit() -> list[str]:
+        engine = open_engine(world.database_url)
+        try:
+            return await Ledger(sessions(engine)).audit()
+        finally:
+            await engine.dispose()
+
+    assert asyncio.run(audit()) == []
+
 
 def test_a_game_with_no_winner_releases_both_reservations_once(world: World) -> None:
     fund(world, player=1000, opponent=1000)
@@ -232,3 +243,32 @@ def test_a_match_is_played_for_a_fixed_stake(world: World) -> None:
     assert listed["stake"] == {"kind": "match", "stake_cents": 700} and listed["federation"] == "tbf"
     assert world.post("opponent", f"/api/offers/{made.json()['id']}/accept").status_code == 200
     assert money(world, "opponent")["reserved_cents"] == 700
+
+
+def test_a_game_that_finished_while_nobody_listened_is_settled_at_start_up(world: World) -> None:
+    """The server stopped between a game's end and its settlement: the start-up's
+    catch-up settles it from the stored result, and a second start-up moves nothing."""
+    fund(world, player=2000, opponent=2000)
+    game = started_game(world)
+    engine = create_engine(sync_url(world.database_url))
+    try:
+        with engine.begin() as connection:
+            connection.execute(
+                update(LiveGame).where(LiveGame.id == game).values(status="finished", winner=1, score=[0, 2])
+            )
+    finally:
+        engine.dispose()
+
+    async def start_up() -> int:
+        engine = open_engine(world.database_url)
+        try:
+            return await StakedGames(Ledger(sessions(engine)), sessions(engine)).catch_up()
+        finally:
+            await engine.dispose()
+
+    assert asyncio.run(start_up()) == 1
+    # 2 points at 2.00: final stake 4.00, pot 8.00, fee 0.40; the loser gets 1.00 back.
+    assert money(world, "opponent")["balance_cents"] == 1500 + 500 + 400 - 40
+    assert money(world, "player")["balance_cents"] == 1500 + 100
+    assert asyncio.run(start_up()) == 0
+    assert books(world)["fees_collected_cents"] == 40
