@@ -17,6 +17,7 @@ from tavla.server.live.dicefeed import first_commitment, new_chain_end
 from tavla.server.live.room import Room, SeatInfo
 from tavla.server.live.rooms import Rooms, bot_name, new_game_id
 from tavla.server.offers import BotGameCreate, GameChoice, OfferAccept, OfferCreate
+from tavla.server.rematches import rematch_offer
 from tavla.server.stakes import games as stakes
 from tavla.storage.models import DiceCommitment, LiveGame, Offer, User
 
@@ -283,36 +284,6 @@ class Lobby:
             seed_chain_end=chain_end,
         )
 
-    async def _rematch_offer(self, db: AsyncSession, user: User, row: LiveGame) -> Offer:
-        """Against a person, a rematch is an offer of the same settings for the opponent."""
-        opponent = row.seat1_user_id if user.id == row.seat0_user_id else row.seat0_user_id
-        settings = MatchSettings.from_json(row.settings)
-        data: dict[str, Any] = {
-            "game": settings.game,
-            "options": dict(settings.options),
-            "length": settings.length,
-            "cube": settings.cube,
-            "beavers": settings.beavers,
-            "raccoons": settings.raccoons,
-            "jacoby": settings.jacoby,
-            "sets": settings.sets,
-            "clock": _clock_choice(settings),
-            "client_seed": client_seed(None),
-            "seed_chain_end": new_chain_end(),
-        }
-        offer = Offer(
-            creator_id=user.id,
-            settings=data,
-            spectators=row.spectators,
-            chat=row.chat0 if user.id == row.seat0_user_id else row.chat1,
-            status="open",
-            for_user_id=opponent,
-            created_ms=now_ms(),
-        )
-        db.add(offer)
-        await db.commit()
-        return offer
-
     async def rematch(self, user: User, game_id: str) -> Room | Offer:
         async with self.sessions() as db:
             row = await db.get(LiveGame, game_id)
@@ -323,7 +294,7 @@ class Lobby:
             if row.status != "finished":
                 raise ApiError(409, "not_finished", N_("a rematch follows a finished game"))
             if row.seat0_bot is None and row.seat1_bot is None:
-                return await self._rematch_offer(db, user, row)
+                return await rematch_offer(db, user, row)
             level = row.seat1_bot or row.seat0_bot or "medium"
             settings = MatchSettings.from_json(row.settings)
         room = await self.rooms.create(
@@ -335,16 +306,3 @@ class Lobby:
             rematch_of=game_id,
         )
         return room
-
-
-def _clock_choice(settings: MatchSettings) -> dict[str, int] | None:
-    """The lobby's clock choice that gives ``settings``' clock again."""
-    clock = settings.clock
-    if clock is None:
-        return None
-    if clock.per_game:
-        return {
-            "move_s": clock.move_ms // 1000,
-            "reserve_s": clock.reserve_ms // 1000 // max(settings.length, 1),
-        }
-    return {"move_s": 0, "reserve_s": clock.reserve_ms // 1000}
