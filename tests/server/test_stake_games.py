@@ -272,3 +272,16 @@ def test_a_game_that_finished_while_nobody_listened_is_settled_at_start_up(world
     assert money(world, "player")["balance_cents"] == 1500 + 100
     assert asyncio.run(start_up()) == 0
     assert books(world)["fees_collected_cents"] == 40
+
+
+def test_a_maker_who_spent_his_stake_voids_his_offer_without_telling_his_balance(world: World) -> None:
+    fund(world, player=600, opponent=2000)
+    made = offer(world)
+    assert made.status_code == 201, made.text
+    spent = world.post("admin", "/api/federations/tbf/money/player/withdrawals", {"amount_cents": 550})
+    assert spent.status_code == 201, spent.text
+    refused = world.post("opponent", f"/api/offers/{made.json()['id']}/accept")
+    assert refused.status_code == 409 and refused.json()["error"]["code"] == "insufficient_funds"
+    assert "0.50" not in refused.text and "50" not in refused.json()["error"]["message"]
+    assert world.get("player", "/api/lobby").json()["offers"] == []
+    assert money(world, "player")["balance_cents"] == 50 and money(world, "opponent")["balance_cents"] == 2000

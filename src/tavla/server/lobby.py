@@ -243,9 +243,12 @@ class Lobby:
             try:
                 # Play starts: both maximum stakes are held before the game exists.
                 await stakes.reserve(self.staked.ledger, game_id, deal, (creator.name, user.name))
-            except ApiError:
+            except ApiError as refused:
+                # The taker short of money leaves the offer to others; a maker who
+                # cannot pay any more has no offer left.
+                status = "cancelled" if isinstance(refused, stakes.MakerCannotPay) else "open"
                 async with self.sessions() as db, db.begin():
-                    await db.execute(update(Offer).where(Offer.id == offer_id).values(status="open"))
+                    await db.execute(update(Offer).where(Offer.id == offer_id).values(status=status))
                 raise
         try:
             room = await self.rooms.create(

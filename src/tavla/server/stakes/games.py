@@ -120,13 +120,26 @@ async def accepted_deal(
     return StakeDeal(federation, terms)
 
 
+class MakerCannotPay(ApiError):
+    """The offer's maker no longer has his stake: the offer is void. The player who
+    accepted is not told the maker's balance (it is the maker's own business)."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            409, "insufficient_funds", N_("the player who made this offer no longer has the stake available")
+        )
+
+
 async def reserve(ledger: Ledger, game_id: str, deal: StakeDeal, players: tuple[str, str]) -> None:
-    """Play starts: the stake agreed for ``game_id`` and both maximum stakes held."""
+    """Play starts: the stake agreed for ``game_id`` and both maximum stakes held
+    (``players``: the offer's maker, then the player accepting it)."""
     await ledger.agree_stake(game_id, deal.federation.slug, players, deal.terms)
     try:
         await ledger.reserve(game_id)
     except InsufficientFundsError as error:
         await ledger.release(game_id, reason="a player could not pay the stake")
+        if error.account == str(player_account(deal.federation.slug, players[0])):
+            raise MakerCannotPay() from None
         raise short_of_money(error) from None
 
 
