@@ -164,3 +164,14 @@ def test_the_money_pages_refuse_who_may_not_see_them(world: World) -> None:
     for who in ("member", "other_admin", "owner", "nobody"):
         refused = world.get(who, "/federations/tbf/books")
         assert refused.status_code in (401, 403) and 'id="accounts"' not in refused.text
+
+
+def test_an_administrator_who_plays_records_no_money_for_himself(world: World) -> None:
+    assert world.put("admin", "/api/federations/tbf/players/admin").status_code == 200
+    try:
+        for kind in ("deposits", "withdrawals"):
+            refused = world.post("admin", f"/api/federations/tbf/money/admin/{kind}", {"amount_cents": 100})
+            assert refused.status_code == 403, refused.text
+        assert balance(world, "admin") == 0
+    finally:
+        assert world.delete("admin", "/api/federations/tbf/players/admin").status_code == 200

@@ -81,6 +81,11 @@ async def move_cash(
     before the ledger books, so that SQLite's one writer is not kept waiting on it."""
     await check_administrator(db, actor, federation)
     player = await player_of(db, federation, name)
+    if player.id == actor.id:
+        # Nobody books money for himself: another administrator records his payments.
+        raise forbidden(
+            N_("another administrator of {federation} records your own money"), federation=federation.name
+        )
     await db.commit()
     account = player_account(federation.slug, player.name)
     kind = "withdrawal" if withdrawal else "deposit"
