@@ -175,3 +175,17 @@ def test_an_administrator_who_plays_records_no_money_for_himself(world: World) -
         assert balance(world, "admin") == 0
     finally:
         assert world.delete("admin", "/api/federations/tbf/players/admin").status_code == 200
+
+
+def test_a_player_who_left_gets_his_money_paid_out_but_no_more_in(world: World) -> None:
+    assert deposit(world, "admin", "opponent", {"amount_cents": 900}).status_code == 201
+    assert world.delete("opponent", "/api/federations/tbf/players/opponent").status_code == 200
+    try:
+        refused = deposit(world, "admin", "opponent", {"amount_cents": 100})
+        assert refused.status_code == 409 and refused.json()["error"]["code"] == "not_a_player"
+        assert world.get("opponent", "/api/federations/tbf/money/opponent").json()["balance_cents"] == 900
+        url = "/api/federations/tbf/money/opponent/withdrawals"
+        assert world.post("admin", url, {"amount_cents": 900}).status_code == 201
+        assert world.post("admin", url, {"amount_cents": 1}).status_code == 409  # nothing left: not a player
+    finally:
+        assert world.put("admin", "/api/federations/tbf/players/opponent").status_code == 200

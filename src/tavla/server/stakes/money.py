@@ -43,12 +43,18 @@ def short_of_money(error: InsufficientFundsError) -> ApiError:
     )
 
 
-async def player_of(db: AsyncSession, federation: Federation, name: str) -> User:
-    """The account called ``name`` if it is a player of ``federation``."""
+async def player_of(
+    db: AsyncSession, federation: Federation, name: str, ledger: Ledger | None = None
+) -> User:
+    """The account called ``name`` if it is a player of ``federation``; with ``ledger``,
+    also a former player who still has money in its books (he left or was removed, and
+    his money is paid out to him or read, never kept)."""
     user = await db.scalar(select(User).where(User.name_key == name.lower()))
     if user is None:
         raise not_found(N_("no account is called {name}"), name=name)
-    if not (await standing_of(db, user)).holds(federation.id, Role.PLAYER):
+    if (await standing_of(db, user)).holds(federation.id, Role.PLAYER):
+        return user
+    if ledger is None or await ledger.balance(player_account(federation.slug, user.name)) == 0:
         raise ApiError(
             409,
             "not_a_player",
@@ -80,7 +86,7 @@ async def move_cash(
     """Record a deposit (or withdrawal) for a player; the request's session is ended
     before the ledger books, so that SQLite's one writer is not kept waiting on it."""
     await check_administrator(db, actor, federation)
-    player = await player_of(db, federation, name)
+    player = await player_of(db, federation, name, ledger if withdrawal else None)
     if player.id == actor.id:
         # Nobody books money for himself: another administrator records his payments.
         raise forbidden(
@@ -161,7 +167,7 @@ async def player_statement(
         who = await standing_of(db, viewer)
         if not who.holds(federation.id, Role.ADMINISTRATOR):
             raise forbidden(N_("a player's money is his own and his federation administrators' to see"))
-    player = await player_of(db, federation, name)
+    player = await player_of(db, federation, name, ledger)
     statement = await ledger.statement(player_account(federation.slug, player.name))
     reserved = {line.game_id for line in statement.lines if line.kind is TransactionKind.RESERVATION}
     in_play = {
