@@ -56,6 +56,8 @@ def test_the_entry_fee_is_charged_refunded_and_refused_when_short(world: World) 
     short = world.send("PUT", "bora", url)
     assert short.status_code == 409 and short.json()["error"]["code"] == "insufficient_funds"
     assert [e["name"] for e in world.view(tournament)["entrants"]] == ["ali"]
+    page = world.site.as_(None).get(f"/tournaments/{tournament}").text
+    assert 'id="money"' in page and "3.00" in page and "100" in page
     assert books(world)["total_cents"] == 0
 
 
