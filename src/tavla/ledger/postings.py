@@ -109,8 +109,16 @@ def tournament_close_key(tournament_id: str) -> str:
     return f"tournament:{tournament_id}:close"
 
 
-def tournament_entry_key(tournament_id: str, player_id: str) -> str:
-    return f"tournament:{tournament_id}:entry:{player_id}"
+def tournament_entry_key(tournament_id: str, player_id: str, entry: str | None = None) -> str:
+    """``entry`` tells one registration from the next: a player who withdrew and
+    entered again pays again, and a repeat of one registration pays once."""
+    suffix = "" if entry is None else f":{entry}"
+    return f"tournament:{tournament_id}:entry:{player_id}{suffix}"
+
+
+def tournament_refund_key(tournament_id: str, player_id: str, entry: str | None = None) -> str:
+    suffix = "" if entry is None else f":{entry}"
+    return f"tournament:{tournament_id}:refund:{player_id}{suffix}"
 
 
 def deposit(
@@ -217,7 +225,9 @@ def release(game: StakedGame, *, actor: str, reason: str) -> Posting:
     )
 
 
-def entry_fee(tournament: TournamentTerms, player_id: str, *, actor: str) -> Posting:
+def entry_fee(
+    tournament: TournamentTerms, player_id: str, *, actor: str, entry: str | None = None
+) -> Posting:
     _positive("entry fee", tournament.entry_fee_cents)
     fed, tid = tournament.federation, tournament.tournament_id
     fee = tournament.entry_fee_cents
@@ -230,7 +240,27 @@ def entry_fee(tournament: TournamentTerms, player_id: str, *, actor: str) -> Pos
         ),
         actor,
         "tournament entry",
-        tournament_entry_key(tid, player_id),
+        tournament_entry_key(tid, player_id, entry),
+        tournament_id=tid,
+    )
+
+
+def entry_refund(
+    tournament: TournamentTerms, player_id: str, fee_cents: int, *, actor: str, entry: str | None = None
+) -> Posting:
+    """A withdrawn registration's entry fee back from the pool, before the start."""
+    _positive("entry fee", fee_cents)
+    fed, tid = tournament.federation, tournament.tournament_id
+    return Posting(
+        TransactionKind.REFUND,
+        fed,
+        (
+            Entry(pool_account(fed, tid), -fee_cents, f"entry fee of {player_id} refunded"),
+            Entry(player_account(fed, player_id), fee_cents, f"entry fee of tournament {tid} refunded"),
+        ),
+        actor,
+        "registration withdrawn",
+        tournament_refund_key(tid, player_id, entry),
         tournament_id=tid,
     )
 

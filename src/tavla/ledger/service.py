@@ -272,16 +272,35 @@ class Ledger:
         return row
 
     async def enter_tournament(
-        self, tournament_id: str, player_id: str, *, actor: str = "server"
+        self, tournament_id: str, player_id: str, *, actor: str = "server", entry: str | None = None
     ) -> TransactionRecord | None:
-        """The entry fee from the player into the pool, once per player; ``None`` for a
-        free tournament (the tournament, not the ledger, keeps its entrants)."""
+        """The entry fee from the player into the pool, once per player (per ``entry``,
+        one registration, when given); ``None`` for a free tournament (the tournament,
+        not the ledger, keeps its entrants)."""
 
         async def work(session: AsyncSession) -> TransactionRecord | None:
             terms = store.tournament_terms(await self._open_tournament(session, tournament_id))
             if terms.entry_fee_cents == 0:
                 return None
-            return await self._book_once(session, postings.entry_fee(terms, player_id, actor=actor))
+            posting = postings.entry_fee(terms, player_id, actor=actor, entry=entry)
+            return await self._book_once(session, posting)
+
+        return await self._write(work)
+
+    async def refund_entry(
+        self, tournament_id: str, player_id: str, *, actor: str = "server", entry: str | None = None
+    ) -> TransactionRecord | None:
+        """The entry fee of a registration withdrawn before the start back to the player,
+        once; ``None`` when that registration paid nothing."""
+
+        async def work(session: AsyncSession) -> TransactionRecord | None:
+            terms = store.tournament_terms(await self._open_tournament(session, tournament_id))
+            paid = await store.booked(session, postings.tournament_entry_key(tournament_id, player_id, entry))
+            if paid is None:
+                return None
+            fee = max(line.amount_cents for line in paid.entries)
+            posting = postings.entry_refund(terms, player_id, fee, actor=actor, entry=entry)
+            return await self._book_once(session, posting)
 
         return await self._write(work)
 
@@ -348,6 +367,14 @@ class Ledger:
 
     # -- reading -------------------------------------------------------------------
 
+    async def tournament_row(self, tournament_id: str) -> TournamentRow | None:
+        """A tournament's terms and status as stored; ``None`` when it has no books."""
+
+        async def work(session: AsyncSession) -> TournamentRow | None:
+            return await session.get(TournamentRow, tournament_id)
+
+        return await self._read(work)
+
     async def balance(self, account: AccountKey) -> int:
         return await self._read(lambda session: reports.balance(session, account))
 
@@ -383,11 +410,19 @@ async def _contributions(session: AsyncSession, tournament_id: str) -> dict[Acco
         .join(AccountRow, EntryRow.account_id == AccountRow.id)
         .where(
             TransactionRow.tournament_id == tournament_id,
-            TransactionRow.kind.in_([TransactionKind.ENTRY_FEE.value, TransactionKind.SPONSORSHIP.value]),
-            EntryRow.amount_cents < 0,
+            TransactionRow.kind.in_(
+                [
+                    TransactionKind.ENTRY_FEE.value,
+                    TransactionKind.SPONSORSHIP.value,
+                    TransactionKind.REFUND.value,
+                ]
+            ),
         )
     )
     paid: dict[AccountKey, int] = defaultdict(int)
     for amount, account in (await session.execute(query)).all():
-        paid[store.account_key(account)] -= amount
-    return dict(paid)
+        key = store.account_key(account)
+        if key.kind is not AccountKind.POOL:
+            # Paid in (negative) less any entry fee already refunded (positive).
+            paid[key] -= amount
+    return {key: amount for key, amount in paid.items() if amount}

@@ -20,6 +20,8 @@ from tavla.server.federations import router as federations
 from tavla.server.i18n import LANGUAGE_COOKIE, N_, choose_language, translate
 from tavla.server.platform import Platform
 from tavla.server.settings import Settings
+from tavla.server.stakes import pages as money_pages
+from tavla.server.stakes import router as money_api
 from tavla.server.tournaments import pages as tournament_pages
 from tavla.server.tournaments import router as tournaments
 
@@ -90,10 +92,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api.router)
     app.include_router(federations.router)
     app.include_router(tournaments.router)
+    app.include_router(money_api.router)
     app.include_router(ws.router)
     app.include_router(pages.router)
     app.include_router(federation_pages.router)
     app.include_router(tournament_pages.router)
+    app.include_router(money_pages.router)
     if STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

@@ -15,8 +15,10 @@ from tavla.server.errors import ApiError, forbidden, invalid, not_found
 from tavla.server.i18n import N_
 from tavla.server.live.dicefeed import first_commitment, new_chain_end
 from tavla.server.live.room import Room, SeatInfo
-from tavla.server.live.rooms import Rooms, bot_name
+from tavla.server.live.rooms import Rooms, bot_name, new_game_id
 from tavla.server.offers import BotGameCreate, GameChoice, OfferAccept, OfferCreate
+from tavla.server.rematches import rematch_offer
+from tavla.server.stakes import games as stakes
 from tavla.storage.models import DiceCommitment, LiveGame, Offer, User
 
 LOBBY_TOPIC = "lobby"
@@ -78,15 +80,34 @@ def settings_summary(settings: dict[str, Any]) -> dict[str, Any]:
     """The parts of match settings a lobby row shows."""
     return {
         key: settings.get(key)
-        for key in ("game", "options", "length", "cube", "beavers", "raccoons", "jacoby", "sets", "clock")
+        for key in (
+            "game",
+            "options",
+            "length",
+            "cube",
+            "beavers",
+            "raccoons",
+            "jacoby",
+            "sets",
+            "clock",
+            "federation",
+            "stake",
+        )
     }
 
 
 class Lobby:
-    def __init__(self, sessions: async_sessionmaker[AsyncSession], rooms: Rooms, hub: Hub) -> None:
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        rooms: Rooms,
+        hub: Hub,
+        staked: stakes.StakedGames,
+    ) -> None:
         self.sessions = sessions
         self.rooms = rooms
         self.hub = hub
+        self.staked = staked
         self.version = 0
 
     # ------------------------------------------------------------- snapshot
@@ -122,6 +143,9 @@ class Lobby:
         live = [
             self.live_entry(room) for room in self.rooms.rooms.values() if not room.over and room.spectators
         ]
+        staked = await self.staked.stakes_of([entry["id"] for entry in live])
+        for entry in live:
+            entry["stake"] = staked.get(entry["id"])
         return {"type": "lobby", "v": self.version, "offers": offers, "live": live}
 
     @staticmethod
@@ -142,7 +166,10 @@ class Lobby:
     async def create_offer(self, db: AsyncSession, user: User, choice: OfferCreate) -> Offer:
         if user.guest:
             raise forbidden(N_("guests may play the bots; register to play people"))
-        choice.settings((user.name, "?"))  # refuses impossible settings now, not on accepting
+        settings = choice.settings((user.name, "?"))  # refuses impossible settings now, not on accepting
+        deal = await stakes.offer_deal(
+            db, self.staked.ledger, user, choice.federation, choice.stake, settings, choice.has_dice()
+        )
         open_count = len(
             list(
                 await db.scalars(select(Offer.id).where(Offer.creator_id == user.id, Offer.status == "open"))
@@ -152,7 +179,12 @@ class Lobby:
             raise ApiError(
                 409, "too_many_offers", N_("you have {count} open offers; cancel one first"), count=open_count
             )
-        data = choice.model_dump(exclude={"spectators", "chat", "client_seed", "commitment_id"})
+        data = choice.model_dump(
+            exclude={"spectators", "chat", "client_seed", "commitment_id", "federation", "stake"}
+        )
+        if deal is not None:
+            data["federation"] = deal.federation.slug
+            data["stake"] = deal.terms.to_json()
         data["client_seed"] = client_seed(choice.client_seed)
         # The seeds are fixed now, before whoever accepts chooses a seed; the chain's end
         # stays in the offer's stored settings, which the lobby never shows.
@@ -200,16 +232,39 @@ class Lobby:
             data = dict(offer.settings)
             seed0 = data.pop("client_seed", "") or client_seed(None)
             chain_end = data.pop("seed_chain_end", None)
+            stored = stakes.stored_deal(data)
             settings: MatchSettings = GameChoice.model_validate(data).settings((creator.name, user.name))
             spectators, chat0 = offer.spectators, offer.chat
-        room = await self.rooms.create(
-            settings,
-            (SeatInfo(creator.name, creator.id, None), SeatInfo(user.name, user.id, None)),
-            spectators=spectators,
-            chat_on=(chat0, answer.chat),
-            client_seeds=(seed0, client_seed(answer.client_seed)),
-            seed_chain_end=chain_end,
-        )
+            deal = (
+                None if stored is None else await stakes.accepted_deal(db, self.staked.ledger, user, stored)
+            )
+        game_id = new_game_id()
+        if deal is not None:
+            try:
+                # Play starts: both maximum stakes are held before the game exists.
+                await stakes.reserve(self.staked.ledger, game_id, deal, (creator.name, user.name))
+            except ApiError as refused:
+                # The taker short of money leaves the offer to others; a maker who
+                # cannot pay any more has no offer left.
+                status = "cancelled" if isinstance(refused, stakes.MakerCannotPay) else "open"
+                async with self.sessions() as db, db.begin():
+                    await db.execute(update(Offer).where(Offer.id == offer_id).values(status=status))
+                raise
+        try:
+            room = await self.rooms.create(
+                settings,
+                (SeatInfo(creator.name, creator.id, None), SeatInfo(user.name, user.id, None)),
+                spectators=spectators,
+                chat_on=(chat0, answer.chat),
+                client_seeds=(seed0, client_seed(answer.client_seed)),
+                seed_chain_end=chain_end,
+                federation_id=None if deal is None else deal.federation.id,
+                game_id=game_id,
+            )
+        except BaseException:
+            if deal is not None:
+                await self.staked.ledger.release(game_id, reason="the game could not start")
+            raise
         async with self.sessions() as db, db.begin():
             await db.execute(update(Offer).where(Offer.id == offer_id).values(game_id=room.game_id))
         self.hub.publish(
@@ -232,36 +287,6 @@ class Lobby:
             seed_chain_end=chain_end,
         )
 
-    async def _rematch_offer(self, db: AsyncSession, user: User, row: LiveGame) -> Offer:
-        """Against a person, a rematch is an offer of the same settings for the opponent."""
-        opponent = row.seat1_user_id if user.id == row.seat0_user_id else row.seat0_user_id
-        settings = MatchSettings.from_json(row.settings)
-        data: dict[str, Any] = {
-            "game": settings.game,
-            "options": dict(settings.options),
-            "length": settings.length,
-            "cube": settings.cube,
-            "beavers": settings.beavers,
-            "raccoons": settings.raccoons,
-            "jacoby": settings.jacoby,
-            "sets": settings.sets,
-            "clock": _clock_choice(settings),
-            "client_seed": client_seed(None),
-            "seed_chain_end": new_chain_end(),
-        }
-        offer = Offer(
-            creator_id=user.id,
-            settings=data,
-            spectators=row.spectators,
-            chat=row.chat0 if user.id == row.seat0_user_id else row.chat1,
-            status="open",
-            for_user_id=opponent,
-            created_ms=now_ms(),
-        )
-        db.add(offer)
-        await db.commit()
-        return offer
-
     async def rematch(self, user: User, game_id: str) -> Room | Offer:
         async with self.sessions() as db:
             row = await db.get(LiveGame, game_id)
@@ -272,7 +297,7 @@ class Lobby:
             if row.status != "finished":
                 raise ApiError(409, "not_finished", N_("a rematch follows a finished game"))
             if row.seat0_bot is None and row.seat1_bot is None:
-                return await self._rematch_offer(db, user, row)
+                return await rematch_offer(db, user, row)
             level = row.seat1_bot or row.seat0_bot or "medium"
             settings = MatchSettings.from_json(row.settings)
         room = await self.rooms.create(
@@ -284,16 +309,3 @@ class Lobby:
             rematch_of=game_id,
         )
         return room
-
-
-def _clock_choice(settings: MatchSettings) -> dict[str, int] | None:
-    """The lobby's clock choice that gives ``settings``' clock again."""
-    clock = settings.clock
-    if clock is None:
-        return None
-    if clock.per_game:
-        return {
-            "move_s": clock.move_ms // 1000,
-            "reserve_s": clock.reserve_ms // 1000 // max(settings.length, 1),
-        }
-    return {"move_s": 0, "reserve_s": clock.reserve_ms // 1000}

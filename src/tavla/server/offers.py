@@ -12,6 +12,7 @@ from tavla.match.clock import ClockSettings, parse_clock_spec
 from tavla.match.settings import MatchSettings
 from tavla.server.errors import invalid
 from tavla.server.i18n import N_
+from tavla.server.stakes.schemas import StakeChoice
 
 MAX_LENGTH = 25
 """The longest match the lobby offers (federation matches are 5 to 25 points)."""
@@ -80,6 +81,16 @@ class SeedChoice(BaseModel):
 class OfferCreate(GameChoice, SeedChoice):
     spectators: bool = True
     chat: bool = True
+    federation: str | None = Field(default=None, max_length=32)
+    """The federation whose books a stake goes through (docs/ledger.md)."""
+    stake: StakeChoice | None = None
+    """Play for money (RULES.md 12): a single game's initial and maximum stake, a match's stake."""
+
+    def has_dice(self) -> bool:
+        try:
+            return find_game(self.game).facts.has_dice
+        except TavlaError:
+            return True  # settings() has refused the game already
 
 
 class BotGameCreate(GameChoice, SeedChoice):

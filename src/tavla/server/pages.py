@@ -20,6 +20,7 @@ from tavla.server.errors import ApiError
 from tavla.server.federations.observing import check_may_observe
 from tavla.server.i18n import LANGUAGE_COOKIE, LANGUAGE_NAMES, LANGUAGES, N_, choose_language, translations
 from tavla.server.live.bots import bot_levels
+from tavla.server.stakes.money import money
 from tavla.storage.models import LiveGame, User
 
 router = APIRouter(include_in_schema=False)
@@ -114,7 +115,9 @@ async def lobby_page(request: Request, session: OptionalSession) -> Response:
 
 
 @router.get("/game/{game_id}", response_class=HTMLResponse)
-async def game_page(game_id: str, request: Request, db: Db, session: OptionalSession) -> Response:
+async def game_page(
+    game_id: str, request: Request, db: Db, platform: PlatformDep, session: OptionalSession
+) -> Response:
     row = await db.get(LiveGame, game_id)
     if row is None:
         return render(request, session, "missing.html", status=404)
@@ -124,7 +127,16 @@ async def game_page(game_id: str, request: Request, db: Db, session: OptionalSes
         await check_may_observe(db, row, None if session is None else session.user)
     except ApiError:
         return render(request, session, "missing.html", status=403, private=True)
-    return render(request, session, "game.html", game_id=game_id, board_text=board_text(request, session))
+    stake = (await platform.staked.stakes_of([game_id])).get(game_id)
+    return render(
+        request,
+        session,
+        "game.html",
+        game_id=game_id,
+        board_text=board_text(request, session),
+        stake=stake,
+        money=money,
+    )
 
 
 @router.get("/archive/{game_id}", response_class=HTMLResponse)

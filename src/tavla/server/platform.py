@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
+from tavla.ledger.service import Ledger
 from tavla.realtime.hub import Hub
 from tavla.server.events import Events
 from tavla.server.live.bots import BotChooser
@@ -16,6 +17,8 @@ from tavla.server.live.rooms import Rooms
 from tavla.server.lobby import Lobby
 from tavla.server.security import RateLimiter
 from tavla.server.settings import Settings
+from tavla.server.stakes import tournaments as tournament_money
+from tavla.server.stakes.games import StakedGames
 from tavla.server.tournaments.director import Director
 from tavla.storage.database import migrate, open_engine, sessions
 
@@ -31,6 +34,7 @@ class Platform:
     login_by_name: RateLimiter
     login_by_address: RateLimiter
     tournaments: Director
+    staked: StakedGames
     ready: bool = False
     handlers: set[asyncio.Task[None]] = field(default_factory=set)
     """The websocket handlers running now: stopping waits for them before closing the database."""
@@ -41,7 +45,8 @@ class Platform:
         maker = sessions(engine)
         hub = Hub()
         rooms = Rooms(maker, one_writer=engine.dialect.name == "sqlite", events=Events())
-        lobby = Lobby(maker, rooms, hub)
+        staked = StakedGames(Ledger(maker), maker)
+        lobby = Lobby(maker, rooms, hub, staked)
         limit = settings.login_attempts_per_minute
         platform = cls(
             settings,
@@ -53,9 +58,14 @@ class Platform:
             RateLimiter(limit, 60.0),
             RateLimiter(limit * 3, 60.0),
             Director(maker, rooms),
+            staked,
         )
         # The tournaments hear of finished games; the rooms never import them.
         rooms.events.on_game_finished(platform.tournaments.game_finished)
+        rooms.events.on_game_finished(staked.game_finished)
+        platform.tournaments.on_finished.append(
+            lambda tournament_id: tournament_money.pay_prizes(staked.ledger, maker, tournament_id)
+        )
         chooser = BotChooser(settings.bot_movetime_ms)
 
         def configure(room: Room) -> None:
@@ -74,6 +84,8 @@ class Platform:
         await migrate(self.engine)
         await self.rooms.load_live()
         await self.tournaments.catch_up()
+        await self.staked.catch_up()
+        await tournament_money.pay_finished(self.staked.ledger, self.sessions)
         # What start-up made (modules, rules tables) lives as long as the process: the
         # collector need not walk it again, and collects less often among many rooms,
         # whose pauses showed in the slowest answers (benchmarks/server_load.py).

@@ -171,8 +171,9 @@ class Rooms:
         rematch_of: str | None = None,
         seed_chain_end: str | None = None,
         federation_id: int | None = None,
+        game_id: str | None = None,
     ) -> Room:
-        game_id = new_game_id()
+        game_id = game_id or new_game_id()
         chain_end = seed_chain_end or new_chain_end()
         async with self.sessions() as db, db.begin():
             db.add(

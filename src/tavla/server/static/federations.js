@@ -3,9 +3,22 @@
 // data-url ("{name}" in the address is the form's name field); the page reloads after
 // it succeeds, or shows the server's refusal, already in the page's language. A field
 // marked data-kind="number" is sent as a number, data-kind="numbers" ("1, 3, 5") as a
-// list of numbers; an empty one is left out. A file field is sent as the file's text. A
-// form with data-follow="url" goes to the address the answer names instead of reloading.
+// list of numbers, data-kind="cents" ("12.50") as whole cents (1250; anything else is
+// sent as typed, for the server to refuse), data-kind="text" as text; an empty one is
+// left out. A file field is sent as the file's text. A form with data-follow="url" goes
+// to the address the answer names instead of reloading.
 import { api } from "./site.js";
+
+/**
+ * "12.5" or "12,50" as 1250; text that is not an amount of money stays as it is.
+ * @param {string} text
+ * @returns {number | string}
+ */
+function cents(text) {
+  const found = /^(\d{1,9})(?:[.,](\d{1,2}))?$/.exec(text);
+  if (!found) return text;
+  return Number(found[1]) * 100 + Number((found[2] || "").padEnd(2, "0"));
+}
 
 /**
  * @param {string} method
@@ -46,6 +59,7 @@ document.addEventListener("submit", async (event) => {
     const kind = input ? input.dataset.kind : undefined;
     if (kind && !text) continue;
     if (kind === "number") fields[key] = Number(text);
+    else if (kind === "cents") fields[key] = cents(text);
     else if (kind === "numbers") fields[key] = text.split(/[\s,]+/).filter(Boolean).map(Number);
     else fields[key] = text;
   }

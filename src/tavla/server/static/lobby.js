@@ -145,9 +145,44 @@ onSubmit("bot-form", async (form) => {
   const answer = await api("POST", "/api/bot-games", { ...choice, level: data.get("level") });
   location.href = answer.url;
 });
+/**
+ * "12.5" or "12,50" as 1250; text that is not an amount of money stays as it is, for
+ * the server to refuse with its reason.
+ * @param {string} text
+ * @returns {number | string}
+ */
+function cents(text) {
+  const found = /^(\d{1,9})(?:[.,](\d{1,2}))?$/.exec(text.trim());
+  if (!found) return text;
+  return Number(found[1]) * 100 + Number((found[2] || "").padEnd(2, "0"));
+}
+
+/** The stake of an offer (docs/ledger.md): none when no federation is named. @param {FormData} data */
+function stakeChoice(data) {
+  const federation = String(data.get("federation") || "").trim();
+  if (!federation) return {};
+  const single = String(data.get("match_stake") || "").trim() === "";
+  const stake = single
+    ? { initial_cents: cents(String(data.get("initial") || "")), maximum_cents: cents(String(data.get("maximum") || "")) }
+    : { stake_cents: cents(String(data.get("match_stake") || "")) };
+  return { federation, stake };
+}
+
+/** @param {number} amount */
+function money(amount) {
+  return (amount / 100).toFixed(2);
+}
+
+/** A stake as the lists show it: "2.00/5.00 tbf". @param {any} stake @param {string} [federation] */
+function describeStake(stake, federation) {
+  if (!stake) return "";
+  const amount = stake.kind === "game" ? `${money(stake.initial_cents)}/${money(stake.maximum_cents)}` : money(stake.stake_cents);
+  return ` · ${TEXT.stake} ${amount} ${federation || stake.federation || ""}`;
+}
+
 onSubmit("offer-form", async (form) => {
-  const { choice, on } = gameChoice(form);
-  await api("POST", "/api/offers", { ...choice, spectators: on("spectators"), chat: on("chat") });
+  const { choice, data, on } = gameChoice(form);
+  await api("POST", "/api/offers", { ...choice, ...stakeChoice(data), spectators: on("spectators"), chat: on("chat") });
   await drawCommitment(form); // each offer gets seeds of its own
 });
 
@@ -187,7 +222,8 @@ function show(lobby) {
       const { title, length, clock } = describe(offer.settings);
       const row = el("tr", undefined, { "data-offer": String(offer.id) });
       if (offer.commitment) row.title = `${TEXT.commitment || "commitment"}: ${offer.commitment}`;
-      row.append(el("td", offer.by), el("td", title), el("td", length), el("td", clock));
+      const stake = describeStake(offer.settings.stake, offer.settings.federation);
+      row.append(el("td", offer.by), el("td", title), el("td", length + stake), el("td", clock));
       const cell = el("td");
       if (me && offer.by === me) {
         const cancel = el("button", TEXT.cancel, { type: "button", class: "cancel" });
@@ -218,7 +254,7 @@ function show(lobby) {
       const item = el("li", undefined, { "data-game": game.id });
       const link = el("a", `${game.players[0]} – ${game.players[1]}`, { href: `/game/${game.id}` });
       const title = (TEXT.games || {})[game.game] || game.game;
-      item.append(link, el("span", ` · ${title} · ${game.score[0]}–${game.score[1]}`));
+      item.append(link, el("span", ` · ${title} · ${game.score[0]}–${game.score[1]}${describeStake(game.stake)}`));
       live.append(item);
     }
   }

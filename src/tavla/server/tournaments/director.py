@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from collections.abc import Awaitable, Callable
 
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -63,6 +64,8 @@ class Director:
         self.sessions = sessions
         self.rooms = rooms
         self.lock = asyncio.Lock()
+        self.on_finished: list[Callable[[int], Awaitable[None]]] = []
+        """Told the id of a tournament whose last result became official (its prizes)."""
 
     async def start_round(self, actor: User, tournament_id: int) -> int:
         """Pair the next round and make its live games; the round's number.
@@ -196,6 +199,10 @@ class Director:
             stored = await load(db, await tournament_at(db, pairing.tournament_id, for_update=True))
             board = next(p for p in stored.pairings if p.id == pairing.id)
             await record_game(db, stored, board, event)
+            finished = stored.tournament.state == "finished"
+        if finished:
+            for hook in self.on_finished:
+                await hook(pairing.tournament_id)
 
     async def catch_up(self) -> int:
         """Record the games that finished while nobody listened (a stop between a game's

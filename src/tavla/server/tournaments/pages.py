@@ -9,11 +9,13 @@ from fastapi.responses import HTMLResponse, Response
 
 from tavla.core.registry import all_games
 from tavla.engine.registry import LEVELS
-from tavla.server.deps import Db, OptionalSession
+from tavla.server.deps import Db, OptionalSession, PlatformDep
 from tavla.server.errors import ApiError
 from tavla.server.federations.standing import Role, standing_of
 from tavla.server.i18n import N_, translate
 from tavla.server.pages import page_language, render
+from tavla.server.stakes import tournaments as tournament_money
+from tavla.server.stakes.money import money
 from tavla.server.tournaments import powers, rounds, views
 from tavla.server.tournaments.schemas import PairingView, TournamentView
 from tavla.server.tournaments.stored import read_one_moment, tournament_at
@@ -57,7 +59,9 @@ def _gameless(shown: TournamentView) -> int:
 
 
 @router.get("/tournaments/{tournament_id}", response_class=HTMLResponse)
-async def tournament_page(tournament_id: int, request: Request, db: Db, session: OptionalSession) -> Response:
+async def tournament_page(
+    tournament_id: int, request: Request, db: Db, platform: PlatformDep, session: OptionalSession
+) -> Response:
     await read_one_moment(db)
     try:
         found = await tournament_at(db, tournament_id)
@@ -81,6 +85,8 @@ async def tournament_page(tournament_id: int, request: Request, db: Db, session:
         runs_it=powers.can_run(who, found.federation_id) or who.holds(found.federation_id, Role.ARBITER),
         # A player confirms his own board's result here; arbiters on the administration page.
         confirm_for=lambda pairing: _own_board(pairing, name) is not None,
+        pool=await tournament_money.terms_of(platform.staked.ledger, found.id),
+        money=money,
     )
 
 

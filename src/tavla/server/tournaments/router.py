@@ -3,11 +3,15 @@ to the service (or, to start a round, the director), which authorises."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter
 from fastapi.responses import PlainTextResponse
 
 from tavla.server.deps import CurrentSession, Db, PlatformDep
 from tavla.server.federations.service import federation_at
+from tavla.server.stakes import tournaments as money
+from tavla.server.stakes.schemas import Sponsorship
 from tavla.server.tournaments import imports, service, views
 from tavla.server.tournaments.report import report
 from tavla.server.tournaments.schemas import (
@@ -19,6 +23,7 @@ from tavla.server.tournaments.schemas import (
     TrfImport,
 )
 from tavla.server.tournaments.stored import load, read_one_moment, tournament_at
+from tavla.storage.models import Federation
 
 router = APIRouter(prefix="/api", tags=["tournaments"])
 
@@ -29,9 +34,17 @@ async def federation_tournaments(slug: str, db: Db) -> list[TournamentSummary]:
 
 
 @router.post("/federations/{slug}/tournaments", status_code=201)
-async def create(slug: str, body: TournamentCreate, db: Db, session: CurrentSession) -> TournamentSummary:
-    """Create a tournament of the federation (its administrators)."""
-    made = await service.create(db, session.user, await federation_at(db, slug), body)
+async def create(
+    slug: str, body: TournamentCreate, db: Db, platform: PlatformDep, session: CurrentSession
+) -> TournamentSummary:
+    """Create a tournament of the federation (its administrators), with its entry fee
+    and prize shares if it has money."""
+    federation = await federation_at(db, slug)
+    terms = money.checked_terms(federation, body.entry_fee_cents, body.prize_shares)
+    made = await service.create(db, session.user, federation, body)
+    if terms is not None:
+        await db.commit()  # the ledger books on a connection of its own
+        await money.open_books(platform.staked.ledger, made, terms)
     return service.summary(made)
 
 
@@ -92,16 +105,34 @@ async def add_bot(
 
 
 @router.put("/tournaments/{tournament_id}/entrants/me")
-async def register(tournament_id: int, db: Db, session: CurrentSession) -> dict[str, bool]:
-    """Enter the tournament (a player of its federation, while registration is open)."""
-    await service.register(db, session.user, await tournament_at(db, tournament_id))
+async def register(
+    tournament_id: int, db: Db, platform: PlatformDep, session: CurrentSession
+) -> dict[str, bool]:
+    """Enter the tournament (a player of its federation, while registration is open),
+    paying its entry fee."""
+    found = await tournament_at(db, tournament_id)
+    federation = await db.get(Federation, found.federation_id)
+    if federation is not None:
+        await money.entry_fee_due(platform.staked.ledger, found, federation, session.user)
+    await service.register(db, session.user, found)
+    entry = await money.entry_of(db, found, session.user)
+    await db.commit()
+    if entry is not None:
+        await money.charge_entry(platform.staked.ledger, platform.sessions, found, session.user, entry)
     return {"ok": True}
 
 
 @router.delete("/tournaments/{tournament_id}/entrants/me")
-async def withdraw(tournament_id: int, db: Db, session: CurrentSession) -> dict[str, bool]:
-    """Take one's registration back before the tournament starts."""
-    await service.withdraw(db, session.user, await tournament_at(db, tournament_id))
+async def withdraw(
+    tournament_id: int, db: Db, platform: PlatformDep, session: CurrentSession
+) -> dict[str, bool]:
+    """Take one's registration back before the tournament starts; its fee comes back."""
+    found = await tournament_at(db, tournament_id)
+    entry = await money.entry_of(db, found, session.user)
+    await service.withdraw(db, session.user, found)
+    await db.commit()
+    if entry is not None:
+        await money.refund_entry(platform.staked.ledger, found, session.user, entry)
     return {"ok": True}
 
 
@@ -112,7 +143,9 @@ async def check_in(tournament_id: int, db: Db, session: CurrentSession) -> dict[
 
 
 @router.post("/tournaments/{tournament_id}/pairings/{pairing_id}/confirm")
-async def confirm(tournament_id: int, pairing_id: int, db: Db, session: CurrentSession) -> PairingView:
+async def confirm(
+    tournament_id: int, pairing_id: int, db: Db, platform: PlatformDep, session: CurrentSession
+) -> PairingView:
     """A player confirms his result; an arbiter of the federation makes it official."""
     # Locked as the director locks it: a game of the same round ending meanwhile would
     # otherwise decide from what it read before this confirmation whether the round, or
@@ -120,4 +153,26 @@ async def confirm(tournament_id: int, pairing_id: int, db: Db, session: CurrentS
     found = await tournament_at(db, tournament_id, for_update=True)
     await service.confirm(db, session.user, found, pairing_id)
     shown = await views.view(db, found)
+    if found.state == "finished":
+        await db.commit()  # the prizes follow the final table, once it is stored
+        await money.pay_prizes(platform.staked.ledger, platform.sessions, tournament_id)
     return next(p for r in shown.played_rounds for p in r.pairings if p.id == pairing_id)
+
+
+@router.get("/tournaments/{tournament_id}/money")
+async def tournament_money(tournament_id: int, db: Db, platform: PlatformDep) -> dict[str, Any]:
+    """The entry fee, the prize shares and the pool now (public, like the standings)."""
+    found = await tournament_at(db, tournament_id)
+    return {"money": await money.terms_of(platform.staked.ledger, found.id)}
+
+
+@router.post("/tournaments/{tournament_id}/sponsorships", status_code=201)
+async def sponsor(
+    tournament_id: int, body: Sponsorship, db: Db, platform: PlatformDep, session: CurrentSession
+) -> dict[str, Any]:
+    """An administrator adds a sponsor's money to the prize pool."""
+    found = await tournament_at(db, tournament_id)
+    federation = await db.get(Federation, found.federation_id)
+    if federation is None:  # the foreign key keeps it
+        raise RuntimeError(f"tournament {tournament_id} has no federation")
+    return await money.sponsor(db, platform.staked.ledger, session.user, federation, found, body)

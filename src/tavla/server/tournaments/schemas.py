@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
+
+from tavla.server.stakes.schemas import MAX_CENTS
 
 
 class TournamentCreate(BaseModel):
@@ -15,6 +17,10 @@ class TournamentCreate(BaseModel):
     """One length for every round, or one per round: points, or sets for Abluka."""
     rounds: int | None = Field(default=None, ge=1, le=64)
     """Swiss only: the rounds to play."""
+    entry_fee_cents: StrictInt = Field(default=0, ge=0, le=MAX_CENTS)
+    """Charged on registration, into the prize pool (docs/ledger.md)."""
+    prize_shares: list[StrictInt] = Field(default_factory=list, max_length=64)
+    """The pool's shares per place, best first (50, 30, 20: percentages or any weights)."""
 
 
 class TrfImport(BaseModel):

@@ -1,0 +1,92 @@
+"""Money's pages in headless Chromium (docs/ledger.md, the platform): an administrator
+records a deposit typed as "20.00" on the books page, the player sees it on his own
+page, and offers a single game for a stake from the lobby's form, which the lobby
+lists with its stake. Skipped without Chromium and playwright."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from tests.browser import ARGS, CHROMIUM
+from tests.server.served import Account, Served
+
+from tavla.server.deps import SESSION_COOKIE
+from tavla.server.federations.owners import set_owner
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.timeout(180),
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's Chromium at /usr/bin/chromium"),
+]
+WAIT_MS = 15_000
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[Served]:
+    server = Served(tmp_path / "tavla.db", tmp_path / "server.log")
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def _ok(answer: Any) -> None:
+    assert answer.status_code in (200, 201), answer.text
+
+
+def test_a_deposit_on_the_books_page_and_a_stake_offered_in_the_lobby(served: Served) -> None:
+    owner, admin, ayse = (Account(served, name) for name in ("owner", "admin", "ayse"))
+    asyncio.run(set_owner(f"sqlite:///{served.database}", "owner", True))
+    _ok(owner.post("/api/federations", {"name": "Türkiye Tavla Federasyonu", "slug": "tbf"}))
+    for path, by in (("administrators/admin", owner), ("players/ayse", admin)):
+        _ok(httpx.put(f"{served.url}/api/federations/tbf/{path}", headers=by._headers(), timeout=10))
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+
+            def page_of(account: Account) -> Any:
+                context = browser.new_context()
+                context.add_cookies([{"name": SESSION_COOKIE, "value": account.token, "url": served.url}])
+                page = context.new_page()
+                page.set_default_timeout(WAIT_MS)
+                return page
+
+            books = page_of(admin)
+            books.goto(f"{served.url}/federations/tbf/books")
+            form = books.locator("#deposit")
+            form.locator("[name=name]").fill("ayse")
+            form.locator("[name=amount_cents]").fill("20.00")
+            form.locator("[name=reason]").fill("cash at the club")
+            form.locator("button[type=submit]").click()
+            books.wait_for_function(
+                "document.querySelector('#accounts').textContent.includes('tbf/player:ayse')"
+            )
+            assert "20.00" in books.locator("#accounts").inner_text()
+            assert books.locator("#total").inner_text() == "0.00"
+
+            own = page_of(ayse)
+            own.goto(f"{served.url}/federations/tbf/money")
+            assert own.locator("#balance").inner_text() == "20.00"
+            assert "admin:admin" in own.locator("#statement").inner_text()
+
+            own.goto(f"{served.url}/")
+            offer = own.locator("#offer-form")
+            offer.locator("[name=game]").select_option("tabla")
+            offer.locator("[name=length]").select_option("0")
+            offer.locator("[name=federation]").fill("tbf")
+            offer.locator("[name=initial]").fill("2")
+            offer.locator("[name=maximum]").fill("5.00")
+            offer.locator("button[type=submit]").click()
+            own.wait_for_function(
+                "document.querySelector('#offers tbody').textContent.includes('2.00/5.00 tbf')"
+            )
+        finally:
+            browser.close()

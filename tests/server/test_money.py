@@ -1,0 +1,191 @@
+"""Money on the platform (RULES.md 12; docs/ledger.md, the platform), over HTTP:
+deposits and withdrawals by a federation's administrator only, statements a player
+reads alone, the federation's books, and refusals that change nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from tests.server.conftest import DATABASES, _postgres_database
+from tests.server.federation_world import World, build_world
+from tests.server.test_i18n import untranslated
+
+from tavla.server.i18n import translate
+
+pytestmark = pytest.mark.timeout(120)
+
+
+@pytest.fixture(scope="module", params=DATABASES)
+def world(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
+    if request.param == "postgresql":
+        url = _postgres_database()
+    else:
+        url = f"sqlite:///{tmp_path_factory.mktemp('money') / 'tavla.db'}"
+    yield from build_world(url)
+
+
+def balance(world: World, name: str) -> int:
+    answer = world.get("admin", f"/api/federations/tbf/money/{name}")
+    assert answer.status_code == 200, answer.text
+    return int(answer.json()["balance_cents"])
+
+
+def deposit(world: World, who: str, name: str, body: Any) -> Any:
+    return world.post(who, f"/api/federations/tbf/money/{name}/deposits", body)
+
+
+def test_an_administrator_deposits_and_withdraws_and_the_statement_names_him(world: World) -> None:
+    before = balance(world, "member")
+    made = deposit(world, "admin", "member", {"amount_cents": 2000, "reason": "cash at the club"})
+    assert made.status_code == 201, made.text
+    assert made.json()["actor"] == "admin:admin" and made.json()["kind"] == "deposit"
+    taken = world.post("admin", "/api/federations/tbf/money/member/withdrawals", {"amount_cents": 500})
+    assert taken.status_code == 201, taken.text
+    assert balance(world, "member") == before + 1500
+    lines = world.get("member", "/api/federations/tbf/money/member").json()["lines"]
+    assert [(line["kind"], line["amount_cents"], line["actor"]) for line in lines[-2:]] == [
+        ("deposit", 2000, "admin:admin"),
+        ("withdrawal", -500, "admin:admin"),
+    ]
+    assert lines[-2]["reason"] == "cash at the club"
+
+
+def test_a_deposit_repeated_with_its_reference_is_booked_once(world: World) -> None:
+    before = balance(world, "member")
+    body = {"amount_cents": 300, "reference": "receipt-17"}
+    first, again = deposit(world, "admin", "member", body), deposit(world, "admin", "member", body)
+    assert first.status_code == again.status_code == 201
+    assert again.json()["repeated"] and again.json()["id"] == first.json()["id"]
+    assert balance(world, "member") == before + 300
+    other = deposit(world, "admin", "member", {"amount_cents": 301, "reference": "receipt-17"})
+    assert other.status_code == 409 and other.json()["error"]["code"] == "conflict"
+    assert balance(world, "member") == before + 300
+
+
+@pytest.mark.parametrize(
+    ("who", "status"),
+    [
+        ("nobody", 401),
+        ("guest", 403),
+        ("outsider", 403),
+        ("member", 403),  # a player crediting himself
+        ("player", 403),
+        ("arbiter", 403),
+        ("other_admin", 403),  # an administrator of another federation
+        ("owner", 403),  # the site owner runs no federation's books
+    ],
+)
+def test_only_the_federations_administrator_moves_money(world: World, who: str, status: int) -> None:
+    before = world.get("admin", "/api/federations/tbf/books").json()
+    for kind in ("deposits", "withdrawals"):
+        refused = world.post(who, f"/api/federations/tbf/money/member/{kind}", {"amount_cents": 100})
+        assert refused.status_code == status, refused.text
+    assert world.get("admin", "/api/federations/tbf/books").json() == before
+
+
+def test_an_administrator_moves_no_money_of_another_federation(world: World) -> None:
+    refused = world.post("other_admin", "/api/federations/bfb/money/member/deposits", {"amount_cents": 100})
+    assert refused.status_code == 409 and refused.json()["error"]["code"] == "not_a_player"
+    assert world.get("other_admin", "/api/federations/bfb/books").json()["accounts"] == []
+
+
+@pytest.mark.parametrize("amount", [-100, 0, 12.5, "12", "12.50", 10**12, 2**63, True, None, [100]], ids=repr)
+def test_malformed_amounts_are_refused(world: World, amount: Any) -> None:
+    before = balance(world, "member")
+    for kind in ("deposits", "withdrawals"):
+        refused = world.post("admin", f"/api/federations/tbf/money/member/{kind}", {"amount_cents": amount})
+        assert refused.status_code == 422, refused.text
+        assert refused.json()["error"]["code"] == "invalid"
+    assert balance(world, "member") == before
+
+
+def test_no_withdrawal_beyond_the_available_balance(world: World) -> None:
+    available = balance(world, "member")
+    refused = world.post(
+        "admin", "/api/federations/tbf/money/member/withdrawals", {"amount_cents": available + 1}
+    )
+    assert refused.status_code == 409 and refused.json()["error"]["code"] == "insufficient_funds"
+    assert balance(world, "member") == available
+
+
+def test_money_only_for_a_player_of_the_federation(world: World) -> None:
+    refused = deposit(world, "admin", "outsider", {"amount_cents": 100})
+    assert refused.status_code == 409 and refused.json()["error"]["code"] == "not_a_player"
+    missing = deposit(world, "admin", "nobody-at-all", {"amount_cents": 100})
+    assert missing.status_code == 404
+
+
+@pytest.mark.parametrize("who", ["nobody", "guest", "outsider", "player", "arbiter", "other_admin", "owner"])
+def test_a_player_never_sees_another_players_money(world: World, who: str) -> None:
+    refused = world.get(who, "/api/federations/tbf/money/member")
+    assert refused.status_code in (401, 403), refused.text
+    assert "balance_cents" not in refused.text
+    assert world.get(who, "/api/federations/tbf/books").status_code in (401, 403)
+
+
+def test_the_books_sum_to_zero_and_cash_is_what_is_held_for_others(world: World) -> None:
+    deposit(world, "admin", "player", {"amount_cents": 700})
+    books = world.get("admin", "/api/federations/tbf/books").json()
+    assert books["total_cents"] == 0
+    players = sum(a["balance_cents"] for a in books["accounts"] if a["kind"] == "player")
+    assert books["held_for_others_cents"] == -books["cash_cents"] > 0
+    assert books["held_for_others_cents"] == players + books["house_balance_cents"] + sum(
+        a["balance_cents"] for a in books["accounts"] if a["kind"] in ("escrow", "pool", "sponsor")
+    )
+
+
+@pytest.mark.parametrize("language", ["tr", "bg", "en"])
+def test_the_money_pages_in_every_language(world: World, language: str) -> None:
+    deposit(world, "admin", "member", {"amount_cents": 125})
+    for name in ("member", "admin"):
+        chosen = world.site.as_(world.people[name]).put(
+            "/api/me/preferences",
+            json={"language": language},
+            headers={"X-CSRF-Token": world.people[name].csrf},  # type: ignore[union-attr]
+        )
+        assert chosen.status_code == 200, chosen.text
+    own = world.get("member", "/federations/tbf/money")
+    assert own.status_code == 200 and 'id="statement"' in own.text and "admin:admin" in own.text
+    books = world.get("admin", "/federations/tbf/books")
+    assert books.status_code == 200 and '<dd id="total">0.00</dd>' in books.text
+    for page in (own.text, books.text):
+        assert f'<html lang="{language}">' in page
+        if language != "en":
+            assert untranslated(language, page, ("member", "admin")) == []
+    assert translate(language, "Statement") in own.text
+    assert translate(language, "Fees collected") in books.text
+
+
+def test_the_money_pages_refuse_who_may_not_see_them(world: World) -> None:
+    assert world.get("outsider", "/federations/tbf/money").status_code == 409  # not a player
+    assert world.get("nobody", "/federations/tbf/money").status_code == 401
+    for who in ("member", "other_admin", "owner", "nobody"):
+        refused = world.get(who, "/federations/tbf/books")
+        assert refused.status_code in (401, 403) and 'id="accounts"' not in refused.text
+
+
+def test_an_administrator_who_plays_records_no_money_for_himself(world: World) -> None:
+    assert world.put("admin", "/api/federations/tbf/players/admin").status_code == 200
+    try:
+        for kind in ("deposits", "withdrawals"):
+            refused = world.post("admin", f"/api/federations/tbf/money/admin/{kind}", {"amount_cents": 100})
+            assert refused.status_code == 403, refused.text
+        assert balance(world, "admin") == 0
+    finally:
+        assert world.delete("admin", "/api/federations/tbf/players/admin").status_code == 200
+
+
+def test_a_player_who_left_gets_his_money_paid_out_but_no_more_in(world: World) -> None:
+    assert deposit(world, "admin", "opponent", {"amount_cents": 900}).status_code == 201
+    assert world.delete("opponent", "/api/federations/tbf/players/opponent").status_code == 200
+    try:
+        refused = deposit(world, "admin", "opponent", {"amount_cents": 100})
+        assert refused.status_code == 409 and refused.json()["error"]["code"] == "not_a_player"
+        assert world.get("opponent", "/api/federations/tbf/money/opponent").json()["balance_cents"] == 900
+        url = "/api/federations/tbf/money/opponent/withdrawals"
+        assert world.post("admin", url, {"amount_cents": 900}).status_code == 201
+        assert world.post("admin", url, {"amount_cents": 1}).status_code == 409  # nothing left: not a player
+    finally:
+        assert world.put("admin", "/api/federations/tbf/players/opponent").status_code == 200
