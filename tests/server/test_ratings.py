@@ -13,11 +13,14 @@ import pytest
 from alembic import command
 from sqlalchemy import create_engine, select, text
 from tests.server.federation_world import sync_url
-from tests.server.test_tournaments import enter_people, resign
+from tests.server.test_i18n import untranslated
+from tests.server.test_tournaments import enter_people, page, resign
 from tests.server.tournament_world import World, build_world
 
 from tavla.ratings.fibs import FibsRating, rate_match
 from tavla.ratings.glicko2 import Glicko2Rating, rate_all
+from tavla.server.i18n import translate
+from tavla.server.i18n_catalog import translated_languages
 from tavla.server.ratings import apply
 from tavla.server.tournaments.stored import load, tournament_at
 from tavla.storage.database import _alembic_config
@@ -255,7 +258,7 @@ def test_the_profile_plots_the_history_and_lists_the_changes(world: World) -> No
     ]
     assert len(points) == 3  # the start and ali's two matches
     assert [x for x, _ in points] == sorted(x for x, _ in points)
-    assert all(0 <= x <= 400 and 0 <= y <= 220 for x, y in points)
+    assert all(0 <= x <= 360 and 0 <= y <= 200 for x, y in points)
     shown = ratings(world, "tbf", "tabla")["ali"]["rating"]
     assert f">{shown:.0f}</title></circle>" in svg  # the last point is the current rating
     rows = section[: section.index("</table>")].count("<tr>") - 1
@@ -285,3 +288,18 @@ def test_migration_0005_adds_the_ratings_and_goes_back(tmp_path: Path) -> None:
 def test_the_pairing_table_is_unchanged_by_ratings() -> None:
     """The ratings hook reads the pairing; the result columns stay the tournament's."""
     assert "rating" not in {column.name for column in TournamentPairing.__table__.columns}
+
+
+@pytest.mark.parametrize("language", translated_languages())
+def test_the_ratings_pages_have_no_english_left(world: World, language: str) -> None:
+    tournament = world.create(game="tabla", format="swiss", rounds=1, match_lengths=[1])
+    enter_people(world, tournament, ("ali", "bora"))
+    play_round(world, tournament, lambda w, b: "ali")
+    names = ("ali", "bora", "Türkiye Tavla Federasyonu", "Tabla")
+    for path in ("/federations/tbf/ratings/tabla", "/federations/tbf/ratings/abluka", "/u/ali"):
+        shown = page(world, "nobody", path, language)
+        assert shown.status_code == 200 and f'<html lang="{language}">' in shown.text, path
+        assert translate(language, "Rating") in shown.text, path
+        assert untranslated(language, shown.text, names) == [], path
+    english = page(world, "nobody", "/u/ali", "en").text
+    assert "Opponent" in english and len(untranslated(language, english, names)) > 3

@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from html import escape
 
-WIDTH, HEIGHT = 400, 220
-LEFT, RIGHT, TOP, BOTTOM = 46, 12, 12, 34
+WIDTH, HEIGHT = 360, 200
+LEFT, RIGHT, TOP, BOTTOM = 44, 14, 10, 30
 """The plot area's margins: room for the rating labels left and the dates below."""
-MAX_DATE_LABELS = 4
+MAX_DATE_LABELS = 3
+"""The first, the middle and the last: more would overlap on a phone."""
 
 
 @dataclass(frozen=True)
@@ -89,7 +90,7 @@ def history_plot(points: list[PlotPoint], label: str) -> Plot:
             else "middle"
         )
         parts.append(
-            f'<text class="x-label" x="{x}" y="{HEIGHT - BOTTOM + 18}" text-anchor="{anchor}">'
+            f'<text class="x-label" x="{x}" y="{HEIGHT - BOTTOM + 17}" text-anchor="{anchor}">'
             f"{day(points[index].t_ms)}</text>"
         )
     if len(coords) > 1:
@@ -104,7 +105,7 @@ def history_plot(points: list[PlotPoint], label: str) -> Plot:
 
 
 def _date_label_indexes(points: list[PlotPoint]) -> list[int]:
-    """Up to four evenly spread points to date, the first among them; a date already
+    """Up to three evenly spread points to date, the first among them; a date already
     written by the label before is not written again."""
     count = min(MAX_DATE_LABELS, len(points))
     if count == 1:
