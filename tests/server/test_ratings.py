@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from alembic import command
-from sqlalchemy import create_engine, select, text
+from sqlalchemy import create_engine, select, text, update
 from tests.server.federation_world import sync_url
 from tests.server.test_i18n import untranslated
 from tests.server.test_tournaments import enter_people, page, resign
@@ -21,7 +21,8 @@ from tavla.ratings.fibs import FibsRating, rate_match
 from tavla.ratings.glicko2 import Glicko2Rating, rate_all
 from tavla.server.i18n import translate
 from tavla.server.i18n_catalog import translated_languages
-from tavla.server.ratings import apply
+from tavla.server.ratings import apply, plot
+from tavla.server.ratings.plot import PlotPoint, history_plot
 from tavla.server.tournaments.stored import load, tournament_at
 from tavla.storage.database import _alembic_config
 from tavla.storage.models import PlayerRating, RatingChange, TournamentPairing
@@ -221,6 +222,26 @@ def test_matches_against_bots_are_not_rated(world: World) -> None:
     assert stored_changes(world) == []
 
 
+def test_a_forfeit_is_not_rated(world: World) -> None:
+    """A win on a board without a game (an opponent who did not come) changes nothing."""
+    tournament = world.create(game="tabla", format="swiss", rounds=1, match_lengths=[1])
+    enter_people(world, tournament, ("ali", "bora"))
+    world.ok("POST", "admin", f"/api/tournaments/{tournament}/rounds")
+    board = world.view(tournament)["played_rounds"][-1]["pairings"][0]
+    engine = create_engine(sync_url(world.database_url))
+    with engine.begin() as connection:
+        connection.execute(
+            update(TournamentPairing)
+            .where(TournamentPairing.id == board["id"])
+            .values(result="white", white_score=1, game_id=None)
+        )
+    engine.dispose()
+    confirmed = world.ok("POST", "arbiter", f"/api/tournaments/{tournament}/pairings/{board['id']}/confirm")
+    assert confirmed["official"] and world.view(tournament)["state"] == "finished"
+    assert ratings(world, "tbf", "tabla") == {}
+    assert stored_changes(world) == []
+
+
 def test_a_federations_ratings_are_invisible_to_another(world: World) -> None:
     tournament = world.create(game="tabla", format="swiss", rounds=1, match_lengths=[1])
     enter_people(world, tournament, ("ali", "bora"))
@@ -285,9 +306,33 @@ def test_migration_0005_adds_the_ratings_and_goes_back(tmp_path: Path) -> None:
     engine.dispose()
 
 
-def test_the_pairing_table_is_unchanged_by_ratings() -> None:
-    """The ratings hook reads the pairing; the result columns stay the tournament's."""
-    assert "rating" not in {column.name for column in TournamentPairing.__table__.columns}
+def test_the_plot_puts_each_rating_in_the_frame_higher_up_for_higher() -> None:
+    day_ms = 86_400_000
+    points = [
+        PlotPoint(1500, 0),
+        PlotPoint(1540, day_ms),
+        PlotPoint(1480, 40 * day_ms),
+        PlotPoint(1510, 90 * day_ms),
+    ]
+    drawn = history_plot(points, "tbf · Tabla")
+    xs, ys = zip(*drawn.points, strict=True)
+    assert len(drawn.points) == 4 and drawn.svg.count('<circle class="point"') == 4
+    assert xs[0] == plot.LEFT and xs[-1] == plot.WIDTH - plot.RIGHT
+    assert list(xs) == sorted(xs) and len(set(xs)) == 4
+    assert all(plot.TOP <= y <= plot.HEIGHT - plot.BOTTOM for y in ys)
+    assert ys[1] < ys[3] < ys[0] < ys[2]  # 1540 highest on the page, 1480 lowest
+    assert re.findall(r'class="y-label"[^>]*>(\d+)<', drawn.svg) == ["1480", "1500", "1520", "1540"]
+    assert re.findall(r'class="x-label"[^>]*>([\d-]+)<', drawn.svg) == [
+        "1970-01-01",
+        "1970-02-10",
+        "1970-04-01",
+    ]
+    assert 'aria-label="tbf · Tabla"' in drawn.svg
+    alone = history_plot([PlotPoint(1500, 0)], "x")
+    assert alone.points == ((plot.LEFT + (plot.WIDTH - plot.LEFT - plot.RIGHT) / 2, alone.points[0][1]),)
+    assert plot.TOP < alone.points[0][1] < plot.HEIGHT - plot.BOTTOM  # a flat history gets a span
+    with pytest.raises(ValueError):
+        history_plot([], "x")
 
 
 @pytest.mark.parametrize("language", translated_languages())

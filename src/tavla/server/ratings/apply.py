@@ -29,7 +29,8 @@ GLICKO2_GAMES = frozenset({"abluka"})
 """Rated by Glicko-2; every other game (the backgammon family) by FIBS."""
 
 WHITE_SCORE = {"white": 1.0, "black": 0.0}
-"""The results a played game decided. A draw, a bye and any forfeit are not rated."""
+"""The results a played game decided. A draw and a bye are not rated, nor a forfeit: a
+win on a board without a game."""
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,8 @@ def rated_match(stored: Stored, pairing: TournamentPairing) -> RatedMatch | None
     """The pairing as a rated match, or None when it does not count: no official win
     of a played game, or a bot on either side."""
     if not pairing.official or pairing.result not in WHITE_SCORE or pairing.black_id is None:
+        return None
+    if pairing.game_id is None:  # won without playing: a forfeit
         return None
     users: dict[int, User] = {entrant.id: user for entrant, user in stored.entrants}
     white, black = users[pairing.white_id], users[pairing.black_id]
