@@ -19,6 +19,7 @@ from tavla.server.federations import pages as federation_pages
 from tavla.server.federations import router as federations
 from tavla.server.i18n import LANGUAGE_COOKIE, N_, choose_language, translate
 from tavla.server.platform import Platform
+from tavla.server.ratings import router as ratings
 from tavla.server.settings import Settings
 from tavla.server.stakes import pages as money_pages
 from tavla.server.stakes import router as money_api
@@ -93,6 +94,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(federations.router)
     app.include_router(tournaments.router)
     app.include_router(money_api.router)
+    app.include_router(ratings.router)
+    app.include_router(ratings.pages)
     app.include_router(ws.router)
     app.include_router(pages.router)
     app.include_router(federation_pages.router)

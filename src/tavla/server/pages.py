@@ -20,6 +20,7 @@ from tavla.server.errors import ApiError
 from tavla.server.federations.observing import check_may_observe
 from tavla.server.i18n import LANGUAGE_COOKIE, LANGUAGE_NAMES, LANGUAGES, N_, choose_language, translations
 from tavla.server.live.bots import bot_levels
+from tavla.server.ratings.views import profile_ratings
 from tavla.server.stakes.money import money
 from tavla.storage.models import LiveGame, User
 
@@ -159,7 +160,13 @@ async def profile_page(name: str, request: Request, db: Db, session: OptionalSes
     user = await db.scalar(select(User).where(User.name_key == name_key(name)))
     if user is None or user.guest:
         return render(request, session, "missing.html", status=404)
-    return render(request, session, "profile.html", profile=await archive.profile(db, user))
+    return render(
+        request,
+        session,
+        "profile.html",
+        profile=await archive.profile(db, user),
+        ratings=await profile_ratings(db, user),
+    )
 
 
 @router.get("/watch", response_class=HTMLResponse)

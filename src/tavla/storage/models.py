@@ -9,6 +9,7 @@ from sqlalchemy import (
     JSON,
     BigInteger,
     Boolean,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -284,6 +285,59 @@ class TournamentPairing(Base):
     black_confirmed: Mapped[bool] = mapped_column(Boolean, default=False)
     confirmed_by_arbiter: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     official: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class PlayerRating(Base):
+    """One player's rating in one federation and one game (RULES.md 11.1; docs/ratings.md).
+
+    Backgammon-family games use the FIBS formula (rating and experience); Abluka uses
+    Glicko-2 (rating, deviation and volatility)."""
+
+    __tablename__ = "player_ratings"
+
+    federation_id: Mapped[int] = mapped_column(
+        ForeignKey("federations.id", ondelete="CASCADE"), primary_key=True
+    )
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    rating: Mapped[float] = mapped_column(Float)
+    # FIBS: the total length of the rated matches played so far.
+    experience: Mapped[int] = mapped_column(Integer, default=0)
+    deviation: Mapped[float | None] = mapped_column(Float)
+    volatility: Mapped[float | None] = mapped_column(Float)
+    matches: Mapped[int] = mapped_column(Integer, default=0)
+    updated_ms: Mapped[int] = mapped_column(BigInteger)
+
+
+class RatingChange(Base):
+    """One official result's change of one player's rating. The unique pair (pairing,
+    player) is what makes applying a result happen once, whoever tries again."""
+
+    __tablename__ = "rating_changes"
+    __table_args__ = (
+        UniqueConstraint("pairing_id", "user_id"),
+        Index("ix_rating_changes_player", "federation_id", "game", "user_id", "id"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    federation_id: Mapped[int] = mapped_column(ForeignKey("federations.id", ondelete="CASCADE"))
+    game: Mapped[str] = mapped_column(String(32))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    opponent_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"))
+    pairing_id: Mapped[int] = mapped_column(ForeignKey("tournament_pairings.id", ondelete="CASCADE"))
+    round: Mapped[int] = mapped_column(Integer)
+    # 1 won, 0 lost; the match length (points, or Abluka's sets).
+    score: Mapped[float] = mapped_column(Float)
+    match_length: Mapped[int] = mapped_column(Integer)
+    before: Mapped[float] = mapped_column(Float)
+    after: Mapped[float] = mapped_column(Float)
+    deviation_before: Mapped[float | None] = mapped_column(Float)
+    deviation_after: Mapped[float | None] = mapped_column(Float)
+    volatility_after: Mapped[float | None] = mapped_column(Float)
+    t_ms: Mapped[int] = mapped_column(BigInteger)
 
 
 Index("ix_games_status_created", LiveGame.status, LiveGame.created_ms)

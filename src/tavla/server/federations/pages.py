@@ -45,6 +45,7 @@ async def federation_page(slug: str, request: Request, db: Db, session: Optional
         federation=await service.public_view(db, federation),
         tournaments=await tournament_service.list_tournaments(db, federation),
         state_names=tournament_pages.STATE_NAMES,
+        games=tournament_pages.game_titles(),
         runs_it=powers.can_see_private(who, federation.id) or who.site_owner,
         is_player=who.holds(federation.id, Role.PLAYER),
         applied=applied,

@@ -7,6 +7,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from tavla.server.accounts import now_ms
 from tavla.server.events import GameFinished
+from tavla.server.ratings.apply import apply_official_result
 from tavla.server.tournaments import rounds
 from tavla.server.tournaments.stored import Stored
 from tavla.storage.models import Tournament, TournamentPairing
@@ -28,12 +29,14 @@ async def record_game(
 
 
 async def settle(db: AsyncSession, stored: Stored, pairing: TournamentPairing) -> None:
-    """Make the result official when it is confirmed enough; finish the tournament when
-    that was the last result of its last round."""
+    """Make the result official when it is confirmed enough, and rate it (once, however
+    often this runs); finish the tournament when that was the last result of its last round."""
     confirmed = pairing.white_confirmed and pairing.black_confirmed
     if pairing.result is not None and (confirmed or pairing.confirmed_by_arbiter is not None):
         pairing.official = True
     await db.flush()
+    if pairing.official:
+        await apply_official_result(db, stored, pairing)
     finish_if_done(stored)
 
 
