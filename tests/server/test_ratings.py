@@ -110,6 +110,11 @@ def test_a_tabla_round_robin_is_rated_by_fibs_match_by_match(world: World) -> No
     # each match is rated from the ratings the one before it left.
     assert len({round(r.rating, 2) for r in expected.values()}) > 1
     assert ratings(world, "tbf", "abluka") == {}  # another game's list is its own
+    # The next tournament in the game seeds its entrants by these ratings.
+    following = world.create(game="tabla", format="round_robin", match_lengths=[1])
+    enter_people(world, following, ("ali", "bora", "cem"))
+    entered = {e["name"]: e["rating"] for e in world.view(following)["entrants"]}
+    assert entered == {name: round(rating.rating) for name, rating in expected.items()}
 
 
 def test_the_match_length_counts_in_the_change_and_the_experience(world: World) -> None:

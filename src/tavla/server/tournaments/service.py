@@ -20,7 +20,14 @@ from tavla.server.tournaments import powers, rounds
 from tavla.server.tournaments.results import settle
 from tavla.server.tournaments.schemas import TournamentCreate, TournamentSummary
 from tavla.server.tournaments.stored import Stored, load
-from tavla.storage.models import Federation, Tournament, TournamentEntrant, TournamentPairing, User
+from tavla.storage.models import (
+    Federation,
+    PlayerRating,
+    Tournament,
+    TournamentEntrant,
+    TournamentPairing,
+    User,
+)
 from tavla.tournament.history import TournamentError
 from tavla.tournament.lengths import check_match_lengths
 
@@ -158,16 +165,27 @@ async def add_bot(db: AsyncSession, actor: User | None, tournament: Tournament, 
         )
         db.add(bot)
         await db.flush()
-    db.add(_entrant(tournament, bot, checked_in=True))
+    db.add(await _entrant(db, tournament, bot, checked_in=True))
     await db.flush()
     return bot.name
 
 
-def _entrant(tournament: Tournament, user: User, *, checked_in: bool) -> TournamentEntrant:
+async def _entrant(
+    db: AsyncSession, tournament: Tournament, user: User, *, checked_in: bool
+) -> TournamentEntrant:
+    """The entry, with the player's rating in the federation and game as it stands now:
+    it seeds the start numbers and is what the TRF report prints."""
+    rated = await db.scalar(
+        select(PlayerRating.rating).where(
+            PlayerRating.federation_id == tournament.federation_id,
+            PlayerRating.game == tournament.game,
+            PlayerRating.user_id == user.id,
+        )
+    )
     return TournamentEntrant(
         tournament_id=tournament.id,
         user_id=user.id,
-        rating=int(START_RATING),
+        rating=round(START_RATING if rated is None else rated),
         checked_in=checked_in,
         withdrawn=False,
         registered_ms=now_ms(),
@@ -196,7 +214,7 @@ async def register(db: AsyncSession, actor: User | None, tournament: Tournament)
     check_state(tournament, "registration")
     if _own_entry(stored, user) is not None:
         raise ApiError(409, "already_registered", N_("you are already registered in this tournament"))
-    db.add(_entrant(tournament, user, checked_in=False))
+    db.add(await _entrant(db, tournament, user, checked_in=False))
     await db.flush()
 
 
