@@ -92,7 +92,7 @@ def test_only_the_federations_arbiters_and_administrators_warn_over_http(world: 
 
 
 @pytest.mark.parametrize("actor", ACTORS)
-def test_only_the_federations_arbiters_and_administrators_warn_from_the_board(world: World, actor: str) -> None:
+def test_only_the_arbiters_and_administrators_warn_from_the_board(world: World, actor: str) -> None:
     game = world.start_game("tbf", spectators=True)
     if actor == "nobody":
         # A visitor without a session watches the public game but may not warn.
