@@ -1,5 +1,6 @@
 """An arbiter's three warnings in a tournament game, in headless Chromium (RULES.md 8.3,
-11.4; docs/tournaments.md): the arbiter opens the game from the tournament, warns one
+11.2, 11.4; docs/tournaments.md): the arbiter opens the game from the tournament, reads
+the players' chat and closes it from the board, warns one
 player three times with the board's button, and the arbiter's and both players' pages
 show the match lost by warnings; the tournament page shows the result, which the
 arbiter then makes official.
@@ -161,6 +162,21 @@ def test_an_arbiter_warns_a_player_three_times_from_the_board_and_the_match_is_l
                 people[role].goto(f"/game/{board['game_id']}")
             people[role].page.wait_for_selector("#game[data-v] .board-svg[viewBox]")
         page = arbiter.page
+
+        # The arbiter reads the players' chat on his board and closes it there (RULES.md 11.2).
+        talker = people[white].page
+        talker.locator("#game .chat-form input").fill("merhaba hakem bey")
+        talker.locator("#game .chat-form button[type=submit]").click()
+        page.wait_for_function(
+            "() => document.querySelector('#game .chat-log').textContent.includes('merhaba hakem bey')"
+        )
+        assert page.locator("#game .chat-form").is_hidden()  # he reads, never writes
+        page.locator("#game button.btn-close-chat").click()
+        page.wait_for_selector("#game .chat-log .chat-closed")
+        assert page.locator("#game button.btn-close-chat").is_hidden()
+        talker.wait_for_function("() => window.tavlaGame.state.chat.closed")
+        assert talker.locator("#game section.chat").is_hidden()
+
         warn = page.locator('#game button.btn-warn[data-seat="0"]')
         assert warn.is_visible() and people[white].page.locator("#game .arbiter-tools").is_hidden()
         for count in (1, 2, 3):
