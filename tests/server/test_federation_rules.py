@@ -14,6 +14,7 @@ from tavla.server.federations.games import (
     can_moderate_chat,
     can_observe,
     can_read_chat,
+    can_warn,
     can_write_chat,
 )
 from tavla.server.federations.standing import NOBODY, Role, Standing
@@ -54,6 +55,8 @@ def test_watching_and_the_chat_follow_the_rules(who: str, game: str) -> None:
     assert can_read_chat(standing, access) == (seated or arbiter)
     assert can_write_chat(standing, access) == seated
     assert can_moderate_chat(standing, access) == arbiter  # never a player of the game
+    official = who in ("arbiter-of-ours", "administrator-of-ours") and access.federation_id == OURS
+    assert can_warn(standing, access) == official  # RULES.md 8.3, 11.4: never a player
 
 
 @pytest.mark.parametrize(("who", "role"), list(itertools.product(STANDINGS, Role)))

@@ -17,6 +17,7 @@ class Viewer:
         self.seat = seat
         self.language = "en"
         self.arbiter = False
+        self.may_warn = False
         self.messages: list[dict[str, Any]] = []
 
     def send(self, message: dict[str, Any]) -> None:

@@ -16,10 +16,11 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from tavla.server.accounts import SessionInfo, session_of
 from tavla.server.deps import SESSION_COOKIE, same_origin
-from tavla.server.federations.games import GameAccess, can_moderate_chat, can_observe
+from tavla.server.federations.games import GameAccess, can_moderate_chat, can_observe, can_warn
+from tavla.server.federations.observing import MAY_NOT_WARN, NOT_A_TOURNAMENT_GAME
 from tavla.server.federations.standing import Standing, standing_of
 from tavla.server.i18n import LANGUAGE_COOKIE, N_, choose_language, translate
-from tavla.server.live.room import Room, reads_chat
+from tavla.server.live.room import Refused, Room, official, reads_chat
 from tavla.server.lobby import LOBBY_TOPIC, user_topic
 from tavla.server.platform import Platform
 from tavla.server.security import RateLimiter
@@ -37,12 +38,19 @@ class Connection:
     queue its writer task empties in order."""
 
     def __init__(
-        self, socket: WebSocket, seat: int | None, language: str = "en", *, arbiter: bool = False
+        self,
+        socket: WebSocket,
+        seat: int | None,
+        language: str = "en",
+        *,
+        arbiter: bool = False,
+        may_warn: bool = False,
     ) -> None:
         self.socket = socket
         self.seat = seat
         self.language = language
         self.arbiter = arbiter
+        self.may_warn = may_warn
         self.queue: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue()
         self.closed = False
 
@@ -155,8 +163,14 @@ async def _game_socket(socket: WebSocket, game_id: str) -> None:
         await socket.close(code=4403, reason="the players do not allow spectators")
         return
     await socket.accept()
-    arbiter = can_moderate_chat(who, game_access(room))
-    connection = Connection(socket, seat, _language(socket, info), arbiter=arbiter)
+    access = game_access(room)
+    connection = Connection(
+        socket,
+        seat,
+        _language(socket, info),
+        arbiter=can_moderate_chat(who, access),
+        may_warn=can_warn(who, access),
+    )
     writer = asyncio.create_task(connection.writer())
     limiter = RateLimiter(platform.settings.messages_per_second, 1.0)
     await _whole(room.join(connection))
@@ -190,8 +204,14 @@ async def _game_socket(socket: WebSocket, game_id: str) -> None:
                 await _whole(room.say(connection, message.get("seq"), message.get("text")))
             elif kind == "close_chat":
                 await _close_chat(platform, info, room, connection, message.get("seq"))
+            elif kind == "warn":
+                await _warn(platform, info, room, connection, message)
             elif kind == "sync":
-                connection.send(room.view(connection.seat, reads_chat=reads_chat(connection)))
+                connection.send(
+                    room.view(
+                        connection.seat, reads_chat=reads_chat(connection), official=official(connection)
+                    )
+                )
             else:
                 connection.send(
                     _error(
@@ -236,6 +256,26 @@ async def _close_chat(
         )
         return
     await _whole(room.close_chat())
+    connection.send({"type": "ack", "seq": seq if type(seq) is int else None, "v": room.book.version})
+
+
+async def _warn(
+    platform: Platform, info: SessionInfo | None, room: Room, connection: Connection, message: dict[str, Any]
+) -> None:
+    """An arbiter's warning from the board (RULES.md 8.3, 11.4); the standing is read
+    again, as for closing the chat."""
+    seq = message.get("seq")
+    if room.federation_id is None:
+        connection.send(_error(connection, "forbidden", NOT_A_TOURNAMENT_GAME, seq))
+        return
+    if not connection.may_warn or not can_warn(await _standing(platform, info), game_access(room)):
+        connection.send(_error(connection, "forbidden", MAY_NOT_WARN, seq))
+        return
+    try:
+        await _whole(room.warn(message.get("seat"), message.get("note", "")))
+    except Refused as refused:
+        connection.send(_error(connection, refused.code, refused.template, seq, **refused.params))
+        return
     connection.send({"type": "ack", "seq": seq if type(seq) is int else None, "v": room.book.version})
 
 

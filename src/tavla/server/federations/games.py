@@ -7,6 +7,9 @@
   the chat.
 - An arbiter of the game's federation always observes it, reads its chat and may
   close it, and cannot act in it or write to the players.
+- An arbiter or an administrator of a tournament game's federation, not playing in
+  it, may warn its players (RULES.md 8.3, 11.4); a game of no federation has nobody
+  who may.
 - A finished game is public (its record is the archive's); its chat stays private.
 """
 
@@ -63,3 +66,10 @@ def can_write_chat(who: Standing, game: GameAccess) -> bool:
 
 def can_moderate_chat(who: Standing, game: GameAccess) -> bool:
     return is_arbiter_of(who, game)
+
+
+def can_warn(who: Standing, game: GameAccess) -> bool:
+    federation = game.federation_id
+    if federation is None or seat_of(who, game) is not None:
+        return False
+    return who.holds(federation, Role.ARBITER) or who.holds(federation, Role.ADMINISTRATOR)

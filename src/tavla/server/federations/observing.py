@@ -1,5 +1,5 @@
 """The rules of watching (games.py) applied to a stored game, for the HTTP API and
-the pages: seeing a game, reading its chat, closing it."""
+the pages: seeing a game, reading its chat, closing it, warning its players."""
 
 from __future__ import annotations
 
@@ -9,7 +9,13 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tavla.server.errors import forbidden
-from tavla.server.federations.games import GameAccess, can_moderate_chat, can_observe, can_read_chat
+from tavla.server.federations.games import (
+    GameAccess,
+    can_moderate_chat,
+    can_observe,
+    can_read_chat,
+    can_warn,
+)
 from tavla.server.federations.standing import standing_of
 from tavla.server.i18n import N_
 from tavla.storage.models import ChatMessage, LiveGame, User
@@ -33,3 +39,14 @@ async def chat_lines(db: AsyncSession, row: LiveGame, user: User | None) -> list
 async def check_may_close_chat(db: AsyncSession, row: LiveGame, user: User | None) -> None:
     if not can_moderate_chat(await standing_of(db, user), GameAccess.of_row(row)):
         raise forbidden(N_("only an arbiter of this game's federation may close its chat"))
+
+
+NOT_A_TOURNAMENT_GAME = N_("warnings are given only in the games of a federation's tournament")
+MAY_NOT_WARN = N_("only an arbiter or an administrator of this game's federation may warn its players")
+
+
+async def check_may_warn(db: AsyncSession, row: LiveGame, user: User | None) -> None:
+    if row.federation_id is None:
+        raise forbidden(NOT_A_TOURNAMENT_GAME)
+    if not can_warn(await standing_of(db, user), GameAccess.of_row(row)):
+        raise forbidden(MAY_NOT_WARN)

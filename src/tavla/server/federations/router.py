@@ -17,9 +17,11 @@ from tavla.server.federations.schemas import (
     FederationPublic,
     FederationSummary,
     Membership,
+    WarningCreate,
 )
 from tavla.server.federations.standing import Role
 from tavla.server.i18n import N_
+from tavla.server.live.room import Refused
 from tavla.storage.models import LiveGame
 
 router = APIRouter(prefix="/api", tags=["federations"])
@@ -120,3 +122,29 @@ async def close_chat(game_id: str, db: Db, platform: PlatformDep, session: Curre
     await db.commit()  # the room stores the change on its own connection
     await room.close_chat()
     return {"ok": True, "closed": True}
+
+
+@router.post("/games/{game_id}/warnings")
+async def warn_player(
+    game_id: str, body: WarningCreate, db: Db, platform: PlatformDep, session: CurrentSession
+) -> dict[str, Any]:
+    """An arbiter or administrator of a tournament game's federation warns one of its
+    players; the third warning loses the match (RULES.md 8.3, 11.4)."""
+    row = await _game(db, game_id)
+    await observing.check_may_warn(db, row, session.user)
+    room = None if row.status != "live" else await platform.rooms.get(game_id)
+    if room is None:
+        raise ApiError(409, "over", N_("the match is over"))
+    await db.commit()  # the room stores the change on its own connection
+    try:
+        await room.warn(body.seat, body.note)
+    except Refused as refused:
+        status = 409 if refused.code == "over" else 422
+        raise ApiError(status, refused.code, refused.template, **refused.params) from None  # type: ignore[arg-type]
+    state = room.state
+    return {
+        "ok": True,
+        "warnings": list(state.warnings),
+        "over": state.over,
+        "winner": state.winner,
+    }

@@ -68,3 +68,10 @@ class Membership(BaseModel):
     federation: str
     name: str
     role: Role
+
+
+class WarningCreate(BaseModel):
+    """An arbiter's warning to one player of a tournament game (RULES.md 8.3, 11.4)."""
+
+    seat: int = Field(ge=0, le=1)
+    note: str = Field(default="", max_length=200)

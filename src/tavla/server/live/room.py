@@ -20,7 +20,7 @@ from tavla.core.dice import DiceSource, roll
 from tavla.core.errors import TavlaError
 from tavla.core.opening import roll_opening
 from tavla.core.protocol import StepBuilder, Turn
-from tavla.match.actions import ActionKind, MatchAction, apply_action, flag_state
+from tavla.match.actions import WARNING_NOTE_LIMIT, ActionKind, MatchAction, apply_action, flag_state
 from tavla.match.errors import WrongPlayerError
 from tavla.match.settings import MatchSettings
 from tavla.match.state import MatchState, Phase
@@ -51,6 +51,9 @@ class Viewer(Protocol):
     arbiter: bool
     """An arbiter of the game's federation observes: he reads the players' chat and may
     close it, and never acts or writes (RULES.md 11.2; ws.py decides who is one)."""
+    may_warn: bool
+    """An arbiter or administrator of the tournament game's federation: he may warn its
+    players (RULES.md 8.3, 11.4); the board shows him the button."""
 
     def send(self, message: dict[str, Any] | str) -> None:
         """Queue ``message``: an object, or its JSON text made once for many viewers."""
@@ -459,6 +462,30 @@ class Room:
             change = Change(state=self.state, pending_steps=self.pending_steps, close_chat=True)
             await self._commit(change)
 
+    async def warn(self, seat: object, note: object) -> None:
+        """An arbiter warns the player of ``seat`` (RULES.md 8.3, 11.4), authorised by
+        the caller (ws.py, the federations' API). The library's WARN action records it
+        in the match; the third warning ends the match, and the tournament hears of it
+        as of any finished game. Raises :class:`Refused` and changes nothing when the
+        match is over or the request cannot be read."""
+        if seat not in (0, 1) or type(seat) is not int:
+            raise Refused("malformed", N_("say which player is warned: seat 0 or 1"))
+        if not isinstance(note, str) or len(note.strip()) > WARNING_NOTE_LIMIT:
+            raise Refused(
+                "malformed",
+                N_("a warning's note is a text of at most {limit} characters"),
+                limit=WARNING_NOTE_LIMIT,
+            )
+        async with self.lock:
+            if self.state.over:
+                raise Refused("over", N_("the match is over"))
+            change = Change(state=self.state, pending_steps=self.pending_steps)
+            try:
+                self._apply(change, MatchAction(ActionKind.WARN, seat, note.strip(), self.now()))
+            except (TavlaError, RuntimeError) as error:
+                raise Refused("illegal", N_("not allowed: {detail}"), detail=str(error)) from None
+            await self._commit(change)
+
     # ------------------------------------------------------------ presence
     async def join(self, viewer: Viewer) -> None:
         async with self.lock:
@@ -574,7 +601,9 @@ class Room:
         shared = shared_view(self)
         common = shared_text(self, shared)
         for viewer in list(self.viewers):
-            own = state_message(self, viewer.seat, shared, reads_chat=reads_chat(viewer))
+            own = state_message(
+                self, viewer.seat, shared, reads_chat=reads_chat(viewer), official=official(viewer)
+            )
             own_text = json.dumps(
                 {key: value for key, value in own.items() if key not in SHARED_KEYS},
                 separators=(",", ":"),
@@ -587,12 +616,15 @@ class Room:
             if viewer.seat == seat:
                 viewer.send(message)
 
-    def view(self, seat: int | None, *, reads_chat: bool | None = None) -> dict[str, Any]:
+    def view(
+        self, seat: int | None, *, reads_chat: bool | None = None, official: dict[str, bool] | None = None
+    ) -> dict[str, Any]:
         """The ``state`` for ``seat``; the chat's lines are shown to the players, and to
-        an observer only when ``reads_chat`` says so."""
+        an observer only when ``reads_chat`` says so; ``official`` says what an arbiter
+        may do from the board."""
         from tavla.server.live.views import state_message
 
-        return state_message(self, seat, reads_chat=reads_chat)
+        return state_message(self, seat, reads_chat=reads_chat, official=official)
 
     def close(self) -> None:
         self.closed = True
@@ -605,6 +637,11 @@ class Room:
 def reads_chat(viewer: Viewer) -> bool:
     """The players read their chat, and so does an arbiter observing."""
     return viewer.seat is not None or viewer.arbiter
+
+
+def official(viewer: Viewer) -> dict[str, bool]:
+    """What the viewer may do as an official of the game, for the board's buttons."""
+    return {"closes_chat": viewer.arbiter, "warns": viewer.may_warn}
 
 
 def _error(viewer: Viewer, seq: object, code: str, template: str, /, **params: object) -> dict[str, Any]:

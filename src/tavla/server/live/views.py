@@ -119,7 +119,7 @@ def _dice(room: Room) -> dict[str, Any] | None:
     }
 
 
-SHARED_KEYS = ("players", "match", "moves", "dice", "spectators")
+SHARED_KEYS = ("players", "match", "moves", "dice", "spectators", "warnings")
 
 
 def shared_text(room: Room, shared: dict[str, Any]) -> str:
@@ -159,11 +159,26 @@ def shared_view(room: Room) -> dict[str, Any]:
         "moves": move_list(room),
         "dice": _dice(room),
         "spectators": sum(1 for viewer in room.viewers if viewer.seat is None),
+        "warnings": warnings(room),
     }
 
 
+def warnings(room: Room) -> list[dict[str, Any]]:
+    """The arbiters' warnings so far, with their notes, for everybody on the board."""
+    return [
+        {"seat": action.seat, "note": action.value, "t_ms": action.t_ms}
+        for action in room.actions
+        if action.kind == ActionKind.WARN
+    ]
+
+
 def state_message(
-    room: Room, seat: int | None, shared: dict[str, Any] | None = None, *, reads_chat: bool | None = None
+    room: Room,
+    seat: int | None,
+    shared: dict[str, Any] | None = None,
+    *,
+    reads_chat: bool | None = None,
+    official: dict[str, bool] | None = None,
 ) -> dict[str, Any]:
     """The ``state`` for ``seat``; ``shared`` is :func:`shared_view` when the caller
     shows the same moment to several connections (it is built once, not per viewer).
@@ -193,4 +208,6 @@ def state_message(
         "dice": common["dice"],
         "chat": chat,
         "spectators": common["spectators"],
+        "warnings": common["warnings"],
+        "official": official or {"closes_chat": False, "warns": False},
     }

@@ -19,6 +19,7 @@
  */
 
 import { Board, html } from "./board.js";
+import { OfficialsPanel } from "./officials.js";
 import { t } from "./text.js";
 
 /**
@@ -29,7 +30,8 @@ import { t } from "./text.js";
  * @typedef {{name: string, bot: boolean, connected: boolean, away_ms: number | null}} Player
  * @typedef {{type: "state", v: number, game_id: string, seat: number | null, last_seq: number,
  *   players: Player[], match: any, steps: any, moves: any[], dice: any, chat: {enabled: boolean,
- *   messages: {seat: number, text: string, t_ms: number}[]} | null, spectators: number}} StateMessage
+ *   closed?: boolean, messages: {seat: number, text: string, t_ms: number}[]} | null, spectators: number,
+ *   warnings?: {seat: number, note: string, t_ms: number}[], official?: {warns: boolean, closes_chat: boolean}}} StateMessage
  * @typedef {{gameId?: string, url?: string, socketFactory?: SocketFactory, resendMs?: number,
  *   backoffMs?: number[], now?: () => number, home?: "right" | "left"}} ClientOptions
  */
@@ -148,6 +150,10 @@ export class GameClient {
     /** @type {HTMLDetailsElement} */
     this.verify = /** @type {HTMLDetailsElement} */ (html("details", { class: "verify", hidden: "" }));
     this.spectators = html("p", { class: "spectators" });
+    this.officials = new OfficialsPanel(
+      (message) => this.send(message),
+      (seat) => this.nameOf(seat),
+    );
     this.board = new Board(this.boardHolder, {
       home: this.home,
       onIntent: (action) => this.act(action),
@@ -429,6 +435,7 @@ export class GameClient {
         this.matchInfo,
         html("section", { class: "moves" }, [html("h2", {}, [t("moves.title")]), this.moveList]),
         this.chatBox,
+        this.officials.root,
         this.verify,
         this.spectators,
       ]),
@@ -510,6 +517,7 @@ export class GameClient {
     this.renderInfo();
     this.renderMoves();
     this.renderChat();
+    this.officials.render(state);
     this.renderVerify();
     this.renderAfter();
     this.spectators.textContent = t("spectators.count", { n: state.spectators || 0 });
@@ -696,12 +704,15 @@ export class GameClient {
     const state = /** @type {StateMessage} */ (this.state);
     const chat = state.chat;
     const enabled = !!(chat && chat.enabled);
-    this.chatBox.hidden = !enabled;
-    if (!enabled || !chat) return;
+    // An arbiter reads the players' chat even once it is off or closed (RULES.md 11.2).
+    const arbiter = Boolean(state.official && state.official.closes_chat);
+    this.chatBox.hidden = !enabled && !arbiter;
+    if (this.chatBox.hidden || !chat) return;
     this.chatLog.replaceChildren(
       ...chat.messages.map((line) =>
         html("li", { class: `chat-line seat-${line.seat}` }, [html("strong", {}, [`${this.nameOf(line.seat)}: `]), line.text]),
       ),
+      ...(chat.closed ? [html("li", { class: "chat-closed" }, [t("chat.closed")])] : []),
     );
     this.chatLog.scrollTop = this.chatLog.scrollHeight;
     this.chatForm.hidden = state.seat === null || state.seat === undefined;
