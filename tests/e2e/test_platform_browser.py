@@ -10,19 +10,14 @@ $TAVLA_SCREENSHOTS (default: a temporary directory).
 from __future__ import annotations
 
 import json
-import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.browser import ARGS, CHROMIUM
+from tests.browser import CHROMIUM
+from tests.e2e.serving import DATABASE_KINDS, FAST_BOTS, database_for, tavla_server
 
 pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
@@ -43,101 +38,13 @@ Json = dict[str, Any]
 # ---------------------------------------------------------------------- the server
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-def _healthy(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(f"{url}/api/health", timeout=1) as response:
-            return bool(response.status == 200)
-    except OSError:
-        return False
-
-
-POSTGRES = os.environ.get("TAVLA_TEST_POSTGRES")
-"""A PostgreSQL server to create a database on (``make test`` starts one): the whole
-walk-through then runs on it too."""
-
-
-def _database(kind: str, folder: Path) -> str:
-    if kind == "sqlite":
-        return f"sqlite:///{folder / 'tavla.db'}"
-    import psycopg
-
-    name = f"tavla_e2e_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(f"{POSTGRES}/postgres", autocommit=True) as connection:
-        connection.execute(f'CREATE DATABASE "{name}"')
-    return f"{POSTGRES}/{name}"
-
-
-@pytest.fixture(scope="session", params=["sqlite"] + (["postgresql"] if POSTGRES else []))
+@pytest.fixture(scope="session", params=DATABASE_KINDS)
 def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """`tavla serve` on a free port and a fresh database (SQLite, then PostgreSQL when
     one is at hand); its URL."""
     folder = tmp_path_factory.mktemp("server")
-    port = _free_port()
-    env = {
-        **os.environ,
-        "TAVLA_BOT_DELAY_MS": "0",
-        "TAVLA_BOT_MOVETIME_MS": "50",
-        "TAVLA_MESSAGES_PER_SECOND": "10000",
-    }
-    log = (folder / "server.log").open("wb")
-    command = [
-        sys.executable,
-        "-c",
-        "from tavla.cli.main import app; app()",
-        "serve",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--database",
-        _database(request.param, folder),
-    ]
-    process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while not _healthy(url):
-            if process.poll() is not None or time.monotonic() > deadline:
-                log.flush()
-                raise RuntimeError(
-                    f"tavla serve did not start:\n{(folder / 'server.log').read_text(errors='replace')}"
-                )
-            time.sleep(0.1)
+    with tavla_server(folder, database_for(request.param, folder), FAST_BOTS) as url:
         yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        log.close()
-        text = (folder / "server.log").read_text(errors="replace")
-        assert "Traceback" not in text, text[-5000:]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    # Module-scoped: Playwright's sync API runs one at a time, and tests/web starts its own.
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture(scope="session")
-def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    wanted = os.environ.get("TAVLA_SCREENSHOTS")
-    path = Path(wanted) if wanted else tmp_path_factory.mktemp("screenshots")
-    path.mkdir(parents=True, exist_ok=True)
-    return path
 
 
 class Visitor:

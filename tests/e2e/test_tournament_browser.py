@@ -11,28 +11,22 @@ temporary directory).
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
-import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.browser import ARGS, CHROMIUM
+from tests.browser import CHROMIUM
+from tests.e2e.serving import DATABASE_KINDS, FAST_BOTS, database_for, tavla_command, tavla_server
 
 pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 sync_api = pytest.importorskip("playwright.sync_api")
 
 from tests.e2e.test_platform_browser import (  # noqa: E402  (after the skips: it needs playwright)
-    POSTGRES,
     Visitor,
-    _database,
-    _free_port,
-    _healthy,
     _shoot,
 )
 
@@ -47,62 +41,16 @@ ROUND_WAIT_MS = 60_000
 """A round of beginner bots at 50 ms a move takes seconds; the page polls every three."""
 
 
-def _tavla(*arguments: str) -> list[str]:
-    return [sys.executable, "-c", "from tavla.cli.main import app; app()", *arguments]
-
-
-@pytest.fixture(scope="module", params=["sqlite"] + (["postgresql"] if POSTGRES else []))
+@pytest.fixture(scope="module", params=DATABASE_KINDS)
 def served(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[tuple[str, str]]:
     """`tavla serve` on a fresh database (SQLite, then PostgreSQL when one is at hand);
     its URL and the database's."""
     folder = tmp_path_factory.mktemp("tournament-server")
-    database = _database(request.param, folder)
-    env = {
-        **os.environ,
-        "TAVLA_BOT_DELAY_MS": "0",
-        "TAVLA_BOT_MOVETIME_MS": "50",
-        "TAVLA_MESSAGES_PER_SECOND": "10000",
-    }
-    port = _free_port()
-    log = (folder / "server.log").open("wb")
-    command = _tavla("serve", "--host", "127.0.0.1", "--port", str(port), "--database", database)
-    process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while not _healthy(url):
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"tavla serve did not start:\n{(folder / 'server.log').read_text()}")
-            time.sleep(0.1)
+    database = database_for(request.param, folder)
+    with tavla_server(folder, database, FAST_BOTS) as url:
         yield url, database
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        log.close()
-        text = (folder / "server.log").read_text(errors="replace")
-        assert "Traceback" not in text, text[-5000:]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield launched
-        launched.close()
-
-
-@pytest.fixture(scope="module")
-def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    wanted = os.environ.get("TAVLA_SCREENSHOTS")
-    path = Path(wanted) if wanted else tmp_path_factory.mktemp("screenshots")
-    path.mkdir(parents=True, exist_ok=True)
-    return path
 
 
 def _submit(page: Any, form: str, **fields: str) -> None:
@@ -139,7 +87,7 @@ def test_an_administrator_runs_a_swiss_abluka_tournament_of_bots_in_the_browser(
         # The site owner creates the federation and appoints its administrator.
         owner.register(f"owner{suffix}")
         admin.register(f"admin{suffix}")
-        subprocess.run(_tavla("site-owner", f"owner{suffix}", "--database", database), check=True)
+        subprocess.run(tavla_command("site-owner", f"owner{suffix}", "--database", database), check=True)
         owner.goto("/federations")
         _submit(owner.page, "#create-federation", name="Ankara Tavla Kulübü", slug=f"atk{suffix}")
         owner.goto(f"/federations/atk{suffix}/admin")

@@ -13,17 +13,15 @@ and the server's packages; skipped without them.
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
-import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.browser import ARGS, CHROMIUM
+from tests.browser import CHROMIUM
+from tests.e2e.serving import database_for, tavla_command, tavla_server
 
 pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
@@ -31,9 +29,6 @@ sync_api = pytest.importorskip("playwright.sync_api")
 
 from tests.e2e.test_platform_browser import (  # noqa: E402  (after the skips: it needs playwright)
     Visitor,
-    _database,
-    _free_port,
-    _healthy,
     _shoot,
 )
 
@@ -43,53 +38,13 @@ pytestmark = [
 ]
 
 
-def _tavla(*arguments: str) -> list[str]:
-    return [sys.executable, "-c", "from tavla.cli.main import app; app()", *arguments]
-
-
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
     """`tavla serve` on a fresh SQLite database: its URL and the database's."""
     folder = tmp_path_factory.mktemp("warnings-server")
-    database = _database("sqlite", folder)
-    port = _free_port()
-    log = (folder / "server.log").open("wb")
-    command = _tavla("serve", "--host", "127.0.0.1", "--port", str(port), "--database", database)
-    process = subprocess.Popen(command, env=dict(os.environ), stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while not _healthy(url):
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"tavla serve did not start:\n{(folder / 'server.log').read_text()}")
-            time.sleep(0.1)
+    database = database_for("sqlite", folder)
+    with tavla_server(folder, database) as url:
         yield url, database
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        log.close()
-        text = (folder / "server.log").read_text(errors="replace")
-        assert "Traceback" not in text, text[-5000:]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield launched
-        launched.close()
-
-
-@pytest.fixture(scope="module")
-def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    wanted = os.environ.get("TAVLA_SCREENSHOTS")
-    path = Path(wanted) if wanted else tmp_path_factory.mktemp("screenshots")
-    path.mkdir(parents=True, exist_ok=True)
-    return path
 
 
 API = """async ([method, path, body]) => {
@@ -130,7 +85,8 @@ def test_an_arbiter_warns_a_player_three_times_from_the_board_and_the_match_is_l
     try:
         for role, visitor in people.items():
             visitor.register(names[role])
-        made = subprocess.run(_tavla("site-owner", names["owner"], "--database", database), check=False)
+        owner = tavla_command("site-owner", names["owner"], "--database", database)
+        made = subprocess.run(owner, check=False)
         assert made.returncode == 0
         slug = f"tbf{suffix}"
         api(people["owner"], "POST", "/api/federations", {"name": f"Federasyon {suffix}", "slug": slug})
