@@ -96,3 +96,9 @@ def test_parse_move_text() -> None:
     for bad in ("", "24-18", "18/24", "off/3", "3/bar", "25/20", "8/5(0)"):
         with pytest.raises(NotationError):
             parse_move(bad)
+
+
+def test_a_checker_borne_off_after_a_step_is_written_as_one_move() -> None:
+    """RULES.md 1.1: one checker's steps join into one move: 6/2 then 2/off is 6/off."""
+    position = tavla.from_notation("tabla -/-/-/-/-/1w/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/15b 0,0 14,0 w 42")
+    assert [turn.text for turn in position.legal_turns()] == ["6/off"]
