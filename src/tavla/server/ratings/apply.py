@@ -18,6 +18,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from tavla.core.registry import find_game
 from tavla.ratings.fibs import START_RATING, FibsRating, rate_match
 from tavla.ratings.glicko2 import START_DEVIATION, START_VOLATILITY, Glicko2Rating, rate_all
 from tavla.server.accounts import now_ms
@@ -25,8 +26,12 @@ from tavla.server.tournaments.stored import Stored
 from tavla.storage.models import PlayerRating, RatingChange, TournamentPairing, User
 from tavla.tournament.lengths import match_length
 
-GLICKO2_GAMES = frozenset({"abluka"})
-"""Rated by Glicko-2; every other game (the backgammon family) by FIBS."""
+
+def uses_glicko2(game: str) -> bool:
+    """Abluka (no dice, no match points) is rated by Glicko-2; the backgammon family by
+    FIBS, whose formula is made for matches to a number of points."""
+    return not find_game(game).facts.has_dice
+
 
 WHITE_SCORE = {"white": 1.0, "black": 0.0}
 """The results a played game decided. A draw and a bye are not rated, nor a forfeit: a
@@ -61,7 +66,7 @@ def rated_match(stored: Stored, pairing: TournamentPairing) -> RatedMatch | None
 async def apply_official_result(db: AsyncSession, stored: Stored, pairing: TournamentPairing) -> int:
     """Rate what ``pairing`` becoming official completes; the number of change rows written
     (0 when nothing is due or it was applied already)."""
-    if stored.tournament.game in GLICKO2_GAMES:
+    if uses_glicko2(stored.tournament.game):
         round_pairings = stored.round_pairings(pairing.round)
         if not all(p.official for p in round_pairings):
             return 0  # the period is still open
@@ -75,7 +80,7 @@ async def apply_official_result(db: AsyncSession, stored: Stored, pairing: Tourn
         async with db.begin_nested():
             if await _already_applied(db, matches):
                 return 0
-            if stored.tournament.game in GLICKO2_GAMES:
+            if uses_glicko2(stored.tournament.game):
                 rows = await _rate_glicko2(db, stored, matches)
             else:
                 rows = await _rate_fibs(db, stored, matches[0])
@@ -107,7 +112,7 @@ async def _ratings_of(db: AsyncSession, stored: Stored, user_ids: set[int]) -> d
         .with_for_update()
     )
     rows = {row.user_id: row for row in found}
-    glicko = game in GLICKO2_GAMES
+    glicko = uses_glicko2(game)
     for user_id in user_ids - rows.keys():
         row = PlayerRating(
             federation_id=federation_id,
