@@ -20,9 +20,10 @@ from tavla.match.state import EndReason, Phase
 def test_members_are_their_words() -> None:
     assert Phase.ROLL == "roll" and Phase("move") is Phase.MOVE
     assert ActionKind.BREAK == "break"
-    assert "roll" in KINDS and len(KINDS) == len(ActionKind) == 14
+    assert "roll" in KINDS and len(KINDS) == len(ActionKind) == 17
     assert OutcomeReason.MOTHER_PINNED == "mother pinned"
-    assert {reason.value for reason in EndReason} == {"drop", "resign", "flag", "warnings"}
+    reasons = {"drop", "resign", "flag", "warnings", "absent", "forfeit", "void"}
+    assert {reason.value for reason in EndReason} == reasons
     assert f"{Phase.ROLL!r} {Phase.ROLL}" == "'roll' roll"
 
 

@@ -25,8 +25,9 @@ from tavla.match.players import RandomPlayer, play
 from tavla.match.record import MatchRecord, replay_states
 from tavla.match.settings import MatchSettings
 
-TRIED_KINDS = (*(kind for kind in KINDS if kind != "warn"), "castle")
-"""Warnings are always accepted and three end the match: tested in test_warnings.py."""
+TRIED_KINDS = (*(kind for kind in KINDS if kind not in ("warn", "forfeit", "void")), "castle")
+"""Warnings are always accepted and three end the match, a forfeit or a void ends it at
+once: tested in test_warnings.py and test_officials.py."""
 SEATS = (None, 0, 1, 0, 1, 2, -1)
 ODD_VALUES = ("", "-", "13/7", "24/1", "66", "70", "a1", "d2/e5", "gammon", "x" * 300, "bar/22*")
 
@@ -44,7 +45,7 @@ def test_time_running_backwards_is_refused() -> None:
 @pytest.mark.parametrize("game", game_names())
 def test_refused_actions_change_nothing_and_accepted_ones_replay(game: str) -> None:
     refused = accepted = 0
-    for seed in range(2):
+    for seed in range(5):
         rng = random.Random(seed)
         length = 3 if find_game(game).start().is_chance else 0
         settings = MatchSettings(game, length, clock=ClockSettings(move_ms=2_000, reserve_ms=60_000))

@@ -120,6 +120,16 @@ def describe(action: MatchAction, before: MatchState, after: MatchState) -> str:
         note = f": {action.value}" if action.value else ""
         count = after.warnings[action.seat or 0]
         return f"The arbiter warns {who} (warning {count} of {WARNINGS_TO_LOSE}){note}."
+    note = f": {action.value}" if action.value else ""
+    if kind == "absent":
+        present = after.settings.names[1 - (action.seat or 0)]
+        return (
+            f"{who} has not come: {present} is credited a point ({after.score[1 - (action.seat or 0)]} now)."
+        )
+    if kind == "forfeit":
+        return f"{who} forfeits the match{note}."
+    if kind == "void":
+        return f"The match is void{note}."
     return f"{kind} {action.value}".strip()
 
 
@@ -132,6 +142,8 @@ def describe_result(state: MatchState) -> str:
         return f"The game is void ({result.reason}): nobody scores."
     if result.reason == "warnings":
         return f"{names[1 - result.winner]} has a third warning: the game stops and he loses the match."
+    if result.reason == "forfeit":
+        return f"{names[1 - result.winner]} forfeits: the game stops and he loses the match."
     unit = "point" if result.points == 1 else "points"
     return f"{names[result.winner]} wins the game: {result.reason}, {result.points} {unit}."
 
@@ -140,8 +152,13 @@ def describe_match_end(state: MatchState) -> str:
     names = state.settings.names
     score = f"{names[0]} {state.score[0]} - {names[1]} {state.score[1]}"
     if state.winner is None:
-        return f"The match is drawn: {score}."
-    why = {"warnings": " (three warnings)", "flag": " (time forfeit)"}.get(state.forfeit or "", "")
+        return f"The match is void: {score}." if state.forfeit == "void" else f"The match is drawn: {score}."
+    why = {
+        "warnings": " (three warnings)",
+        "flag": " (time forfeit)",
+        "absent": " (the opponent did not come)",
+        "forfeit": " (forfeit)",
+    }.get(state.forfeit or "", "")
     return f"{names[state.winner]} wins the match{why}: {score}."
 
 

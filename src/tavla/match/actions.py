@@ -17,11 +17,16 @@ from tavla.core.jsonread import member, want_int, want_object, want_str
 from tavla.core.opening import after_opening
 from tavla.core.protocol import BLACK, WHITE, Turn
 from tavla.core.words import Word
+from tavla.match import officials
 from tavla.match.clock import MAX_CLOCK_MS
 from tavla.match.cube import Cube
+from tavla.match.ending import finish_game, score_points
 from tavla.match.errors import CubeError, MatchError, ResignError, WrongPlayerError
+from tavla.match.officials import NOTE_LIMIT
 from tavla.match.resign import LEVEL_NAMES, ResignOffer, parse_level
-from tavla.match.state import BREAK_MS, WARNINGS_TO_LOSE, EndReason, GameResult, MatchState
+from tavla.match.state import BREAK_MS, EndReason, GameResult, MatchState
+
+WARNING_NOTE_LIMIT = NOTE_LIMIT
 
 
 class ActionKind(Word):
@@ -41,6 +46,9 @@ class ActionKind(Word):
     BREAK = "break"
     START = "start"
     WARN = "warn"
+    ABSENT = "absent"
+    FORFEIT = "forfeit"
+    VOID = "void"
 
 
 KINDS: tuple[str, ...] = tuple(ActionKind)
@@ -52,9 +60,6 @@ def action_kind(kind: str) -> ActionKind:
         return ActionKind(kind)
     except ValueError:
         raise MatchError(f"unknown action {kind!r}; expected one of {', '.join(KINDS)}") from None
-
-
-WARNING_NOTE_LIMIT = 200
 
 
 @dataclass(frozen=True)
@@ -121,54 +126,6 @@ def _require(state: MatchState, action: MatchAction, phases: tuple[str, ...]) ->
 
 
 # ------------------------------------------------------------------ game end
-def _score_points(state: MatchState, raw: int) -> int:
-    """Points before the cube times the cube; Jacoby in money play (RULES.md 9.2)."""
-    if state.settings.money and state.settings.jacoby and not state.cube.turned:
-        raw = 1
-    return raw * state.cube.value
-
-
-def finish_game(
-    state: MatchState, result: GameResult, now_ms: int, *, match_loser: int | None = None
-) -> MatchState:
-    """Close the game in progress with ``result``; score it, stop the clock, and end
-    the match when it is decided (``match_loser`` forfeits the whole match)."""
-    score = list(state.score)
-    if result.winner is not None:
-        score[result.winner] += result.points
-    results = (*state.results, result)
-    decided = [r for r in results if r.winner is not None]
-    over, winner = False, None
-    forfeit = None
-    if match_loser is not None:
-        over, winner, forfeit = True, 1 - match_loser, EndReason(result.reason)
-    elif not state.has_dice:
-        sets = state.settings.sets
-        leader = 0 if score[0] > score[1] else 1
-        if score[leader] * 2 > sets or len(decided) >= sets:
-            over = True
-            winner = None if score[0] == score[1] else leader
-    elif state.settings.money:
-        over, winner = result.winner is not None, result.winner
-    else:
-        for seat in (0, 1):
-            if score[seat] >= state.settings.length:
-                over, winner = True, seat
-    clock = None if state.clock is None else state.clock.stop(now_ms)
-    return replace(
-        state,
-        score=(score[0], score[1]),
-        result=result,
-        results=results,
-        over=over,
-        winner=winner,
-        resign=None,
-        cube=replace(state.cube, offer=None),
-        clock=clock,
-        forfeit=forfeit,
-    )
-
-
 def flag_state(state: MatchState, now_ms: int) -> tuple[MatchState, int] | None:
     """The state after the flag, if the acting player's time has run out at ``now_ms``."""
     if state.clock is None or state.phase in ("over", "between"):
@@ -219,7 +176,7 @@ def _move(state: MatchState, action: MatchAction, turn: Turn | None) -> tuple[Ma
             moved, GameResult(None, 0, outcome.reason, state.cube.value), action.t_ms
         ), recorded
     raw = outcome.points if state.has_dice else 1
-    points = _score_points(state, raw)
+    points = score_points(state, raw)
     result = GameResult(state.seat_of(outcome.winner), points, outcome.reason, state.cube.value)
     return finish_game(moved, result, action.t_ms), recorded
 
@@ -290,7 +247,7 @@ def _resign(state: MatchState, action: MatchAction) -> MatchState:
     if action.kind == "decline":
         return replace(state, resign=None)
     raw = offer.points if state.has_dice else 1
-    result = GameResult(1 - offer.by, _score_points(state, raw), EndReason.RESIGN, state.cube.value)
+    result = GameResult(1 - offer.by, score_points(state, raw), EndReason.RESIGN, state.cube.value)
     return finish_game(state, result, action.t_ms)
 
 
@@ -304,29 +261,6 @@ def _break(state: MatchState, action: MatchAction) -> MatchState:
     used = list(state.breaks_used)
     used[action.seat] += 1
     return replace(state, breaks_used=(used[0], used[1]), break_ends_ms=action.t_ms + BREAK_MS)
-
-
-def _warn(state: MatchState, action: MatchAction) -> MatchState:
-    """An arbiter's warning to ``action.seat``; the third loses the match (RULES.md 8.3, 11.4).
-
-    A warning may come at any moment of the match, between games too. The game in
-    progress, if any, ends without points: the match is lost, not the game.
-    """
-    seat = action.seat
-    if seat not in (0, 1):
-        raise WrongPlayerError("warn: say which player (0 or 1) the arbiter warns")
-    if len(action.value) > WARNING_NOTE_LIMIT:
-        raise MatchError(f"warn: the note has {len(action.value)} characters; at most {WARNING_NOTE_LIMIT}")
-    counts = list(state.warnings)
-    counts[seat] += 1
-    warned = replace(state, warnings=(counts[0], counts[1]))
-    if counts[seat] < WARNINGS_TO_LOSE:
-        return warned
-    if state.phase == "between":
-        clock = None if state.clock is None else state.clock.stop(action.t_ms)
-        return replace(warned, over=True, winner=1 - seat, forfeit=EndReason.WARNINGS, clock=clock)
-    result = GameResult(1 - seat, 0, EndReason.WARNINGS, state.cube.value)
-    return finish_game(warned, result, action.t_ms, match_loser=seat)
 
 
 def _start(state: MatchState, action: MatchAction) -> MatchState:
@@ -411,7 +345,13 @@ def apply_action(
     elif kind == "start":
         after = _start(state, action)
     elif kind == "warn":
-        after = _warn(state, action)
+        after = officials.warn(state, action.seat, action.value, action.t_ms)
+    elif kind == "absent":
+        after = officials.absent(state, action.seat, action.t_ms)
+    elif kind == "forfeit":
+        after = officials.forfeit(state, action.seat, action.value, action.t_ms)
+    elif kind == "void":
+        after = officials.void(state, action.seat, action.value, action.t_ms)
     elif kind == "flag":
         flagged = flag_state(state, action.t_ms)
         if flagged is None or flagged[1] != action.seat:

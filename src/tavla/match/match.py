@@ -173,5 +173,18 @@ class Match:
         """An arbiter warns ``seat``; the third warning loses the match (RULES.md 8.3, 11.4)."""
         self.act("warn", seat, note)
 
+    def absent(self, seat: int) -> None:
+        """``seat`` has still not come: one more point to his opponent, and the match at
+        half its length (RULES.md 11.4). Only before the first game (``start=False``)."""
+        self.act("absent", seat)
+
+    def forfeit(self, seat: int, note: str = "") -> None:
+        """``seat`` loses the match at once (a withdrawal, an arbiter's decision)."""
+        self.act("forfeit", seat, note)
+
+    def void(self, note: str = "") -> None:
+        """The match ends without a winner (RULES.md 12: its stakes are released)."""
+        self.act("void", None, note)
+
     def start_next_game(self) -> None:
         self.act("start")

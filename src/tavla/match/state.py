@@ -54,6 +54,12 @@ class EndReason(Word):
     """The acting player's time ran out (RULES.md 10)."""
     WARNINGS = "warnings"
     """The third warning of the arbiter lost the match (RULES.md 8.3, 11.4)."""
+    ABSENT = "absent"
+    """The opponent never came: the no-show procedure gave the match (RULES.md 11.4)."""
+    FORFEIT = "forfeit"
+    """The player withdrew, or an arbiter decided that he loses the match."""
+    VOID = "void"
+    """The match was voided: nobody wins it (RULES.md 12)."""
 
 
 ResultReason = OutcomeReason | EndReason
@@ -99,7 +105,8 @@ class MatchState:
     break_ends_ms: int = 0
     warnings: tuple[int, int] = (0, 0)
     forfeit: EndReason | None = None
-    """Why the match was lost before its end (``flag``, ``warnings``), or None."""
+    """Why the match ended before it was played out (``flag``, ``warnings``,
+    ``absent``, ``forfeit``, ``void``), or None."""
 
     # ------------------------------------------------------------------ seats
     def colour_of(self, seat: int) -> int:
