@@ -470,6 +470,13 @@ class Room:
         match is over or the request cannot be read."""
         if seat not in (0, 1) or type(seat) is not int:
             raise Refused("malformed", N_("say which player is warned: seat 0 or 1"))
+        await self.decide(ActionKind.WARN, seat, note)
+
+    async def decide(self, kind: ActionKind, seat: int | None, note: object = "") -> None:
+        """An official's action on the match (``warn``, ``forfeit``, ``void``), authorised
+        by the caller: stored, then shown to everybody; a match it ends is reported as
+        any finished game. Raises :class:`Refused` and changes nothing when the match is
+        over or the action is refused."""
         if not isinstance(note, str) or len(note.strip()) > WARNING_NOTE_LIMIT:
             raise Refused(
                 "malformed",
@@ -481,7 +488,7 @@ class Room:
                 raise Refused("over", N_("the match is over"))
             change = Change(state=self.state, pending_steps=self.pending_steps)
             try:
-                self._apply(change, MatchAction(ActionKind.WARN, seat, note.strip(), self.now()))
+                self._apply(change, MatchAction(kind, seat, note.strip(), self.now()))
             except (TavlaError, RuntimeError) as error:
                 raise Refused("illegal", N_("not allowed: {detail}"), detail=str(error)) from None
             await self._commit(change)
