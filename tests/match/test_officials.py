@@ -13,7 +13,7 @@ from tavla.core.errors import TavlaError
 from tavla.match.errors import MatchError, WrongPlayerError
 from tavla.match.mat import export_mat
 from tavla.match.match import Match
-from tavla.match.officials import NOTE_LIMIT, forfeit_points
+from tavla.match.officials import NOTE_LIMIT, credit_due_ms, forfeit_points
 from tavla.match.players import RandomPlayer, play
 from tavla.match.record import MatchRecord, replay_states
 from tavla.match.settings import MatchSettings
@@ -201,3 +201,28 @@ def test_the_terminal_tells_what_the_officials_did() -> None:
     voided.void()
     assert describe(voided.actions[-1], voided.states[-2], voided.state) == "The match is void."
     assert describe_match_end(voided.state) == "The match is void: Ayşe 0 - Mehmet 0."
+
+
+MINUTE = 60_000
+
+
+@pytest.mark.parametrize(
+    ("arrived_ms", "credited", "due_minute"),
+    [
+        (0, 0, 20),
+        (0, 1, 25),
+        (0, 3, 35),
+        (14 * MINUTE, 0, 20),
+        (20 * MINUTE, 0, 20),
+        (20 * MINUTE + 1, 0, 25),
+        (22 * MINUTE, 0, 25),
+        (22 * MINUTE, 2, 35),
+    ],
+)
+def test_points_fall_every_five_minutes_after_fifteen(
+    arrived_ms: int, credited: int, due_minute: int
+) -> None:
+    """RULES.md 11.4: 15 minutes from the scheduled start, then a point per 5 minutes;
+    a player who came late himself counts the marks from his arrival."""
+    start = 7 * MINUTE
+    assert credit_due_ms(start, start + arrived_ms, credited) == start + due_minute * MINUTE

@@ -14,7 +14,7 @@ from alembic import command
 from sqlalchemy import create_engine, select, text, update
 from tests.server.federation_world import sync_url
 from tests.server.test_i18n import untranslated
-from tests.server.test_tournaments import enter_people, page, resign
+from tests.server.test_tournaments import enter_people, in_play, page, resign
 from tests.server.tournament_world import World, build_world
 
 from tavla.ratings.fibs import FibsRating, rate_match
@@ -130,6 +130,7 @@ def test_the_match_length_counts_in_the_change_and_the_experience(world: World) 
         world.site.as_(world.people["ali"]).websocket_connect(f"/ws/game/{board['game_id']}") as taking,
     ):
         resigning, accepting = Seat(giving_up), Seat(taking)
+        resigning.wait(in_play)  # the first game begins when both have come (RULES.md 11.4)
         assert resigning.send({"kind": "resign", "level": "gammon"})["type"] == "ack"
         accepting.wait(lambda state: state["match"]["phase"] == "resign")
         assert accepting.send({"kind": "accept"})["type"] == "ack"

@@ -132,6 +132,10 @@ def enter_people(world: World, tournament: int, names: tuple[str, ...]) -> None:
         world.ok("POST", name, f"/api/tournaments/{tournament}/entrants/me/check-in")
 
 
+def in_play(state: dict[str, Any]) -> bool:
+    return state["match"]["phase"] in ("roll", "move")
+
+
 def resign(world: World, game: str, loser: str, winner: str) -> None:
     """``loser`` resigns the game (an Abluka set) and ``winner`` accepts."""
     with (
@@ -139,6 +143,7 @@ def resign(world: World, game: str, loser: str, winner: str) -> None:
         world.site.as_(world.people[winner]).websocket_connect(f"/ws/game/{game}") as taking,
     ):
         resigning, accepting = Seat(giving_up), Seat(taking)
+        resigning.wait(in_play)  # the first game begins when both have come (RULES.md 11.4)
         assert resigning.send({"kind": "resign"})["type"] == "ack"
         accepting.wait(lambda state: state["match"]["phase"] == "resign")
         assert accepting.send({"kind": "accept"})["type"] == "ack"

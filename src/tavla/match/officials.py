@@ -16,6 +16,10 @@ from tavla.match.state import WARNINGS_TO_LOSE, EndReason, GameResult, MatchStat
 
 NOTE_LIMIT = 200
 """The longest note an official may attach to a warning, a forfeit or a void."""
+NO_SHOW_GRACE_MS = 15 * 60 * 1000
+"""RULES.md 11.4: the present player waits this long from the scheduled start ..."""
+NO_SHOW_STEP_MS = 5 * 60 * 1000
+"""... then he is credited a point at the end of every further period this long."""
 
 
 def forfeit_points(state: MatchState) -> int:
@@ -23,6 +27,18 @@ def forfeit_points(state: MatchState) -> int:
     match length rounded up (RULES.md 11.4); half the sets for a game without dice."""
     target = state.settings.length if state.has_dice else state.settings.sets
     return (target + 1) // 2
+
+
+def credit_due_ms(start_ms: int, arrived_ms: int, credited: int) -> int:
+    """When the present player is due his next point of the no-show procedure.
+
+    The points fall at the scheduled start ``start_ms`` plus the grace period plus
+    whole steps (RULES.md 11.4). A player counts only the marks from his own arrival
+    at ``arrived_ms`` on: who came at minute 22 waited for no one at minute 20. He has
+    been ``credited`` points so far; each is due one step after the one before."""
+    late = arrived_ms - start_ms - NO_SHOW_GRACE_MS
+    first = max(1, -(-late // NO_SHOW_STEP_MS))
+    return start_ms + NO_SHOW_GRACE_MS + NO_SHOW_STEP_MS * (first + credited)
 
 
 def _seat(seat: int | None, refusal: str) -> int:

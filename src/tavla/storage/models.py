@@ -118,6 +118,15 @@ class LiveGame(Base):
     federation_id: Mapped[int | None] = mapped_column(ForeignKey("federations.id"), index=True)
     # An arbiter closed the players' chat: it stays off whatever the players choose.
     chat_closed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # The room's clock when the game was last stored: after a restart it goes on from
+    # there (the time the server was down is charged to nobody).
+    clock_ms: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    # A tournament game's first game awaits both players from this moment on the room's
+    # clock, under the no-show procedure (RULES.md 11.4); None: it starts at once.
+    no_show_from_ms: Mapped[int | None] = mapped_column(BigInteger)
+    # When each seat first came to the game, on the room's clock (a bot at once).
+    arrived0_ms: Mapped[int | None] = mapped_column(BigInteger)
+    arrived1_ms: Mapped[int | None] = mapped_column(BigInteger)
 
 
 class GameAction(Base):

@@ -48,6 +48,8 @@ class Change:
     chat: ChatLine | None = None
     close_chat: bool = False
     """An arbiter closed the players' chat."""
+    arrived: tuple[int | None, int | None] | None = None
+    """When each seat first came, on the room's clock, if a seat has just come."""
     steps_changed: bool = False
     """A step was played or taken back on the room's step builder."""
     restore: Callable[[], None] | None = None

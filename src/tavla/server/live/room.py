@@ -22,6 +22,7 @@ from tavla.core.opening import roll_opening
 from tavla.core.protocol import StepBuilder, Turn
 from tavla.match.actions import WARNING_NOTE_LIMIT, ActionKind, MatchAction, apply_action, flag_state
 from tavla.match.errors import WrongPlayerError
+from tavla.match.officials import credit_due_ms
 from tavla.match.settings import MatchSettings
 from tavla.match.state import MatchState, Phase
 from tavla.schema import ActionJsonError, match_action, parse_action
@@ -124,6 +125,8 @@ class Room:
         clock_base_ms: int = 0,
         federation_id: int | None = None,
         chat_closed: bool = False,
+        no_show_from_ms: int | None = None,
+        arrived: tuple[int | None, int | None] = (None, None),
     ) -> None:
         self.game_id = game_id
         self.settings = settings
@@ -138,6 +141,11 @@ class Room:
         self.federation_id = federation_id
         """The federation whose tournament the game belongs to, if any."""
         self.chat_closed = chat_closed
+        self.no_show_from_ms = no_show_from_ms
+        """The scheduled start of a game under the no-show procedure (RULES.md 11.4), on
+        the room's clock: its first game waits for both players. None: no waiting."""
+        self.arrived: tuple[int | None, int | None] = arrived
+        """When each seat first came (a bot's seat at once), on the room's clock."""
         self.viewers: list[Viewer] = []
         self.away_since: list[int | None] = [None, None]
         self.lock = asyncio.Lock()
@@ -324,6 +332,8 @@ class Room:
             self.chat.append(change.chat)
         if change.close_chat:
             self.chat_closed = True
+        if change.arrived is not None:
+            self.arrived = change.arrived
         if change.actions:
             self._new_builder()
         if self.builder is not None and change.pending_steps != list(self.builder.played):
@@ -499,6 +509,52 @@ class Room:
             self.viewers.append(viewer)
             await self._presence_changed()
 
+    @property
+    def awaiting_players(self) -> bool:
+        """The first game waits for both players to come (the no-show procedure)."""
+        return self.no_show_from_ms is not None and self.state.game_number == 0 and not self.state.over
+
+    def _arrivals(self, change: Change) -> None:
+        """Note who has come for the first time; when both have, the first game begins."""
+        if not self.awaiting_players:
+            return
+        now = self.now()
+        first, second = (
+            now if when is None and self.connected(seat) else when for seat, when in enumerate(self.arrived)
+        )
+        if (first, second) == self.arrived:
+            return
+        change.arrived = (first, second)
+        if first is not None and second is not None:
+            self._apply(change, MatchAction(ActionKind.START, None, "", now))
+            self._advance(change)
+
+    def credit_due(self, state: MatchState | None = None) -> int | None:
+        """When the one player who came is due his next no-show point; None when nobody
+        or both came, or the game does not wait."""
+        state = self.state if state is None else state
+        start = self.no_show_from_ms
+        if start is None or state.game_number != 0 or state.over:
+            return None
+        present = [seat for seat in (0, 1) if self.arrived[seat] is not None]
+        if len(present) != 1:
+            return None
+        seat = present[0]
+        arrived = self.arrived[seat]
+        return None if arrived is None else credit_due_ms(start, arrived, state.score[seat])
+
+    def _credit_absentee(self, now: int) -> Change | None:
+        """The no-show points due by ``now`` (several, after a pause of the server)."""
+        due = self.credit_due()
+        if due is None or now < due:
+            return None
+        change = Change(state=self.state, pending_steps=self.pending_steps)
+        absent = 0 if self.arrived[0] is None else 1
+        while due is not None and due <= now:
+            self._apply(change, MatchAction(ActionKind.ABSENT, absent, "", due))
+            due = self.credit_due(change.state)
+        return change
+
     async def leave(self, viewer: Viewer) -> None:
         if viewer in self.viewers:
             self.viewers.remove(viewer)
@@ -518,7 +574,9 @@ class Room:
             elif not away:
                 self.away_since[seat] = None
         # Spectators coming and going change the count everybody sees, too: a new version.
-        await self._commit(Change(state=self.state, pending_steps=self.pending_steps))
+        change = Change(state=self.state, pending_steps=self.pending_steps)
+        self._arrivals(change)
+        await self._commit(change)
 
     # -------------------------------------------------------------- timers
     def deadline(self) -> int | None:
@@ -526,6 +584,8 @@ class Room:
         state = self.state
         if state.over:
             return None
+        if self.awaiting_players:
+            return self.credit_due()
         if state.phase == Phase.BETWEEN:
             last = self.actions[-1].t_ms if self.actions else 0
             return max(last + NEXT_GAME_DELAY_MS, state.break_ends_ms)
@@ -538,6 +598,8 @@ class Room:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        if self.closed:
+            return  # a closed room acts no more: another owns the game now, or none does
         deadline = self.deadline()
         loop = asyncio.get_running_loop()
         if deadline is not None:
@@ -550,9 +612,13 @@ class Room:
     async def tick(self) -> None:
         """The timer fired: record a fallen flag, or start the next game."""
         async with self.lock:
+            if self.closed:
+                return
             now = self.now()
             change = self._flag(now)
-            if change is None and self.state.phase == Phase.BETWEEN and not self.state.over:
+            if change is None and self.awaiting_players:
+                change = self._credit_absentee(now)
+            elif change is None and self.state.phase == Phase.BETWEEN and not self.state.over:
                 deadline = self.deadline()
                 if deadline is not None and now >= deadline:
                     change = Change(state=self.state)

@@ -153,8 +153,11 @@ class Rooms:
                 "pending_steps": change.pending_steps,
                 "score": list(state.score),
             }
+            values["clock_ms"] = room.now()
             if change.close_chat:
                 values["chat_closed"] = True
+            if change.arrived is not None:
+                values["arrived0_ms"], values["arrived1_ms"] = change.arrived
             if state.over:
                 values.update(status="finished", winner=state.winner, finished_ms=wall_ms())
             await connection.execute(UPDATE_GAME, {"b_id": game_id, **values})
@@ -172,8 +175,14 @@ class Rooms:
         seed_chain_end: str | None = None,
         federation_id: int | None = None,
         game_id: str | None = None,
+        await_players: bool = False,
     ) -> Room:
+        """Create and store a new game, and begin its first game at once, or, with
+        ``await_players`` (a tournament's game), when both players have come: until
+        then the no-show procedure runs (RULES.md 11.4; a bot's seat comes at once)."""
         game_id = game_id or new_game_id()
+        no_show_from = 0 if await_players else None
+        arrived = tuple(0 if await_players and seat.bot is not None else None for seat in seats)
         chain_end = seed_chain_end or new_chain_end()
         async with self.sessions() as db, db.begin():
             db.add(
@@ -197,6 +206,10 @@ class Rooms:
                     created_ms=wall_ms(),
                     rematch_of=rematch_of,
                     federation_id=federation_id,
+                    clock_ms=0,
+                    no_show_from_ms=no_show_from,
+                    arrived0_ms=arrived[0],
+                    arrived1_ms=arrived[1],
                 )
             )
         room = Room(
@@ -210,9 +223,14 @@ class Rooms:
             spectators=spectators,
             chat_on=chat_on,
             federation_id=federation_id,
+            no_show_from_ms=no_show_from,
+            arrived=(arrived[0], arrived[1]),
         )
         self.rooms[game_id] = room
         self.configure(room)
+        if room.awaiting_players and None in arrived:
+            room.schedule()
+            return room
         async with room.lock:
             change = Change(state=room.state)
             room._apply(change, MatchAction(ActionKind.START, None, "", room.now()))
@@ -284,9 +302,11 @@ class Rooms:
             chat_on=(row.chat0, row.chat1),
             chat=[ChatLine(c.seat, c.text, c.t_ms) for c in chat_rows],
             pending_steps=list(row.pending_steps),
-            clock_base_ms=max((a.t_ms for a in actions), default=0),
+            clock_base_ms=max(row.clock_ms, max((a.t_ms for a in actions), default=0)),
             federation_id=row.federation_id,
             chat_closed=row.chat_closed,
+            no_show_from_ms=row.no_show_from_ms,
+            arrived=(row.arrived0_ms, row.arrived1_ms),
         )
 
     def close(self) -> None:

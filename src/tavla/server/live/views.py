@@ -6,6 +6,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from tavla.match.actions import ActionKind, MatchAction
+from tavla.match.officials import NO_SHOW_GRACE_MS, NO_SHOW_STEP_MS, forfeit_points
 from tavla.schema import match_state_json, steps_json
 from tavla.schema.match import clock_json
 
@@ -119,7 +120,7 @@ def _dice(room: Room) -> dict[str, Any] | None:
     }
 
 
-SHARED_KEYS = ("players", "match", "moves", "dice", "spectators", "warnings")
+SHARED_KEYS = ("players", "match", "moves", "dice", "spectators", "warnings", "waiting")
 
 
 def shared_text(room: Room, shared: dict[str, Any]) -> str:
@@ -160,6 +161,23 @@ def shared_view(room: Room) -> dict[str, Any]:
         "dice": _dice(room),
         "spectators": sum(1 for viewer in room.viewers if viewer.seat is None),
         "warnings": warnings(room),
+        "waiting": waiting(room),
+    }
+
+
+def waiting(room: Room) -> dict[str, Any] | None:
+    """While the first game of a tournament's match awaits its players: who has come,
+    and when the one who came is credited his next point (RULES.md 11.4)."""
+    if not room.awaiting_players:
+        return None
+    return {
+        "now_ms": room.now(),
+        "from_ms": room.no_show_from_ms,
+        "arrived": [when is not None for when in room.arrived],
+        "credit_due_ms": room.credit_due(),
+        "forfeit_at": forfeit_points(room.state),
+        "grace_ms": NO_SHOW_GRACE_MS,
+        "step_ms": NO_SHOW_STEP_MS,
     }
 
 
@@ -209,5 +227,6 @@ def state_message(
         "chat": chat,
         "spectators": common["spectators"],
         "warnings": common["warnings"],
+        "waiting": common["waiting"],
         "official": official or {"closes_chat": False, "warns": False},
     }

@@ -31,10 +31,21 @@ import { t } from "./text.js";
  * @typedef {{type: "state", v: number, game_id: string, seat: number | null, last_seq: number,
  *   players: Player[], match: any, steps: any, moves: any[], dice: any, chat: {enabled: boolean,
  *   closed?: boolean, messages: {seat: number, text: string, t_ms: number}[]} | null, spectators: number,
- *   warnings?: {seat: number, note: string, t_ms: number}[], official?: {warns: boolean, closes_chat: boolean}}} StateMessage
+ *   warnings?: {seat: number, note: string, t_ms: number}[], official?: {warns: boolean, closes_chat: boolean},
+ *   waiting?: Waiting | null}} StateMessage
+ * @typedef {{now_ms: number, from_ms: number, arrived: boolean[], credit_due_ms: number | null,
+ *   forfeit_at: number, grace_ms: number, step_ms: number}} Waiting
  * @typedef {{gameId?: string, url?: string, socketFactory?: SocketFactory, resendMs?: number,
  *   backoffMs?: number[], now?: () => number, home?: "right" | "left"}} ClientOptions
  */
+
+/** The text saying why a match ended early, by `match.forfeit`, naming the loser. */
+const FORFEIT_TEXT = /** @type {Record<string, string>} */ ({
+  flag: "match.forfeit_flag",
+  warnings: "match.forfeit_warnings",
+  absent: "match.forfeit_absent",
+  forfeit: "match.forfeit_forfeit",
+});
 
 /** The delays before each reconnection attempt, the last repeated. */
 export const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000];
@@ -553,18 +564,38 @@ export class GameClient {
     this.afterBox.replaceChildren(...links);
   }
 
+  /**
+   * The no-show procedure while the first game awaits its players (RULES.md 11.4): who
+   * is awaited, and how long until the one who came is credited his next point.
+   * @param {Waiting} waiting
+   */
+  waitingText(waiting) {
+    const absent = waiting.arrived.indexOf(false);
+    if (waiting.arrived.every((came) => !came)) return t("wait.nobody");
+    const awaited = t("wait.for", { name: this.nameOf(absent) });
+    if (waiting.credit_due_ms === null) return awaited;
+    const left = Math.max(0, waiting.credit_due_ms - waiting.now_ms - (this.now() - this.receivedAt));
+    const credit = t("wait.credit", {
+      name: this.nameOf(1 - absent),
+      time: formatDuration(left),
+      points: waiting.forfeit_at,
+    });
+    return `${awaited} · ${credit}`;
+  }
+
   turnText() {
     const state = /** @type {StateMessage} */ (this.state);
     const match = state.match;
     const seat = state.seat;
     if (!match) return "";
     if (match.over) {
-      if (match.winner === null) return t("match.drawn");
+      if (match.winner === null) return t(match.forfeit === "void" ? "match.void" : "match.drawn");
       const name = this.nameOf(match.winner);
-      if (match.forfeit === "flag") return `${t("match.over", { name })} · ${t("match.forfeit_flag", { name: this.nameOf(1 - match.winner) })}`;
-      if (match.forfeit === "warnings") return `${t("match.over", { name })} · ${t("match.forfeit_warnings", { name: this.nameOf(1 - match.winner) })}`;
+      const why = FORFEIT_TEXT[match.forfeit];
+      if (why) return `${t("match.over", { name })} · ${t(why, { name: this.nameOf(1 - match.winner) })}`;
       return t("match.over", { name });
     }
+    if (state.waiting) return this.waitingText(state.waiting);
     const acting = seat !== null && match.actor === seat;
     const opponent = seat === null ? null : 1 - seat;
     if (acting) {
@@ -632,6 +663,7 @@ export class GameClient {
     const state = this.state;
     if (!state || !state.match || !this.clockNodes) return;
     const elapsed = this.now() - this.receivedAt;
+    if (state.waiting && !state.match.over) this.turnLine.textContent = this.turnText();
     const clock = state.match.clock;
     for (const seat of [0, 1]) {
       const node = this.clockNodes[seat];

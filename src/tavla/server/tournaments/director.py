@@ -107,8 +107,15 @@ class Director:
         # Nobody chooses a dice seed for a tournament's game before it is made: the
         # server draws both seats' (docs/fair-dice.md); the commitment still comes first.
         seeds = (secrets.token_hex(8), secrets.token_hex(8))
+        # The round starts now; the first game waits for both players, under the
+        # no-show procedure (RULES.md 11.4).
         room = await self.rooms.create(
-            settings, seats, spectators=True, client_seeds=seeds, federation_id=federation_id
+            settings,
+            seats,
+            spectators=True,
+            client_seeds=seeds,
+            federation_id=federation_id,
+            await_players=True,
         )
         async with self.sessions() as db, db.begin():
             made = update(TournamentPairing).where(TournamentPairing.id == pairing_id)
