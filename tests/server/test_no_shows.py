@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from sqlalchemy import create_engine, select
+from sqlalchemy import create_engine, select, update
 from tests.server.federation_world import sync_url
 from tests.server.play import Seat
 from tests.server.test_tournaments import enter_people, only_board
@@ -22,7 +22,7 @@ from tests.server.tournament_world import World, build_world
 from tavla.server.live import room as room_module
 from tavla.server.live.room import Room
 from tavla.server.platform import Platform
-from tavla.storage.models import GameAction, LiveGame
+from tavla.storage.models import GameAction, LiveGame, TournamentPairing
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -129,7 +129,19 @@ def test_the_present_player_is_credited_every_five_minutes_and_wins_at_half(
     shown = world.wait(
         board["tournament"], lambda v: only_board(v)["result"] is not None, "the forfeit's result"
     )
-    assert only_board(shown)["result"] == "white"
+    # No game was played: a forfeit win, as a TRF file says "+" (unrated, no colour).
+    assert only_board(shown)["result"] == "white_ff"
+    # Recorded again the same way by the start-up catch-up, had nobody heard the end.
+    engine = create_engine(sync_url(world.database_url))
+    try:
+        with engine.begin() as connection:
+            connection.execute(
+                update(TournamentPairing).where(TournamentPairing.game_id == game).values(result=None)
+            )
+    finally:
+        engine.dispose()
+    assert world.site.client.portal.call(platform(world).tournaments.catch_up) == 1  # type: ignore[attr-defined]
+    assert only_board(world.view(board["tournament"]))["result"] == "white_ff"
 
 
 def test_credited_points_stand_when_the_late_player_comes(world: World, clock: Clock) -> None:

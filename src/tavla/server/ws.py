@@ -205,7 +205,11 @@ async def _game_socket(socket: WebSocket, game_id: str) -> None:
             elif kind == "close_chat":
                 await _close_chat(platform, info, room, connection, message.get("seq"))
             elif kind == "warn":
-                await _warn(platform, info, room, connection, message)
+                decision = room.warn(message.get("seat"), message.get("note", ""))
+                await _officiate(platform, info, room, connection, message, decision)
+            elif kind == "forfeit":
+                decision = room.forfeit(message.get("seat"), message.get("note", ""))
+                await _officiate(platform, info, room, connection, message, decision)
             elif kind == "sync":
                 connection.send(
                     room.view(
@@ -259,20 +263,28 @@ async def _close_chat(
     connection.send({"type": "ack", "seq": seq if type(seq) is int else None, "v": room.book.version})
 
 
-async def _warn(
-    platform: Platform, info: SessionInfo | None, room: Room, connection: Connection, message: dict[str, Any]
+async def _officiate(
+    platform: Platform,
+    info: SessionInfo | None,
+    room: Room,
+    connection: Connection,
+    message: dict[str, Any],
+    decision: Coroutine[Any, Any, None],
 ) -> None:
-    """An arbiter's warning from the board (RULES.md 8.3, 11.4); the standing is read
-    again, as for closing the chat."""
+    """An official's warning or forfeit from the board (RULES.md 8.3, 11.4): run only for
+    an arbiter or administrator of the game's federation, whose standing is read again,
+    as for closing the chat."""
     seq = message.get("seq")
     if room.federation_id is None:
+        decision.close()
         connection.send(_error(connection, "forbidden", NOT_A_TOURNAMENT_GAME, seq))
         return
     if not connection.may_warn or not can_warn(await _standing(platform, info), game_access(room)):
+        decision.close()
         connection.send(_error(connection, "forbidden", MAY_NOT_WARN, seq))
         return
     try:
-        await _whole(room.warn(message.get("seat"), message.get("note", "")))
+        await _whole(decision)
     except Refused as refused:
         connection.send(_error(connection, refused.code, refused.template, seq, **refused.params))
         return

@@ -42,7 +42,9 @@ async def check_may_close_chat(db: AsyncSession, row: LiveGame, user: User | Non
 
 
 NOT_A_TOURNAMENT_GAME = N_("warnings are given only in the games of a federation's tournament")
-MAY_NOT_WARN = N_("only an arbiter or an administrator of this game's federation may warn its players")
+MAY_NOT_WARN = N_(
+    "only an arbiter or an administrator of this game's federation may warn its players or declare a forfeit"
+)
 
 
 async def check_may_warn(db: AsyncSession, row: LiveGame, user: User | None) -> None:

@@ -16,6 +16,7 @@ from tavla.server.federations.schemas import (
     FederationPrivate,
     FederationPublic,
     FederationSummary,
+    ForfeitCreate,
     Membership,
     WarningCreate,
 )
@@ -122,6 +123,28 @@ async def close_chat(game_id: str, db: Db, platform: PlatformDep, session: Curre
     await db.commit()  # the room stores the change on its own connection
     await room.close_chat()
     return {"ok": True, "closed": True}
+
+
+@router.post("/games/{game_id}/forfeit")
+async def declare_forfeit(
+    game_id: str, body: ForfeitCreate, db: Db, platform: PlatformDep, session: CurrentSession
+) -> dict[str, Any]:
+    """An arbiter or administrator of a tournament game's federation declares that one
+    player (or, with seat null, both) loses the match at once: a no-show both ways, or
+    his decision (docs/tournaments.md)."""
+    row = await _game(db, game_id)
+    await observing.check_may_warn(db, row, session.user)
+    room = None if row.status != "live" else await platform.rooms.get(game_id)
+    if room is None:
+        raise ApiError(409, "over", N_("the match is over"))
+    await db.commit()  # the room stores the change on its own connection
+    try:
+        await room.forfeit(body.seat, body.note)
+    except Refused as refused:
+        status = 409 if refused.code == "over" else 422
+        raise ApiError(status, refused.code, refused.template, **refused.params) from None  # type: ignore[arg-type]
+    state = room.state
+    return {"ok": True, "over": state.over, "winner": state.winner, "forfeit": state.forfeit}
 
 
 @router.post("/games/{game_id}/warnings")

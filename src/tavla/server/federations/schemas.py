@@ -70,6 +70,14 @@ class Membership(BaseModel):
     role: Role
 
 
+class ForfeitCreate(BaseModel):
+    """An official's decision that a player of a tournament game loses the match at
+    once; ``seat`` null: both do (neither came)."""
+
+    seat: int | None = Field(ge=0, le=1)
+    note: str = Field(default="", max_length=200)
+
+
 class WarningCreate(BaseModel):
     """An arbiter's warning to one player of a tournament game (RULES.md 8.3, 11.4)."""
 

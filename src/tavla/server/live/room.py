@@ -482,6 +482,14 @@ class Room:
             raise Refused("malformed", N_("say which player is warned: seat 0 or 1"))
         await self.decide(ActionKind.WARN, seat, note)
 
+    async def forfeit(self, seat: object, note: object) -> None:
+        """An official's decision, authorised by the caller: ``seat`` loses the match at
+        once; ``None``: both players do (the match is void, nobody wins it), as when
+        neither came. Raises :class:`Refused` and changes nothing when refused."""
+        if seat is not None and (seat not in (0, 1) or type(seat) is not int):
+            raise Refused("malformed", N_("say which player forfeits: seat 0, seat 1, or null for both"))
+        await self.decide(ActionKind.VOID if seat is None else ActionKind.FORFEIT, seat, note)
+
     async def decide(self, kind: ActionKind, seat: int | None, note: object = "") -> None:
         """An official's action on the match (``warn``, ``forfeit``, ``void``), authorised
         by the caller: stored, then shown to everybody; a match it ends is reported as
@@ -490,7 +498,7 @@ class Room:
         if not isinstance(note, str) or len(note.strip()) > WARNING_NOTE_LIMIT:
             raise Refused(
                 "malformed",
-                N_("a warning's note is a text of at most {limit} characters"),
+                N_("an official's note is a text of at most {limit} characters"),
                 limit=WARNING_NOTE_LIMIT,
             )
         async with self.lock:
@@ -561,7 +569,8 @@ class Room:
         if self.closed:
             return  # the server is stopping: nothing more is stored
         async with self.lock:
-            await self._presence_changed()
+            if not self.closed:  # closed while this waited for the lock
+                await self._presence_changed()
 
     def connected(self, seat: int) -> bool:
         return self.seat_is_bot(seat) or any(v.seat == seat for v in self.viewers)

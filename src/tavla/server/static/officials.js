@@ -2,7 +2,8 @@
 /**
  * The arbiter's part of the game page (RULES.md 8.3, 11.2, 11.4): the warnings every
  * viewer sees (a count per player and the notes), and for an arbiter or administrator
- * of the tournament's federation the buttons that warn a player and close the chat.
+ * of the tournament's federation the buttons that warn a player, declare a forfeit
+ * (one player, or both when neither came) and close the chat.
  * The server decides who may (the state's `official`); the buttons only ask.
  */
 
@@ -36,9 +37,14 @@ export class OfficialsPanel {
       button.addEventListener("click", () => this.warn(seat));
       return button;
     });
+    this.forfeitButtons = [0, 1, null].map((seat) => {
+      const button = html("button", { type: "button", class: "btn btn-forfeit", "data-seat": seat === null ? "both" : String(seat) });
+      button.addEventListener("click", () => this.forfeit(seat));
+      return button;
+    });
     this.closeChatButton = html("button", { type: "button", class: "btn btn-close-chat" }, [t("chat.close")]);
     this.closeChatButton.addEventListener("click", () => this.ask({ type: "close_chat" }));
-    this.tools = html("div", { class: "arbiter-tools", hidden: "" }, [this.note, ...this.warnButtons, this.closeChatButton]);
+    this.tools = html("div", { class: "arbiter-tools", hidden: "" }, [this.note, ...this.warnButtons, ...this.forfeitButtons, this.closeChatButton]);
     this.root = html("section", { class: "warnings", hidden: "" }, [
       html("h2", {}, [t("warn.title")]),
       this.counts,
@@ -50,6 +56,17 @@ export class OfficialsPanel {
   /** @param {number} seat */
   warn(seat) {
     if (this.ask({ type: "warn", seat, note: this.note.value.trim().slice(0, 200) })) this.note.value = "";
+  }
+
+  /**
+   * Declare that ``seat`` (null: both players) loses the match, after a confirmation:
+   * it cannot be taken back.
+   * @param {number | null} seat
+   */
+  forfeit(seat) {
+    const question = seat === null ? t("forfeit.confirm_both") : t("forfeit.confirm", { name: this.nameOf(seat) });
+    if (!globalThis.confirm(question)) return;
+    if (this.ask({ type: "forfeit", seat, note: this.note.value.trim().slice(0, 200) })) this.note.value = "";
   }
 
   /**
@@ -90,6 +107,10 @@ export class OfficialsPanel {
     this.warnButtons.forEach((button, seat) => {
       button.hidden = !official.warns;
       button.textContent = t("warn.button", { name: this.nameOf(seat) });
+    });
+    this.forfeitButtons.forEach((button, index) => {
+      button.hidden = !official.warns;
+      button.textContent = index === 2 ? t("forfeit.both") : t("forfeit.button", { name: this.nameOf(index) });
     });
     this.closeChatButton.hidden = !official.closes_chat || Boolean(state.chat && state.chat.closed);
   }

@@ -28,7 +28,7 @@ from tavla.server.tournaments import rounds
 from tavla.server.tournaments.results import record_game
 from tavla.server.tournaments.service import check_may_run, check_state
 from tavla.server.tournaments.stored import Stored, load, tournament_at
-from tavla.storage.models import LiveGame, TournamentPairing, User
+from tavla.storage.models import GameAction, LiveGame, TournamentPairing, User
 from tavla.tournament.history import TournamentError
 from tavla.tournament.lengths import match_length
 
@@ -215,12 +215,20 @@ class Director:
         """Record the games that finished while nobody listened (a stop between a game's
         end and its result); the number recorded. Run at start-up."""
         async with self.sessions() as db:
+            started = (
+                select(GameAction.game_id)
+                .where(GameAction.game_id == LiveGame.id, GameAction.kind == "start")
+                .exists()
+            )
             rows = await db.execute(
-                select(LiveGame.id, LiveGame.federation_id, LiveGame.winner, LiveGame.score)
+                select(LiveGame.id, LiveGame.federation_id, LiveGame.winner, LiveGame.score, started)
                 .join(TournamentPairing, TournamentPairing.game_id == LiveGame.id)
                 .where(TournamentPairing.result.is_(None), LiveGame.status == "finished")
             )
-            missed = [GameFinished(g, f, w, (int(s[0]), int(s[1]))) for g, f, w, s in rows.all()]
+            missed = [
+                GameFinished(game, federation, winner, (int(score[0]), int(score[1])), bool(played))
+                for game, federation, winner, score, played in rows.all()
+            ]
         for event in missed:
             await self.game_finished(event)
         return len(missed)

@@ -14,13 +14,18 @@ from tavla.storage.models import Tournament, TournamentPairing
 
 RESULT_OF_WINNER = {0: "white", 1: "black", None: "draw"}
 """White plays seat 0 of the game (director.py)."""
+FORFEIT_OF_WINNER = {0: "white_ff", 1: "black_ff", None: "both_ff"}
+"""A match decided before its first game (a no-show, an official's decision) was not
+played: a forfeit, as in a TRF file; it is not rated and does not count as a meeting
+for colours."""
 
 
 async def record_game(
     db: AsyncSession, stored: Stored, pairing: TournamentPairing, event: GameFinished
 ) -> None:
     """The finished game's result on its board; a bot confirms its side at once."""
-    pairing.result = RESULT_OF_WINNER.get(event.winner, "draw")
+    results = RESULT_OF_WINNER if event.played else FORFEIT_OF_WINNER
+    pairing.result = results.get(event.winner, "draw")
     pairing.white_score, pairing.black_score = event.score
     users = {entrant.id: user for entrant, user in stored.entrants}
     pairing.white_confirmed = users[pairing.white_id].bot_level is not None
