@@ -74,40 +74,92 @@ LOST_BY_WARNINGS = """(loser) => {
 }"""
 
 
-@pytest.mark.timeout(240)
-def test_an_arbiter_warns_a_player_three_times_from_the_board_and_the_match_is_lost(
-    browser: Any, served: tuple[str, str], screenshots: Path
-) -> None:
+def round_of_two(
+    browser: Any, served: tuple[str, str], length: int
+) -> tuple[dict[str, Visitor], dict[str, str], int, dict[str, Any]]:
+    """A federation with its administrator and arbiter, and a one-round Swiss of ali and
+    bora to ``length`` points, started: the visitors, their names, the tournament and its
+    only board. Everything goes through each person's own page, as in the browser."""
     url, database = served
     suffix = uuid.uuid4().hex[:6]
     names = {role: f"{role}{suffix}" for role in ("owner", "admin", "arbiter", "ali", "bora")}
     people = {role: Visitor(browser, url) for role in names}
-    try:
-        for role, visitor in people.items():
-            visitor.register(names[role])
-        owner = tavla_command("site-owner", names["owner"], "--database", database)
-        made = subprocess.run(owner, check=False)
-        assert made.returncode == 0
-        slug = f"tbf{suffix}"
-        api(people["owner"], "POST", "/api/federations", {"name": f"Federasyon {suffix}", "slug": slug})
-        api(people["owner"], "PUT", f"/api/federations/{slug}/administrators/{names['admin']}")
-        admin = people["admin"]
-        api(admin, "PUT", f"/api/federations/{slug}/arbiters/{names['arbiter']}")
-        for player in ("ali", "bora"):
-            api(admin, "PUT", f"/api/federations/{slug}/players/{names[player]}")
-        body = {"name": "Kupa", "game": "tabla", "format": "swiss", "rounds": 1, "match_lengths": [3]}
-        tournament = api(admin, "POST", f"/api/federations/{slug}/tournaments", body)["id"]
-        api(admin, "POST", f"/api/tournaments/{tournament}/registration")
-        for player in ("ali", "bora"):
-            api(people[player], "PUT", f"/api/tournaments/{tournament}/entrants/me")
-        api(admin, "POST", f"/api/tournaments/{tournament}/check-in")
-        for player in ("ali", "bora"):
-            api(people[player], "POST", f"/api/tournaments/{tournament}/entrants/me/check-in")
-        api(admin, "POST", f"/api/tournaments/{tournament}/rounds")
-        board = api(admin, "GET", f"/api/tournaments/{tournament}")["played_rounds"][-1]["pairings"][0]
-        white = next(role for role in ("ali", "bora") if names[role] == board["white"])
-        black = "bora" if white == "ali" else "ali"
+    for role, visitor in people.items():
+        visitor.register(names[role])
+    owner = tavla_command("site-owner", names["owner"], "--database", database)
+    assert subprocess.run(owner, check=False).returncode == 0
+    slug = f"tbf{suffix}"
+    api(people["owner"], "POST", "/api/federations", {"name": f"Federasyon {suffix}", "slug": slug})
+    api(people["owner"], "PUT", f"/api/federations/{slug}/administrators/{names['admin']}")
+    admin = people["admin"]
+    api(admin, "PUT", f"/api/federations/{slug}/arbiters/{names['arbiter']}")
+    for player in ("ali", "bora"):
+        api(admin, "PUT", f"/api/federations/{slug}/players/{names[player]}")
+    body = {"name": "Kupa", "game": "tabla", "format": "swiss", "rounds": 1, "match_lengths": [length]}
+    tournament = api(admin, "POST", f"/api/federations/{slug}/tournaments", body)["id"]
+    api(admin, "POST", f"/api/tournaments/{tournament}/registration")
+    for player in ("ali", "bora"):
+        api(people[player], "PUT", f"/api/tournaments/{tournament}/entrants/me")
+    api(admin, "POST", f"/api/tournaments/{tournament}/check-in")
+    for player in ("ali", "bora"):
+        api(people[player], "POST", f"/api/tournaments/{tournament}/entrants/me/check-in")
+    api(admin, "POST", f"/api/tournaments/{tournament}/rounds")
+    board = api(admin, "GET", f"/api/tournaments/{tournament}")["played_rounds"][-1]["pairings"][0]
+    return people, names, tournament, board
 
+
+@pytest.mark.timeout(240)
+def test_a_player_who_never_comes_is_awaited_then_forfeited_by_the_arbiter(
+    browser: Any, served: tuple[str, str], screenshots: Path
+) -> None:
+    """The board of the player who came says whom it awaits and when his first point of
+    the no-show procedure falls; the arbiter then declares the absent player's forfeit
+    with the board's button, and the tournament shows a forfeit (docs/tournaments.md)."""
+    people, names, tournament, board = round_of_two(browser, served, length=7)
+    try:
+        absent = board["black"]
+        present = people["ali" if names["ali"] == board["white"] else "bora"]
+        present.goto(f"/game/{board['game_id']}")
+        page = present.page
+        page.wait_for_function(
+            "() => window.tavlaGame && window.tavlaGame.state && window.tavlaGame.state.waiting"
+        )
+        line = page.locator("#game .turn-line")
+        page.wait_for_function(
+            "() => document.querySelector('#game .turn-line').textContent.includes('credited a point')"
+        )
+        text = line.inner_text()
+        assert f"Waiting for {absent}" in text and "4 points win by forfeit" in text, text
+        assert "in 19:" in text or "in 20:00" in text, text  # 20 minutes from the round's start
+        _shoot(page, screenshots, "no-show-waiting")
+
+        arbiter = people["arbiter"]
+        arbiter.goto(f"/game/{board['game_id']}")
+        arbiter.page.wait_for_selector("#game[data-v] .board-svg[viewBox]")
+        shown = arbiter.page.locator("#game .turn-line").inner_text()
+        assert f"Waiting for {absent}" in shown, shown
+        arbiter.page.once("dialog", lambda dialog: dialog.accept())
+        arbiter.page.locator('#game button.btn-forfeit[data-seat="1"]').click()
+        page.wait_for_function("() => window.tavlaGame.state.match.over", timeout=15_000)
+        assert f"{absent} forfeited the match" in line.inner_text()
+        _shoot(page, screenshots, "no-show-forfeited")
+        arbiter.goto(f"/tournaments/{tournament}")
+        row = arbiter.page.locator(f'tr[data-pairing="{board["id"]}"]')
+        assert "forfeit" in row.inner_text()
+        _shoot(arbiter.page, screenshots, "no-show-tournament")
+    finally:
+        for visitor in people.values():
+            visitor.close()
+
+
+@pytest.mark.timeout(240)
+def test_an_arbiter_warns_a_player_three_times_from_the_board_and_the_match_is_lost(
+    browser: Any, served: tuple[str, str], screenshots: Path
+) -> None:
+    people, names, tournament, board = round_of_two(browser, served, length=3)
+    white = next(role for role in ("ali", "bora") if names[role] == board["white"])
+    black = "bora" if white == "ali" else "ali"
+    try:
         # The arbiter opens the game from the tournament's page.
         arbiter = people["arbiter"]
         arbiter.goto(f"/tournaments/{tournament}")

@@ -3,16 +3,24 @@ and what the clock's text refusals say: the gaps the mutation run found here."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from tests.match.match_helpers import FakeTime, new_match
 
 from tavla.core.errors import NotationError
+from tavla.core.protocol import OutcomeReason
 from tavla.match.actions import ActionKind, MatchAction, apply_action
 from tavla.match.clock import ClockSettings, parse_clock_spec, parse_duration_ms
 from tavla.match.errors import MatchError, WrongPlayerError
 from tavla.match.record import MatchRecord, replay
 from tavla.match.settings import MatchSettings
-from tavla.match.state import BREAK_MS, MatchState, new_state
+from tavla.match.state import BREAK_MS, GameResult, MatchState, new_state
+
+
+def after_a_game(settings: MatchSettings) -> MatchState:
+    """The state between the first game and the second: the moment a break may be taken."""
+    return replace(new_state(settings), game_number=1, result=GameResult(0, 1, OutcomeReason.SINGLE))
 
 
 def take_break(state: MatchState, seat: int | None, t_ms: int = 5_000) -> MatchState:
@@ -20,7 +28,7 @@ def take_break(state: MatchState, seat: int | None, t_ms: int = 5_000) -> MatchS
 
 
 def test_a_long_match_gives_each_player_two_breaks_counted_apart() -> None:
-    state = new_state(MatchSettings(length=13))
+    state = after_a_game(MatchSettings(length=13))
     state = take_break(state, 0)
     assert state.breaks_used == (1, 0) and state.break_ends_ms == 5_000 + BREAK_MS
     state = take_break(state, 0, 6_000)
@@ -32,12 +40,12 @@ def test_a_long_match_gives_each_player_two_breaks_counted_apart() -> None:
 
 
 def test_a_short_match_gives_one_break_and_money_play_none() -> None:
-    state = take_break(new_state(MatchSettings(length=5)), 1)
+    state = take_break(after_a_game(MatchSettings(length=5)), 1)
     assert state.breaks_used == (0, 1)
     with pytest.raises(MatchError, match=r"^player 1 has no break left \(1 per match\)$"):
         take_break(state, 1)
     with pytest.raises(MatchError, match=r"\(0 per match\)"):
-        take_break(new_state(MatchSettings(length=0)), 0)
+        take_break(after_a_game(MatchSettings(length=0)), 0)
 
 
 def test_a_break_is_refused_during_a_game_and_without_a_player() -> None:
@@ -46,7 +54,7 @@ def test_a_break_is_refused_during_a_game_and_without_a_player() -> None:
     with pytest.raises(MatchError, match=r"^a break may only be taken between games \(RULES\.md 11\.4\)$"):
         take_break(match.state, 0, 10_000)
     with pytest.raises(WrongPlayerError, match=r"^a break is taken by player 0 or 1$"):
-        take_break(new_state(MatchSettings(length=5)), None)
+        take_break(after_a_game(MatchSettings(length=5)), None)
 
 
 def test_a_clock_check_records_the_flag_of_the_player_whose_time_ran_out() -> None:

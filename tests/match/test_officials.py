@@ -101,6 +101,10 @@ def test_no_show_refusals_change_nothing() -> None:
     refused(match, "absent", W, "", MatchError, "absent: player 0 was credited points as the present player")
     match.start_next_game()
     refused(match, "absent", B, "", MatchError, "absent: the first game has begun, so both players came")
+    refused_break = waiting(length=7)
+    refused(
+        refused_break, "break", W, "", MatchError, "a break may only be taken between games (RULES.md 11.4)"
+    )
     money = waiting(length=0)
     refused(
         money,

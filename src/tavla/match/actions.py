@@ -252,7 +252,8 @@ def _resign(state: MatchState, action: MatchAction) -> MatchState:
 
 
 def _break(state: MatchState, action: MatchAction) -> MatchState:
-    if state.phase != "between":
+    if state.phase != "between" or state.game_number == 0:
+        # Before the first game the match has not begun: a player awaited is late, not resting.
         raise MatchError("a break may only be taken between games (RULES.md 11.4)")
     if action.seat not in (0, 1):
         raise WrongPlayerError("a break is taken by player 0 or 1")

@@ -200,7 +200,8 @@ export function allowedActions(match, steps, seat) {
       if (acting) out.push("accept", "decline");
       break;
     case "between":
-      if (match.breaks_left && match.breaks_left[seat] > 0) out.push("break");
+      // Before the first game nobody rests: the match has not begun (RULES.md 11.4).
+      if (match.game_number > 0 && match.breaks_left && match.breaks_left[seat] > 0) out.push("break");
       break;
     default:
       break;

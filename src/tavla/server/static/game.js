@@ -618,7 +618,8 @@ export class GameClient {
       }
     }
     if (match.phase === "between") {
-      return seat !== null && match.breaks_left && match.breaks_left[seat] > 0 ? t("turn.you_break") : t("turn.between");
+      const rests = seat !== null && match.game_number > 0 && match.breaks_left && match.breaks_left[seat] > 0;
+      return rests ? t("turn.you_break") : t("turn.between");
     }
     if (match.phase === "opening") return t("turn.opening");
     if (match.actor !== null) {
@@ -682,7 +683,9 @@ export class GameClient {
       const away = this.awayNodes[seat];
       const player = state.players[seat];
       if (away && player) {
-        if (player.away_ms === null || player.away_ms === undefined) {
+        if (state.waiting && !state.waiting.arrived[seat]) {
+          away.textContent = t("player.not_come");
+        } else if (player.away_ms === null || player.away_ms === undefined) {
           away.textContent = player.connected === false ? t("player.offline") : "";
         } else {
           away.textContent = t("player.away", { time: formatDuration(player.away_ms + elapsed, false) });

@@ -98,6 +98,7 @@ export const DEFAULT_TEXT = {
   "player.bot": "bot",
   "player.away": "disconnected for {time}",
   "player.offline": "disconnected",
+  "player.not_come": "has not come yet",
   "player.to_act": "to act",
   "clock.label": "Clock",
   "clock.reserve": "reserve",
