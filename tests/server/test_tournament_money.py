@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from tests.server.test_tournaments import run_to_the_end
+from tests.server.test_tournaments import enter_people, only_board, resign, run_to_the_end
 from tests.server.tournament_world import World, build_world
 
 from tavla.ledger.service import Ledger
@@ -112,3 +112,29 @@ def test_a_sponsor_adds_to_the_pool_and_the_final_table_is_paid_once(world: Worl
     assert books(world) == before
     late = world.send("POST", "admin", url, {**gift, "reference": "contract-2"})
     assert late.status_code == 409
+
+
+def test_the_arbiters_confirmation_of_the_last_result_pays_the_prizes(world: World) -> None:
+    """People, not bots: the last match ends, its result awaits confirmation and nothing is
+    paid; the arbiter's confirmation makes it official, finishes the tournament and pays
+    the final table from the pool (RULES.md 11.4, 12)."""
+    tournament = world.create(game="tabla", format="swiss", rounds=1, match_lengths=[1], prize_shares=[100])
+    world.ok(
+        "POST",
+        "admin",
+        f"/api/tournaments/{tournament}/sponsorships",
+        {"sponsor": "Efes", "amount_cents": 2500, "reference": "cup"},
+    )
+    enter_people(world, tournament, ("ali", "bora"))
+    world.ok("POST", "admin", f"/api/tournaments/{tournament}/rounds")
+    board = only_board(world.view(tournament))
+    resign(world, board["game_id"], board["black"], board["white"])
+    shown = world.wait(tournament, lambda v: only_board(v)["result"] is not None, "the result")
+    assert only_board(shown)["result"] == "white" and shown["state"] == "running"
+    assert pool(world, tournament)["status"] != "paid" and balance_of(world, "player", board["white"]) == 0
+    world.ok("POST", "arbiter", f"/api/tournaments/{tournament}/pairings/{board['id']}/confirm")
+    assert world.view(tournament)["state"] == "finished"
+    world.wait(tournament, lambda _: pool(world, tournament)["status"] == "paid", "the prizes")
+    assert balance_of(world, "player", board["white"]) == 2500
+    assert balance_of(world, "player", board["black"]) == 0
+    assert books(world)["total_cents"] == 0
