@@ -115,6 +115,8 @@ def test_an_arbiter_observes_without_acting_and_his_closing_reaches_the_players(
         assert answer(arbiter_socket)["type"] == "ack"
         seen = player.wait(lambda state: state["chat"]["closed"])
         assert seen["chat"]["enabled"] is False
+        # The players allowed no spectators: the arbiter is shown as an arbiter, not as one.
+        assert (seen["spectators"], seen["arbiters"]) == (0, 1)
         player_socket.send_json({"type": "chat", "seq": player.state["last_seq"] + 1, "text": "duydun mu?"})
         assert answer(player_socket)["code"] == "chat_off"
     closed = [row for row in world.snapshot()["games"] if row[0] == game]

@@ -120,7 +120,7 @@ def _dice(room: Room) -> dict[str, Any] | None:
     }
 
 
-SHARED_KEYS = ("players", "match", "moves", "dice", "spectators", "warnings", "waiting")
+SHARED_KEYS = ("players", "match", "moves", "dice", "spectators", "arbiters", "warnings", "waiting")
 
 
 def shared_text(room: Room, shared: dict[str, Any]) -> str:
@@ -159,7 +159,10 @@ def shared_view(room: Room) -> dict[str, Any]:
         "match": _match_json(room),
         "moves": move_list(room),
         "dice": _dice(room),
-        "spectators": sum(1 for viewer in room.viewers if viewer.seat is None),
+        # An arbiter observing is an official, not a spectator: the players who allowed
+        # no spectators see none, and are told that an arbiter watches.
+        "spectators": sum(1 for viewer in room.viewers if viewer.seat is None and not viewer.arbiter),
+        "arbiters": sum(1 for viewer in room.viewers if viewer.seat is None and viewer.arbiter),
         "warnings": warnings(room),
         "waiting": waiting(room),
     }
@@ -226,6 +229,7 @@ def state_message(
         "dice": common["dice"],
         "chat": chat,
         "spectators": common["spectators"],
+        "arbiters": common["arbiters"],
         "warnings": common["warnings"],
         "waiting": common["waiting"],
         "official": official or {"closes_chat": False, "warns": False},

@@ -30,7 +30,7 @@ import { t } from "./text.js";
  * @typedef {{name: string, bot: boolean, connected: boolean, away_ms: number | null}} Player
  * @typedef {{type: "state", v: number, game_id: string, seat: number | null, last_seq: number,
  *   players: Player[], match: any, steps: any, moves: any[], dice: any, chat: {enabled: boolean,
- *   closed?: boolean, messages: {seat: number, text: string, t_ms: number}[]} | null, spectators: number,
+ *   closed?: boolean, messages: {seat: number, text: string, t_ms: number}[]} | null, spectators: number, arbiters?: number,
  *   warnings?: {seat: number, note: string, t_ms: number}[], official?: {warns: boolean, closes_chat: boolean},
  *   waiting?: Waiting | null}} StateMessage
  * @typedef {{now_ms: number, from_ms: number, arrived: boolean[], credit_due_ms: number | null,
@@ -531,7 +531,8 @@ export class GameClient {
     this.officials.render(state);
     this.renderVerify();
     this.renderAfter();
-    this.spectators.textContent = t("spectators.count", { n: state.spectators || 0 });
+    const watching = t("spectators.count", { n: state.spectators || 0 });
+    this.spectators.textContent = state.arbiters ? `${watching} · ${t("spectators.arbiter")}` : watching;
   }
 
   /** After the match: a rematch for its players, the archive and the lobby for all. */

@@ -159,6 +159,7 @@ export const DEFAULT_TEXT = {
   "dice.commitment": "Server seed commitment (SHA-256)",
   "dice.client_seed": "Client seed",
   "spectators.count": "Spectators: {n}",
+  "spectators.arbiter": "an arbiter is watching",
   "error.malformed": "The server did not understand the message",
   "error.stale": "The board changed before your move arrived: try again",
   "error.old_seq": "That action was already handled",
