@@ -122,6 +122,8 @@ async def administration_page(
         levels=LEVELS,
         confirm_for=lambda pairing: arbitrates and _own_board(pairing, name) is None,
         gameless=_gameless(shown),
+        # Names are unique: an official entered in the tournament may withdraw nobody.
+        may_withdraw=(runs or arbitrates) and name not in {e.name for e in shown.entrants},
         may_start_round=shown.state in ("check_in", "running")
         and shown.standings_after == shown.current_round
         and (shown.rounds is None or shown.current_round < shown.rounds or shown.current_round == 0),
