@@ -12,7 +12,7 @@ from tavla.server.errors import ApiError
 from tavla.server.federations import service
 from tavla.server.i18n import N_, translate
 from tavla.server.pages import page_language, render
-from tavla.server.stakes import money
+from tavla.server.stakes import money, voids
 
 router = APIRouter(include_in_schema=False)
 
@@ -79,5 +79,12 @@ async def books_page(
     except ApiError as error:
         return _refused(request, session, error)
     return render(
-        request, session, "federation_books.html", federation=federation, books=books, money=money.money
+        request,
+        session,
+        "federation_books.html",
+        federation=federation,
+        books=books,
+        money=money.money,
+        staked_games=await voids.abandoned_candidates(db, federation),
+        when=_when,
     )
