@@ -87,6 +87,11 @@ def test_an_administrator_voids_an_abandoned_stake_game_and_both_stakes_come_bac
     assert f'data-url="{void}"' not in world.get("admin", "/federations/tbf/books").text
     again = world.post("admin", void, {"note": "twice"})
     assert again.status_code == 409 and again.json()["error"]["code"] == "over"
+    # The player reads the release in his language, the ledger's memo and reason included.
+    assert world._send("PUT", "player", "/api/me/preferences", {"language": "tr"}).status_code == 200
+    statement = world.get("player", "/federations/tbf/money").text
+    assert "bloke kaldırıldı · oyun geçersiz: kazanan yok" in statement
+    assert "reservation released" not in statement
 
 
 def test_a_game_without_a_stake_or_outside_the_federation_is_not_voided(world: World) -> None:

@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from tavla.core.registry import find_game
 from tavla.match.actions import ActionKind
 from tavla.match.clock import ClockSettings
 from tavla.match.settings import MatchSettings
@@ -33,7 +34,6 @@ from tavla.storage.models import LiveGame, TournamentPairing, User
 from tavla.tournament.history import TournamentError
 from tavla.tournament.lengths import match_length
 
-ABLUKA = "abluka"
 log = logging.getLogger(__name__)
 
 
@@ -48,13 +48,16 @@ def gameless_boards(stored: Stored) -> list[TournamentPairing]:
 
 
 def match_settings(stored: Stored, round_number: int, names: tuple[str, str]) -> MatchSettings:
-    """A round's match: its length in points with the backgammon clock, or in Abluka
-    sets with the 15-minute sudden-death clock (RULES.md 8.3, 9.1, 10, 11.4)."""
+    """A round's match: its length in points with the backgammon clock, or for a game
+    without dice (Abluka) in sets with the 15-minute sudden-death clock (RULES.md 8.3,
+    9.1, 10, 11.4). The game's facts decide, as for the ratings, not its name."""
     tournament = stored.tournament
     total = stored.total_rounds() or round_number
     length = match_length(stored.lengths, round_number, total)
-    if tournament.game == ABLUKA:
-        return MatchSettings(game=ABLUKA, sets=length, clock=ClockSettings.sudden_death(), names=names)
+    if not find_game(tournament.game).facts.has_dice:
+        return MatchSettings(
+            game=tournament.game, sets=length, clock=ClockSettings.sudden_death(), names=names
+        )
     return MatchSettings(
         game=tournament.game, length=length, clock=ClockSettings.backgammon(length), names=names
     )
