@@ -6,15 +6,18 @@ standings keep him marked, and every forbidden withdrawal is refused."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import create_engine, func, select, update
+from alembic import command
+from sqlalchemy import create_engine, func, select, text, update
 from tests.server.federation_world import sync_url
 from tests.server.test_tournaments import enter_people, page, refused, resign
 from tests.server.tournament_world import World, build_world
 
 from tavla.server.i18n import translate
+from tavla.storage.database import _alembic_config
 from tavla.storage.models import GameAction, LiveGame, RatingChange, TournamentPairing
 
 
@@ -204,3 +207,25 @@ def test_only_the_player_or_an_official_of_the_federation_withdraws_him(world: W
     assert 'id="withdraw"' not in page(world, "cem", path).text
     assert 'id="withdrawals"' in page(world, "admin", f"{path}/admin").text
     assert 'id="withdrawals"' not in page(world, "arbiter", f"{path}/admin").text
+
+
+def test_migration_0007_adds_the_withdrawal_columns_and_goes_back(tmp_path: Path) -> None:
+    engine = create_engine(f"sqlite+pysqlite:///{tmp_path / 'old.db'}")
+    with engine.begin() as connection:
+        command.upgrade(_alembic_config(connection), "0005")
+        connection.execute(
+            text(
+                "INSERT INTO users (id, name, name_key, guest, language, home_side, created_ms, site_owner)"
+                " VALUES (1, 'ayse', 'ayse', 0, 'tr', 'right', 0, 0)"
+            )
+        )
+    with engine.begin() as connection:
+        command.upgrade(_alembic_config(connection), "0007")
+        columns = {row[1] for row in connection.execute(text("PRAGMA table_info(tournament_entrants)"))}
+        assert {"withdrawn_round", "withdrawn_by", "withdrawn_note"} <= columns
+    with engine.begin() as connection:
+        command.downgrade(_alembic_config(connection), "0005")
+        columns = {row[1] for row in connection.execute(text("PRAGMA table_info(tournament_entrants)"))}
+        assert "withdrawn_note" not in columns and "withdrawn" in columns
+        assert connection.execute(text("SELECT name FROM users")).scalar_one() == "ayse"
+    engine.dispose()
