@@ -34,6 +34,11 @@ def test_upgrading_keeps_existing_accounts_and_games(tmp_path: Path) -> None:
         assert connection.execute(text("SELECT site_owner FROM users")).scalar_one() in (0, False)
         row = connection.execute(text("SELECT federation_id, chat_closed FROM games")).one()
         assert row[0] is None and row[1] in (0, False)
+        # 0006: a game stored before the no-show procedure starts at once, its clock at 0.
+        later = connection.execute(
+            text("SELECT clock_ms, no_show_from_ms, arrived0_ms, arrived1_ms FROM games")
+        )
+        assert tuple(later.one()) == (0, None, None, None)
     with engine.begin() as connection:
         command.downgrade(_alembic_config(connection), "0002")
         assert connection.execute(text("SELECT name FROM users")).scalar_one() == "ayse"

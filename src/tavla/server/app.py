@@ -23,6 +23,7 @@ from tavla.server.ratings import router as ratings
 from tavla.server.settings import Settings
 from tavla.server.stakes import pages as money_pages
 from tavla.server.stakes import router as money_api
+from tavla.server.stakes import voids as money_voids
 from tavla.server.tournaments import pages as tournament_pages
 from tavla.server.tournaments import router as tournaments
 
@@ -94,6 +95,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(federations.router)
     app.include_router(tournaments.router)
     app.include_router(money_api.router)
+    app.include_router(money_voids.router)
     app.include_router(ratings.router)
     app.include_router(ratings.pages)
     app.include_router(ws.router)

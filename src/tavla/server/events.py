@@ -19,14 +19,12 @@ class GameFinished:
     """A live game (a match) has ended and is stored as finished.
 
     ``winner`` is the winning seat (None: no winner), ``score`` the points or, in
-    Abluka, the sets each seat won; ``played`` is False when the match ended before
-    its first game began (a no-show, or an official's decision before play)."""
+    Abluka, the sets each seat won."""
 
     game_id: str
     federation_id: int | None
     winner: int | None
     score: tuple[int, int]
-    played: bool = True
 
 
 GameFinishedHandler = Callable[[GameFinished], Awaitable[None]]

@@ -263,6 +263,11 @@ class TournamentEntrant(Base):
     rating: Mapped[int] = mapped_column(Integer)
     checked_in: Mapped[bool] = mapped_column(Boolean, default=False)
     withdrawn: Mapped[bool] = mapped_column(Boolean, default=False)
+    # A withdrawal from the running tournament (before the start the entry is deleted):
+    # the round it came in, who asked (the player himself or an official) and why.
+    withdrawn_round: Mapped[int | None] = mapped_column(Integer)
+    withdrawn_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    withdrawn_note: Mapped[str | None] = mapped_column(String(200))
     # The place in the final table, written when the last round becomes official.
     final_rank: Mapped[int | None] = mapped_column(Integer)
     registered_ms: Mapped[int] = mapped_column(BigInteger)

@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from tavla.match.actions import ActionKind, MatchAction, apply_action
 from tavla.match.settings import MatchSettings
-from tavla.match.state import EndReason, new_state
+from tavla.match.state import new_state
 from tavla.server.events import Events, GameFinished
 from tavla.server.live.changes import Change, ChatLine
 from tavla.server.live.dicefeed import DiceFeed, GameSeed, new_chain_end
@@ -79,10 +79,7 @@ class Rooms:
         if finishing:
             state = change.state
             score = (state.score[0], state.score[1])
-            # A void match is forfeited by both: nothing of it counts as played.
-            played = state.game_number > 0 and state.forfeit != EndReason.VOID
-            event = GameFinished(room.game_id, room.federation_id, state.winner, score, played)
-            self.events.game_finished(event)
+            self.events.game_finished(GameFinished(room.game_id, room.federation_id, state.winner, score))
 
     async def _store(self, room: Room, change: Change) -> None:
         # SQLAlchemy Core on one connection: a change is a handful of statements, and

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from functools import partial
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
@@ -12,7 +13,7 @@ from tavla.server.errors import ApiError
 from tavla.server.federations import service
 from tavla.server.i18n import N_, translate
 from tavla.server.pages import page_language, render
-from tavla.server.stakes import money
+from tavla.server.stakes import memos, money, voids
 
 router = APIRouter(include_in_schema=False)
 
@@ -27,8 +28,8 @@ KIND_NAMES = {
     "prizes": N_("Prize"),
     "refund": N_("Refund"),
 }
-"""A statement line's kind in the reader's language; the ledger's own memo (English,
-the books' words) follows it."""
+"""A statement line's kind in the reader's language; the ledger's own memo follows it,
+translated where it is shown (memos.py)."""
 
 
 def _when(ms: int) -> str:
@@ -63,6 +64,7 @@ async def money_page(
         money=money.money,
         when=_when,
         kind_names=KIND_NAMES,
+        memo=partial(memos.translated, page_language(request, session)),
     )
 
 
@@ -79,5 +81,12 @@ async def books_page(
     except ApiError as error:
         return _refused(request, session, error)
     return render(
-        request, session, "federation_books.html", federation=federation, books=books, money=money.money
+        request,
+        session,
+        "federation_books.html",
+        federation=federation,
+        books=books,
+        money=money.money,
+        staked_games=await voids.abandoned_candidates(db, federation),
+        when=_when,
     )

@@ -41,3 +41,12 @@ class Sponsorship(BaseModel):
     sponsor: str = Field(min_length=1, max_length=64, pattern=r"^[\w .&'-]+$")
     amount_cents: Cents = Field(ge=1, le=MAX_CENTS)
     reference: str | None = Field(default=None, min_length=1, max_length=64)
+
+
+class VoidRequest(BaseModel):
+    """An administrator voids an abandoned game played for a stake (RULES.md 12)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    note: str = Field(default="", max_length=200)
+    """Why, for the game's record (the match library's limit on an official's note)."""

@@ -40,6 +40,15 @@ async function send(method, url, body, follow, origin) {
   }
 }
 
+/**
+ * An element with data-confirm asks first (a withdrawal cannot be taken back).
+ * @param {HTMLElement} element
+ */
+function confirmed(element) {
+  const question = element.dataset.confirm;
+  return !question || window.confirm(question);
+}
+
 // Listened for on the document, not on each element: the tournament's pages put new
 // content in place as the tournament goes on (tournament.js), buttons included.
 document.addEventListener("submit", async (event) => {
@@ -47,6 +56,7 @@ document.addEventListener("submit", async (event) => {
   const element = /** @type {HTMLFormElement | null} */ (target ? target.closest("form[data-method]") : null);
   if (!element) return;
   event.preventDefault();
+  if (!confirmed(element)) return;
   /** @type {Record<string, unknown>} */
   const fields = {};
   for (const [key, value] of new FormData(element)) {
@@ -75,7 +85,7 @@ document.addEventListener("submit", async (event) => {
 document.addEventListener("click", async (event) => {
   const target = /** @type {Element | null} */ (event.target instanceof Element ? event.target : null);
   const element = /** @type {HTMLButtonElement | null} */ (target ? target.closest("button[data-method]") : null);
-  if (!element || element.disabled) return;
+  if (!element || element.disabled || !confirmed(element)) return;
   const method = element.dataset.method || "POST";
   // Once: a second click while the first is on its way would ask twice.
   element.disabled = true;

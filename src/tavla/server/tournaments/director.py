@@ -16,23 +16,24 @@ from collections.abc import Awaitable, Callable
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from tavla.core.registry import find_game
+from tavla.match.actions import ActionKind
 from tavla.match.clock import ClockSettings
 from tavla.match.settings import MatchSettings
 from tavla.server.errors import ApiError
 from tavla.server.events import GameFinished
 from tavla.server.federations.standing import standing_of
 from tavla.server.i18n import N_
-from tavla.server.live.room import SeatInfo
+from tavla.server.live.room import Refused, SeatInfo
 from tavla.server.live.rooms import Rooms
-from tavla.server.tournaments import rounds
-from tavla.server.tournaments.results import record_game
+from tavla.server.tournaments import rounds, withdrawals
+from tavla.server.tournaments.results import finish_if_done, record_game
 from tavla.server.tournaments.service import check_may_run, check_state
 from tavla.server.tournaments.stored import Stored, load, tournament_at
-from tavla.storage.models import GameAction, LiveGame, TournamentPairing, User
+from tavla.storage.models import LiveGame, TournamentPairing, User
 from tavla.tournament.history import TournamentError
 from tavla.tournament.lengths import match_length
 
-ABLUKA = "abluka"
 log = logging.getLogger(__name__)
 
 
@@ -47,13 +48,16 @@ def gameless_boards(stored: Stored) -> list[TournamentPairing]:
 
 
 def match_settings(stored: Stored, round_number: int, names: tuple[str, str]) -> MatchSettings:
-    """A round's match: its length in points with the backgammon clock, or in Abluka
-    sets with the 15-minute sudden-death clock (RULES.md 8.3, 9.1, 10, 11.4)."""
+    """A round's match: its length in points with the backgammon clock, or for a game
+    without dice (Abluka) in sets with the 15-minute sudden-death clock (RULES.md 8.3,
+    9.1, 10, 11.4). The game's facts decide, as for the ratings, not its name."""
     tournament = stored.tournament
     total = stored.total_rounds() or round_number
     length = match_length(stored.lengths, round_number, total)
-    if tournament.game == ABLUKA:
-        return MatchSettings(game=ABLUKA, sets=length, clock=ClockSettings.sudden_death(), names=names)
+    if not find_game(tournament.game).facts.has_dice:
+        return MatchSettings(
+            game=tournament.game, sets=length, clock=ClockSettings.sudden_death(), names=names
+        )
     return MatchSettings(
         game=tournament.game, length=length, clock=ClockSettings.backgammon(length), names=names
     )
@@ -79,9 +83,10 @@ class Director:
                 boards = gameless_boards(stored) or await self._pair_next(db, stored)
                 number = stored.tournament.current_round
                 federation_id = stored.federation.id
+                finished = stored.tournament.state == "finished"
                 games = []
                 for pairing in boards:
-                    if pairing.black_id is not None:
+                    if pairing.black_id is not None and pairing.result is None:
                         seats = self._seats(stored, pairing)
                         settings = match_settings(stored, number, (seats[0].name, seats[1].name))
                         games.append((pairing.id, seats, settings))
@@ -99,7 +104,9 @@ class Director:
                         round=number,
                         missing=len(games) - made,
                     ) from None  # fmt: skip
-            return number
+        if finished:  # the round's every board was a withdrawn player's forfeit
+            await self._tell_finished(tournament_id)
+        return number
 
     async def _make_game(
         self, pairing_id: int, seats: tuple[SeatInfo, SeatInfo], settings: MatchSettings, federation_id: int
@@ -169,6 +176,8 @@ class Director:
             made.append(pairing)
         await db.flush()
         stored.pairings.extend(made)
+        await withdrawals.forfeit_withdrawn(db, stored, made)
+        finish_if_done(stored)
         return made
 
     @staticmethod
@@ -197,38 +206,65 @@ class Director:
         """A game ended: if it is a tournament's, its result goes on its board."""
         if event.federation_id is None:
             return
-        async with self.lock, self.sessions() as db, db.begin():
+        async with self.lock:
+            finished = await self._record(event)
+        if finished is not None:
+            await self._tell_finished(finished)
+
+    async def _record(self, event: GameFinished) -> int | None:
+        """The game's result on its board (once); the tournament's id if that finished it."""
+        async with self.sessions() as db, db.begin():
             pairing = await db.scalar(
                 select(TournamentPairing).where(TournamentPairing.game_id == event.game_id)
             )
             if pairing is None or pairing.result is not None:
-                return
+                return None
             stored = await load(db, await tournament_at(db, pairing.tournament_id, for_update=True))
             board = next(p for p in stored.pairings if p.id == pairing.id)
-            await record_game(db, stored, board, event)
-            finished = stored.tournament.state == "finished"
-        if finished:
-            for hook in self.on_finished:
-                await hook(pairing.tournament_id)
+            forfeited = await withdrawals.ended_by_forfeit(db, event.game_id)
+            await record_game(db, stored, board, event, forfeited=forfeited)
+            return stored.tournament.id if stored.tournament.state == "finished" else None
+
+    async def _tell_finished(self, tournament_id: int) -> None:
+        for hook in self.on_finished:
+            await hook(tournament_id)
+
+    async def withdraw(self, actor: User | None, tournament_id: int, number: int | None, note: str) -> None:
+        """Withdraw a player from the running tournament (withdrawals.py): ``number``
+        None is ``actor`` himself. His live game of the round is forfeited and its
+        result recorded before this returns."""
+        async with self.lock:
+            async with self.sessions() as db, db.begin():
+                done = await withdrawals.withdraw(db, actor, tournament_id, number, note)
+            finished = tournament_id if done.finished else None
+            forfeit = done.forfeit
+            room = None if forfeit is None else await self.rooms.get(forfeit.game_id)
+            if forfeit is not None and room is not None:
+                try:
+                    await room.decide(ActionKind.FORFEIT, forfeit.seat, forfeit.note)
+                except Refused:
+                    # The match ended by itself a moment before: its own result stands
+                    # and is recorded as any game's.
+                    log.info("game %s was over before its forfeit", forfeit.game_id)
+                else:
+                    state = room.state
+                    event = GameFinished(
+                        room.game_id, room.federation_id, state.winner, (state.score[0], state.score[1])
+                    )
+                    finished = await self._record(event) or finished
+        if finished is not None:
+            await self._tell_finished(finished)
 
     async def catch_up(self) -> int:
         """Record the games that finished while nobody listened (a stop between a game's
         end and its result); the number recorded. Run at start-up."""
         async with self.sessions() as db:
-            started = (
-                select(GameAction.game_id)
-                .where(GameAction.game_id == LiveGame.id, GameAction.kind == "start")
-                .exists()
-            )
             rows = await db.execute(
-                select(LiveGame.id, LiveGame.federation_id, LiveGame.winner, LiveGame.score, started)
+                select(LiveGame.id, LiveGame.federation_id, LiveGame.winner, LiveGame.score)
                 .join(TournamentPairing, TournamentPairing.game_id == LiveGame.id)
                 .where(TournamentPairing.result.is_(None), LiveGame.status == "finished")
             )
-            missed = [
-                GameFinished(game, federation, winner, (int(score[0]), int(score[1])), bool(played))
-                for game, federation, winner, score, played in rows.all()
-            ]
+            missed = [GameFinished(g, f, w, (int(s[0]), int(s[1]))) for g, f, w, s in rows.all()]
         for event in missed:
             await self.game_finished(event)
         return len(missed)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
-from tavla.core.registry import all_games
+from tavla.core.registry import all_games, find_game
 from tavla.engine.registry import LEVELS
 from tavla.server.deps import Db, OptionalSession, PlatformDep
 from tavla.server.errors import ApiError
@@ -38,6 +38,11 @@ STATE_NAMES = {
 
 def game_titles() -> dict[str, str]:
     return {definition.name: definition.facts.title for definition in all_games()}
+
+
+def counts_sets(game: str) -> bool:
+    """A game without dice (Abluka) plays its matches in sets and ranks on sets won."""
+    return not find_game(game).facts.has_dice
 
 
 def _own_board(pairing: PairingView, name: str | None) -> str | None:
@@ -80,6 +85,7 @@ async def tournament_page(
         game_title=game_titles().get(shown.game, shown.game),
         format_names=FORMAT_NAMES,
         state_names=STATE_NAMES,
+        sets=counts_sets(shown.game),
         entry=entry,
         may_enter=entry is None and powers.can_enter(who, found.federation_id),
         runs_it=powers.can_run(who, found.federation_id) or who.holds(found.federation_id, Role.ARBITER),
@@ -117,11 +123,14 @@ async def administration_page(
         tournament=shown,
         format_names=FORMAT_NAMES,
         state_names=STATE_NAMES,
+        sets=counts_sets(shown.game),
         runs=runs,
         arbitrates=arbitrates,
         levels=LEVELS,
         confirm_for=lambda pairing: arbitrates and _own_board(pairing, name) is None,
         gameless=_gameless(shown),
+        # Names are unique: an official entered in the tournament may withdraw nobody.
+        may_withdraw=(runs or arbitrates) and name not in {e.name for e in shown.entrants},
         may_start_round=shown.state in ("check_in", "running")
         and shown.standings_after == shown.current_round
         and (shown.rounds is None or shown.current_round < shown.rounds or shown.current_round == 0),

@@ -22,3 +22,11 @@ def can_enter(who: Standing, federation_id: int) -> bool:
 def can_arbitrate(who: Standing, federation_id: int, players: tuple[int | None, int | None]) -> bool:
     """An arbiter of the federation who does not play in the match confirms its result."""
     return who.holds(federation_id, Role.ARBITER) and who.user_id not in players
+
+
+def can_withdraw(who: Standing, federation_id: int, entered: set[int]) -> bool:
+    """An administrator or arbiter of the federation withdraws a player from a running
+    tournament, unless he is himself entered in it: withdrawing a rival would hand him,
+    or those he is level with, a forfeit win (``entered``: the entrants' account ids)."""
+    official = who.holds(federation_id, Role.ADMINISTRATOR) or who.holds(federation_id, Role.ARBITER)
+    return official and who.user_id not in entered

@@ -15,21 +15,36 @@ from tavla.storage.models import Tournament, TournamentPairing
 RESULT_OF_WINNER = {0: "white", 1: "black", None: "draw"}
 """White plays seat 0 of the game (director.py)."""
 FORFEIT_OF_WINNER = {0: "white_ff", 1: "black_ff", None: "both_ff"}
-"""A match decided before its first game (a no-show, an official's decision) was not
-played: a forfeit, as in a TRF file; it is not rated and does not count as a meeting
-for colours."""
+"""A match an official's forfeit ended (a withdrawal, the no-show procedure, an
+arbiter's decision; both players when he voided it): a forfeit on the board, as in a
+TRF report, neither played for the Swiss pairing nor rated (docs/tournaments.md)."""
 
 
 async def record_game(
-    db: AsyncSession, stored: Stored, pairing: TournamentPairing, event: GameFinished
+    db: AsyncSession,
+    stored: Stored,
+    pairing: TournamentPairing,
+    event: GameFinished,
+    *,
+    forfeited: bool = False,
 ) -> None:
     """The finished game's result on its board; a bot confirms its side at once."""
-    results = RESULT_OF_WINNER if event.played else FORFEIT_OF_WINNER
-    pairing.result = results.get(event.winner, "draw")
     pairing.white_score, pairing.black_score = event.score
+    if forfeited:
+        await record_forfeit(db, stored, pairing, FORFEIT_OF_WINNER[event.winner])
+        return
+    pairing.result = RESULT_OF_WINNER.get(event.winner, "draw")
     users = {entrant.id: user for entrant, user in stored.entrants}
     pairing.white_confirmed = users[pairing.white_id].bot_level is not None
     pairing.black_confirmed = pairing.black_id is not None and users[pairing.black_id].bot_level is not None
+    await settle(db, stored, pairing)
+
+
+async def record_forfeit(db: AsyncSession, stored: Stored, pairing: TournamentPairing, result: str) -> None:
+    """A forfeit ("white_ff", "black_ff", "both_ff") is official at once: it follows
+    from a withdrawal, which nobody confirms or disputes."""
+    pairing.result = result
+    pairing.white_confirmed = pairing.black_confirmed = True
     await settle(db, stored, pairing)
 
 

@@ -35,8 +35,9 @@ class Player:
 @dataclass(frozen=True)
 class Played:
     """An official board of a round, by start numbers; ``black`` None for a bye (or a
-    rest in a round robin). ``result`` is "white", "black", "draw" or "bye", or from an
-    imported report "white_ff", "black_ff", "both_ff" (forfeits) or "half_bye"."""
+    rest in a round robin). ``result`` is "white", "black", "draw" or "bye"; a forfeit
+    (a withdrawal, or an imported report's + and -) "white_ff", "black_ff" or "both_ff";
+    an imported report's half-point bye "half_bye"."""
 
     round: int
     board: int
@@ -69,6 +70,7 @@ class Line:
     sonneborn_berger: float = 0.0
     direct_encounter: float = 0.0
     sets_won: int = 0
+    withdrawn: bool = False
 
 
 def total_rounds(format: str, swiss_rounds: int | None, field: int) -> int:
@@ -109,9 +111,21 @@ def _bracket(
             raise TournamentError(
                 f"board {board.board} of round {board.round}: a knockout match needs a winner"
             )
-        winner = board.white if board.result == "white" else board.black
-        bracket = bracket.record(board.round, board.board - 1, winner)
+        bracket = bracket.record(board.round, board.board - 1, _winner(board))
     return bracket
+
+
+def _winner(board: Played) -> int:
+    """Who goes on from a decided knockout board. When both forfeited (both withdrew),
+    the top one is carried on: withdrawn, he forfeits his next match too, so the
+    opponent waiting there goes on without playing."""
+    if board.result in BLACK_WINS and board.black is not None:
+        return board.black
+    return board.white
+
+
+BLACK_WINS = ("black", "black_ff")
+WHITE_WINS = ("white", "white_ff")
 
 
 def pair(
@@ -178,11 +192,12 @@ def table(
     format: str, lengths: tuple[int, ...], players: Sequence[Player], played: Sequence[Played], rounds: int
 ) -> list[Line]:
     """The standings after round ``rounds`` (every result counted being official)."""
+    withdrawn = {p.number for p in players if p.withdrawn}
     if format != KNOCKOUT:
         lines = standings(histories(players, played, rounds, format), rounds)
         return [
             Line(s.rank, s.number, s.name, s.points, s.buchholz, s.buchholz_cut1, s.sonneborn_berger,
-                 s.direct_encounter, s.sets_won)
+                 s.direct_encounter, s.sets_won, s.number in withdrawn)
             for s in lines
         ]  # fmt: skip
     return _knockout_table(lengths, players, played)
@@ -196,8 +211,8 @@ def _knockout_table(
     bracket = _bracket(len(players), lengths, played, refuse_draws=False)
     wins = {p.number: 0 for p in players}
     for board in played:
-        if board.black is not None and board.result in ("white", "black"):
-            wins[board.white if board.result == "white" else board.black] += 1
+        if board.black is not None and board.result in (*WHITE_WINS, *BLACK_WINS):
+            wins[_winner(board)] += 1
 
     def place(number: int) -> int:
         # Players still in share first place until the bracket decides between them.
@@ -205,4 +220,6 @@ def _knockout_table(
         return 1 if out is None else (bracket.size >> out) + 1
 
     ranked = sorted(players, key=lambda p: (place(p.number), p.number))
-    return [Line(place(p.number), p.number, p.name, float(wins[p.number])) for p in ranked]
+    return [
+        Line(place(p.number), p.number, p.name, float(wins[p.number]), withdrawn=p.withdrawn) for p in ranked
+    ]

@@ -21,6 +21,7 @@ from tavla.server.tournaments.schemas import (
     TournamentSummary,
     TournamentView,
     TrfImport,
+    WithdrawalRequest,
 )
 from tavla.server.tournaments.stored import load, read_one_moment, tournament_at
 from tavla.storage.models import Federation
@@ -126,13 +127,28 @@ async def register(
 async def withdraw(
     tournament_id: int, db: Db, platform: PlatformDep, session: CurrentSession
 ) -> dict[str, bool]:
-    """Take one's registration back before the tournament starts; its fee comes back."""
+    """Take one's registration back before the tournament starts (its fee comes back),
+    or withdraw from it while it runs (the fee stays in the pool; withdrawals.py)."""
     found = await tournament_at(db, tournament_id)
+    if found.state == "running":
+        await db.rollback()  # the director writes on a session of its own
+        await platform.tournaments.withdraw(session.user, tournament_id, None, "")
+        return {"ok": True}
     entry = await money.entry_of(db, found, session.user)
     await service.withdraw(db, session.user, found)
     await db.commit()
     if entry is not None:
         await money.refund_entry(platform.staked.ledger, found, session.user, entry)
+    return {"ok": True}
+
+
+@router.post("/tournaments/{tournament_id}/players/{number}/withdrawal")
+async def withdraw_player(
+    tournament_id: int, number: int, body: WithdrawalRequest, platform: PlatformDep, session: CurrentSession
+) -> dict[str, bool]:
+    """An administrator or arbiter of the federation withdraws the player of start
+    ``number`` from the running tournament, saying why."""
+    await platform.tournaments.withdraw(session.user, tournament_id, number, body.reason)
     return {"ok": True}
 
 

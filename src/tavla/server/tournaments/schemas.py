@@ -42,6 +42,13 @@ class BotEntrantCreate(BaseModel):
     level: str = Field(default="easy", max_length=16)
 
 
+class WithdrawalRequest(BaseModel):
+    """An official withdraws a player from a running tournament."""
+
+    reason: str = Field(default="", max_length=1000)
+    """Why (at most 200 characters once its spaces are tidied; withdrawals.NOTE_LIMIT)."""
+
+
 class TournamentSummary(BaseModel):
     id: int
     name: str
@@ -58,6 +65,10 @@ class EntrantView(BaseModel):
     checked_in: bool
     bot: bool
     final_rank: int | None
+    withdrawn: bool = False
+    """Withdrew from the running tournament: left out of later rounds, kept in the standings."""
+    withdrawn_round: int | None = None
+    withdrawn_note: str | None = None
     guest: bool = False
     """A guest entrant of an imported report: a name, with no account to sign in to."""
 
@@ -101,6 +112,7 @@ class StandingView(BaseModel):
     sonneborn_berger: float
     direct_encounter: float
     sets_won: int
+    withdrawn: bool = False
 
 
 class TournamentView(BaseModel):

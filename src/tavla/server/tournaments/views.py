@@ -50,7 +50,7 @@ def _pairing(stored: Stored, pairing: TournamentPairing, arbiters: dict[int, str
 def _version(stored: Stored) -> str:
     """A digest of everything the view shows that changes as the tournament goes on."""
     parts = [stored.tournament.state, str(stored.tournament.current_round)]
-    parts += [f"e{e.id}:{e.checked_in}:{e.start_number}" for e, _ in stored.entrants]
+    parts += [f"e{e.id}:{e.checked_in}:{e.start_number}:{e.withdrawn}" for e, _ in stored.entrants]
     parts += [
         f"p{p.id}:{p.game_id}:{p.result}:{p.white_confirmed}:{p.black_confirmed}:{p.official}"
         for p in stored.pairings
@@ -91,6 +91,9 @@ def view_of(stored: Stored, arbiters: dict[int, str]) -> TournamentView:
                 bot=u.bot_level is not None,
                 guest=u.guest,
                 final_rank=e.final_rank,
+                withdrawn=e.withdrawn,
+                withdrawn_round=e.withdrawn_round,
+                withdrawn_note=e.withdrawn_note,
             )
             for e, u in sorted(stored.entrants, key=lambda item: (item[0].start_number or 10**6, item[0].id))
         ],
