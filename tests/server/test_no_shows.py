@@ -237,3 +237,19 @@ def test_a_lobby_game_starts_at_once(world: World, clock: Clock) -> None:
     made: Room = world.site.client.portal.call(create)  # type: ignore[attr-defined]
     assert made.state.game_number == 1 and not made.awaiting_players
     assert waiting(made) is None
+
+
+def test_when_nobody_came_the_arbiter_forfeits_both(world: World, clock: Clock) -> None:
+    """Neither player came: the arbiter's forfeit of both is a double forfeit on the
+    board, official at once (docs/tournaments.md, No-shows)."""
+    board = start_round(world, length=5)
+    room = room_of(world, board["game_id"])
+    at_minute(world, clock, room, 40)
+    world.ok(
+        "POST", "arbiter", f"/api/games/{board['game_id']}/forfeit", {"seat": None, "note": "kimse gelmedi"}
+    )
+    shown = world.wait(
+        board["tournament"], lambda v: only_board(v)["result"] is not None, "the double forfeit"
+    )
+    assert only_board(shown)["result"] == "both_ff" and only_board(shown)["official"] is True
+    assert [kind for kind, _, _ in stored_actions(world, board["game_id"])] == ["void"]
