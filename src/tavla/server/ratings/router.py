@@ -9,6 +9,7 @@ from tavla.server.deps import Db, OptionalSession
 from tavla.server.errors import ApiError
 from tavla.server.federations import service
 from tavla.server.pages import render
+from tavla.server.ratings.apply import uses_glicko2
 from tavla.server.ratings.views import SORTS, RatingsList, game_titles, ratings_list
 
 router = APIRouter(prefix="/api", tags=["ratings"])
@@ -38,4 +39,5 @@ async def ratings_page(
         games=game_titles(),
         shown=shown,
         sorts=SORTS,
+        glicko=uses_glicko2(game),
     )
