@@ -3,6 +3,7 @@ request to the service, which authorises."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import APIRouter
@@ -22,7 +23,7 @@ from tavla.server.federations.schemas import (
 )
 from tavla.server.federations.standing import Role
 from tavla.server.i18n import N_
-from tavla.server.live.room import Refused
+from tavla.server.live.room import Refused, Room
 from tavla.storage.models import LiveGame
 
 router = APIRouter(prefix="/api", tags=["federations"])
@@ -125,13 +126,15 @@ async def close_chat(game_id: str, db: Db, platform: PlatformDep, session: Curre
     return {"ok": True, "closed": True}
 
 
-@router.post("/games/{game_id}/forfeit")
-async def declare_forfeit(
-    game_id: str, body: ForfeitCreate, db: Db, platform: PlatformDep, session: CurrentSession
-) -> dict[str, Any]:
-    """An arbiter or administrator of a tournament game's federation declares that one
-    player (or, with seat null, both) loses the match at once: a no-show both ways, or
-    his decision (docs/tournaments.md)."""
+async def _officiate(
+    game_id: str,
+    db: Db,
+    platform: PlatformDep,
+    session: CurrentSession,
+    decide: Callable[[Room], Awaitable[None]],
+) -> Room:
+    """An official's decision on a live tournament game, once the caller may make it
+    (an arbiter or administrator of its federation); the room afterwards."""
     row = await _game(db, game_id)
     await observing.check_may_warn(db, row, session.user)
     room = None if row.status != "live" else await platform.rooms.get(game_id)
@@ -139,10 +142,21 @@ async def declare_forfeit(
         raise ApiError(409, "over", N_("the match is over"))
     await db.commit()  # the room stores the change on its own connection
     try:
-        await room.forfeit(body.seat, body.note)
+        await decide(room)
     except Refused as refused:
         status = 409 if refused.code == "over" else 422
         raise ApiError(status, refused.code, refused.template, **refused.params) from None  # type: ignore[arg-type]
+    return room
+
+
+@router.post("/games/{game_id}/forfeit")
+async def declare_forfeit(
+    game_id: str, body: ForfeitCreate, db: Db, platform: PlatformDep, session: CurrentSession
+) -> dict[str, Any]:
+    """An arbiter or administrator of a tournament game's federation declares that one
+    player (or, with seat null, both) loses the match at once: a no-show both ways, or
+    his decision (docs/tournaments.md)."""
+    room = await _officiate(game_id, db, platform, session, lambda room: room.forfeit(body.seat, body.note))
     state = room.state
     return {"ok": True, "over": state.over, "winner": state.winner, "forfeit": state.forfeit}
 
@@ -153,17 +167,7 @@ async def warn_player(
 ) -> dict[str, Any]:
     """An arbiter or administrator of a tournament game's federation warns one of its
     players; the third warning loses the match (RULES.md 8.3, 11.4)."""
-    row = await _game(db, game_id)
-    await observing.check_may_warn(db, row, session.user)
-    room = None if row.status != "live" else await platform.rooms.get(game_id)
-    if room is None:
-        raise ApiError(409, "over", N_("the match is over"))
-    await db.commit()  # the room stores the change on its own connection
-    try:
-        await room.warn(body.seat, body.note)
-    except Refused as refused:
-        status = 409 if refused.code == "over" else 422
-        raise ApiError(status, refused.code, refused.template, **refused.params) from None  # type: ignore[arg-type]
+    room = await _officiate(game_id, db, platform, session, lambda room: room.warn(body.seat, body.note))
     state = room.state
     return {
         "ok": True,
