@@ -56,6 +56,7 @@ def test_an_offer_appears_for_everybody_and_goes_when_cancelled(site: Site) -> N
             row = next(o for o in shown["offers"] if o["id"] == offer)
             assert row["by"] == "ayse" and row["settings"]["game"] == "tabla" and row["for"] is None
             assert row["settings"]["clock"] == {"move_s": 12, "reserve_s": 60}
+            assert row["settings"]["in_sets"] is False  # tabla counts points, not sets
         assert site.delete(ayse, f"/api/offers/{offer}").status_code == 200
         for socket in sockets:
             lobby_until(socket, lambda m: offer not in offer_ids(m))

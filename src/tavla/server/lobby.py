@@ -8,6 +8,7 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from tavla.core.registry import find_game, game_names
 from tavla.match.settings import MatchSettings
 from tavla.realtime.hub import Hub
 from tavla.server.accounts import now_ms
@@ -77,8 +78,11 @@ def client_seed(chosen: str | None) -> str:
 
 
 def settings_summary(settings: dict[str, Any]) -> dict[str, Any]:
-    """The parts of match settings a lobby row shows."""
-    return {
+    """The parts of match settings a lobby row shows, and whether the match is counted in
+    sets (a game without dice, as Abluka) rather than points."""
+    game = settings.get("game")
+    in_sets = isinstance(game, str) and game in game_names() and not find_game(game).facts.has_dice
+    return {"in_sets": in_sets} | {
         key: settings.get(key)
         for key in (
             "game",

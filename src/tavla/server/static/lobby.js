@@ -194,7 +194,7 @@ for (const id of ["bot-form", "offer-form"]) {
 /** @param {Record<string, any>} settings */
 function describe(settings) {
   const title = (TEXT.games || {})[settings.game] || settings.game;
-  const length = settings.game === "abluka" ? `${settings.sets} ${TEXT.sets}` : settings.length ? `${settings.length} ${TEXT.points}` : TEXT.money;
+  const length = settings.in_sets ? `${settings.sets} ${TEXT.sets}` : settings.length ? `${settings.length} ${TEXT.points}` : TEXT.money;
   const clock = !settings.clock
     ? TEXT.no_clock
     : settings.clock.move_s
