@@ -8,6 +8,7 @@ from __future__ import annotations
 import subprocess
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,7 +19,7 @@ pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 sync_api = pytest.importorskip("playwright.sync_api")
 
-from tests.e2e.test_platform_browser import Visitor  # noqa: E402  (after the skips: it needs playwright)
+from tests.e2e.test_platform_browser import Visitor, _shoot  # noqa: E402  (after the skips: it needs playwright)
 from tests.e2e.test_tournament_browser import _click, _submit  # noqa: E402
 
 pytestmark = [
@@ -36,7 +37,9 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]
 
 
 @pytest.mark.timeout(180)
-def test_an_administrator_withdraws_a_player_after_confirming(browser: Any, served: tuple[str, str]) -> None:
+def test_an_administrator_withdraws_a_player_after_confirming(
+    browser: Any, served: tuple[str, str], screenshots: Path
+) -> None:
     url, database = served
     owner, admin = Visitor(browser, url), Visitor(browser, url)
     suffix = uuid.uuid4().hex[:6]
@@ -64,6 +67,7 @@ def test_an_administrator_withdraws_a_player_after_confirming(browser: Any, serv
         assert page.locator("#withdrawals").count() == 0  # nobody to withdraw before the start
         _click(page, "#start-round")
 
+        page.locator("#withdrawals summary").click()  # a rare step: folded away until wanted
         form = page.locator("#withdrawals form").first
         name = page.locator("#withdrawals tbody tr").first.locator("td").nth(1).inner_text()
         sent: list[str] = []
@@ -89,6 +93,7 @@ def test_an_administrator_withdraws_a_player_after_confirming(browser: Any, serv
         row = page.locator("#entrants tbody tr", has_text=name)
         assert "(withdrew in round 1)" in row.inner_text()
         assert row.locator("[title='left the club']").count() == 1
+        _shoot(page, screenshots, "tournament-withdrawn")
     finally:
         owner.close()
         admin.close()
