@@ -13,10 +13,9 @@ import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
-from tavla.core.dice import DiceSource, roll
+from tavla.core.dice import roll
 from tavla.core.errors import TavlaError
 from tavla.core.opening import roll_opening
 from tavla.core.protocol import StepBuilder, Turn
@@ -28,6 +27,7 @@ from tavla.match.state import MatchState, Phase
 from tavla.schema import ActionJsonError, match_action, parse_action
 from tavla.schema.actions import CommitAction, StepAction, UndoAction, acting_seat
 from tavla.server.i18n import N_, translate
+from tavla.server.live.basics import Book, CountingDice, Refused, SeatInfo, Viewer
 from tavla.server.live.changes import Change, ChatLine, NewDice
 from tavla.server.live.dicefeed import DiceFeed
 
@@ -43,67 +43,8 @@ def monotonic_ms() -> int:
     return time.monotonic_ns() // 1_000_000
 
 
-class Viewer(Protocol):
-    """A connection watching the room; ``send`` must not block (it queues)."""
-
-    seat: int | None
-    language: str
-    """The language its refusals are written in (``en``, ``tr``, ``bg``)."""
-    arbiter: bool
-    """An arbiter of the game's federation observes: he reads the players' chat and may
-    close it, and never acts or writes (RULES.md 11.2; ws.py decides who is one)."""
-    may_warn: bool
-    """An arbiter or administrator of the tournament game's federation: he may warn its
-    players (RULES.md 8.3, 11.4); the board shows him the button."""
-
-    def send(self, message: dict[str, Any] | str) -> None:
-        """Queue ``message``: an object, or its JSON text made once for many viewers."""
-        ...
-
-
-@dataclass(frozen=True)
-class SeatInfo:
-    name: str
-    user_id: int | None
-    bot: str | None
-    """The bot's level (``engine level``) when a bot plays this seat."""
-
-
-class Refused(Exception):
-    """An intent the room refuses: ``code`` and a message (an ``N_`` template and its
-    parameters; ``message`` is the English text); nothing changed."""
-
-    def __init__(self, code: str, template: str, **params: object) -> None:
-        self.code = code
-        self.template = template
-        self.params = params
-        self.message = template.format(**params) if params else template
-        super().__init__(self.message)
-
-
-class CountingDice:
-    """A dice source that counts what it hands out (the count is stored with a roll)."""
-
-    def __init__(self, inner: DiceSource, drawn: int) -> None:
-        self._inner = inner
-        self.drawn = drawn
-
-    def die(self) -> int:
-        self.drawn += 1
-        return self._inner.die()
-
-
 SaveChange = Callable[["Room", Change], Awaitable[None]]
 """Stores a change (and the room's bookkeeping after it) in one transaction."""
-
-
-@dataclass
-class Book:
-    """The room's bookkeeping that is stored with every change."""
-
-    version: int = 0
-    last_seq: list[int] = field(default_factory=lambda: [0, 0])
-    last_ack: list[int] = field(default_factory=lambda: [0, 0])
 
 
 class Room:

@@ -1,0 +1,68 @@
+"""What a live room is made of besides its match: the connections watching it, its
+seats, its refusals, the dice it counts and the bookkeeping stored with every change."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from tavla.core.dice import DiceSource
+
+
+class Viewer(Protocol):
+    """A connection watching the room; ``send`` must not block (it queues)."""
+
+    seat: int | None
+    language: str
+    """The language its refusals are written in (``en``, ``tr``, ``bg``)."""
+    arbiter: bool
+    """An arbiter of the game's federation observes: he reads the players' chat and may
+    close it, and never acts or writes (RULES.md 11.2; ws.py decides who is one)."""
+    may_warn: bool
+    """An arbiter or administrator of the tournament game's federation: he may warn its
+    players (RULES.md 8.3, 11.4); the board shows him the button."""
+
+    def send(self, message: dict[str, Any] | str) -> None:
+        """Queue ``message``: an object, or its JSON text made once for many viewers."""
+        ...
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    name: str
+    user_id: int | None
+    bot: str | None
+    """The bot's level (``engine level``) when a bot plays this seat."""
+
+
+class Refused(Exception):
+    """An intent the room refuses: ``code`` and a message (an ``N_`` template and its
+    parameters; ``message`` is the English text); nothing changed."""
+
+    def __init__(self, code: str, template: str, **params: object) -> None:
+        self.code = code
+        self.template = template
+        self.params = params
+        self.message = template.format(**params) if params else template
+        super().__init__(self.message)
+
+
+class CountingDice:
+    """A dice source that counts what it hands out (the count is stored with a roll)."""
+
+    def __init__(self, inner: DiceSource, drawn: int) -> None:
+        self._inner = inner
+        self.drawn = drawn
+
+    def die(self) -> int:
+        self.drawn += 1
+        return self._inner.die()
+
+
+@dataclass
+class Book:
+    """The room's bookkeeping that is stored with every change."""
+
+    version: int = 0
+    last_seq: list[int] = field(default_factory=lambda: [0, 0])
+    last_ack: list[int] = field(default_factory=lambda: [0, 0])
