@@ -48,6 +48,9 @@ class Change:
     chat: ChatLine | None = None
     close_chat: bool = False
     """An arbiter closed the players' chat."""
+    clock_ms: int = 0
+    """The room's clock when the change was made: stored, so that a room rebuilt after a
+    restart goes on from there (the store may wait for other writers meanwhile)."""
     arrived: tuple[int | None, int | None] | None = None
     """When each seat first came, on the room's clock, if a seat has just come."""
     steps_changed: bool = False

@@ -243,6 +243,7 @@ class Room:
 
     async def _commit(self, change: Change) -> None:
         """Store ``change``, then adopt it and show it (the caller holds the lock)."""
+        change.clock_ms = self.now()
         self.book.version += 1
         kept = (0, 0)
         if change.seat is not None and change.seq is not None:

@@ -153,7 +153,7 @@ class Rooms:
                 "pending_steps": change.pending_steps,
                 "score": list(state.score),
             }
-            values["clock_ms"] = room.now()
+            values["clock_ms"] = change.clock_ms
             if change.close_chat:
                 values["chat_closed"] = True
             if change.arrived is not None:
