@@ -44,6 +44,10 @@ class Platform:
         engine = open_engine(settings.database_url)
         maker = sessions(engine)
         hub = Hub()
+        if settings.redis_url:
+            from tavla.realtime.redis_hub import RedisHub  # only a site of several processes needs redis
+
+            hub = RedisHub(settings.redis_url, settings.redis_prefix)
         rooms = Rooms(maker, one_writer=engine.dialect.name == "sqlite", events=Events())
         staked = StakedGames(Ledger(maker), maker)
         lobby = Lobby(maker, rooms, hub, staked)
@@ -81,6 +85,8 @@ class Platform:
         self.hub.publish("lobby-dirty", {"game": room.game_id})
 
     async def start(self) -> None:
+        # First: loading the live games already publishes their changes.
+        await self.hub.start()
         await migrate(self.engine)
         await self.rooms.load_live()
         await self.tournaments.catch_up()
@@ -105,4 +111,5 @@ class Platform:
 
         await finish_running()
         await self.rooms.events.settle()
+        await self.hub.close()
         await self.engine.dispose()
