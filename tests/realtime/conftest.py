@@ -6,6 +6,7 @@ Skipped only where Debian's ``redis-server`` is missing (``make test`` installs 
 from __future__ import annotations
 
 import shutil
+import signal
 import socket
 import subprocess
 import time
@@ -61,6 +62,15 @@ class RedisServer:
             except OSError:
                 time.sleep(0.05)
         raise RuntimeError(f"redis-server did not answer on port {self.port}")
+
+    def pause(self) -> None:
+        """As a swamped or frozen server would: connections stay open, nothing answers."""
+        if self.process is not None:
+            self.process.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        if self.process is not None:
+            self.process.send_signal(signal.SIGCONT)
 
     def kill(self) -> None:
         """As a crash would: no goodbye to the clients."""

@@ -18,8 +18,10 @@ from tests.realtime.conftest import RedisServer
 from tests.server.conftest import Site, make_settings
 from tests.server.test_lobby import MAX_MESSAGES, lobby_until, make_offer, offer_ids
 
+from tavla.realtime.hub import Hub
 from tavla.realtime.redis_hub import RedisHub
 from tavla.server.app import create_app
+from tavla.server.settings import Settings
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -66,3 +68,16 @@ def test_an_offer_accepted_on_one_server_tells_its_maker_on_the_other(two_sites:
                 break
         else:
             raise AssertionError("the maker never heard that the game started")
+
+
+def test_the_hub_stays_in_memory_unless_a_redis_url_is_set(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    database = f"sqlite:///{tmp_path / 'tavla.db'}"
+    assert type(create_app(make_settings(database)).state.platform.hub) is Hub
+    monkeypatch.setenv("TAVLA_REDIS_URL", "redis://127.0.0.1:6379/0")
+    monkeypatch.setenv("TAVLA_REDIS_PREFIX", "site2:")
+    settings = Settings(database_url=database)
+    hub = create_app(settings).state.platform.hub
+    assert isinstance(hub, RedisHub)
+    assert (hub.url, hub.prefix) == ("redis://127.0.0.1:6379/0", "site2:")

@@ -191,3 +191,49 @@ def test_both_hubs_reconnect_after_redis_restarts_and_say_what_was_lost(
     assert any(
         "is back" in line and "1 messages published here meanwhile were dropped" in line for line in lines
     )
+
+
+def test_a_redis_that_stops_answering_is_noticed_by_pings_and_left_until_it_answers(
+    redis_server: RedisServer,
+) -> None:
+    """SIGSTOP keeps the connections open but silent: only the pings can tell."""
+    seen: list[Any] = []
+
+    async def scenario(first: RedisHub, second: RedisHub) -> None:
+        second.subscribe("room", lambda message: seen.append(message["n"]))
+        await second.settled()
+        redis_server.pause()
+        try:
+            await until(lambda: not first.connected and not second.connected)
+            first.publish("room", {"n": "while silent"})
+        finally:
+            redis_server.resume()
+        await until(lambda: first.connected and second.connected)
+        await second.settled()
+        first.publish("room", {"n": "after"})
+        await until(lambda: seen == ["after"])
+        assert first.dropped == 1
+
+    asyncio.run(both(redis_server.url, scenario))
+
+
+def test_a_failing_subscriber_stops_neither_the_others_nor_the_listening(
+    redis_server: RedisServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    heard: list[Any] = []
+
+    def broken(message: dict[str, Any]) -> None:
+        raise RuntimeError("a broken subscriber")
+
+    async def scenario(first: RedisHub, second: RedisHub) -> None:
+        second.subscribe("room", broken)
+        second.subscribe("room", heard.append)
+        await second.settled()
+        first.publish("room", {"n": 1})
+        first.publish("room", {"n": 2})
+        await until(lambda: len(heard) == 2)
+        assert second.connected
+
+    asyncio.run(both(redis_server.url, scenario))
+    assert heard == [{"n": 1}, {"n": 2}]
+    assert sum("a subscriber of 'room' failed" in record.getMessage() for record in caplog.records) == 2

@@ -69,6 +69,8 @@ class RedisHub(Hub):
         self._confirmed: set[str] = set()
         self._confirmed_changed = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
+        self._lost: tuple[float, int] | None = None
+        """Since when Redis is unreachable, and how many messages were dropped before."""
         # After Redis came back, the sender's pooled connection is the dead one: one retry
         # on a fresh connection sends the message instead of dropping it.
         self._sender: Redis = Redis.from_url(
@@ -168,39 +170,46 @@ class RedisHub(Hub):
 
     async def _stay_connected(self) -> None:
         pause = self.backoff_s[0]
-        lost: tuple[float, int] | None = None  # when, and how many were dropped before
         loop = asyncio.get_running_loop()
         while True:
             pubsub = self._listener.pubsub()
             try:
-                await pubsub.subscribe(self.prefix + CONTROL)
-                if lost is not None:
-                    log.warning(
-                        "Redis at %s is back after %.1f s: %d messages published here meanwhile were "
-                        "dropped, and what other processes published meanwhile was missed",
-                        self.url,
-                        loop.time() - lost[0],
-                        self.dropped - lost[1],
-                    )
-                    lost = None
-                pause = self.backoff_s[0]
+                # A Redis that accepts connections but does not answer (stopped, or
+                # swamped) must not hold the hub: the handshake gets as long as pings do.
+                await asyncio.wait_for(pubsub.subscribe(self.prefix + CONTROL), 3 * self.ping_every_s)
                 await self._session(pubsub)
             except Exception as error:
-                if lost is None:
-                    lost = (loop.time(), self.dropped)
+                if self._lost is None:
+                    self._lost = (loop.time(), self.dropped)
                     log.warning(
                         "lost Redis at %s (%s): reconnecting; messages published meanwhile are dropped",
                         self.url,
                         error or type(error).__name__,
                     )
             finally:
+                was_up = self._up.is_set()
                 self._up.clear()
                 self._confirmed.clear()
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
+            if was_up:
+                pause = self.backoff_s[0]
             # Processes that lost Redis together come back spread out, not in one burst.
             await asyncio.sleep(pause * random.uniform(0.8, 1.2))
             pause = min(pause * 2, self.backoff_s[1])
+
+    def _came_back(self) -> None:
+        self._up.set()
+        if self._lost is not None:
+            since, dropped_before = self._lost
+            self._lost = None
+            log.warning(
+                "Redis at %s is back after %.1f s: %d messages published here meanwhile were "
+                "dropped, and what other processes published meanwhile was missed",
+                self.url,
+                asyncio.get_running_loop().time() - since,
+                self.dropped - dropped_before,
+            )
 
     async def _session(self, pubsub: PubSub) -> None:
         """Listen on one connection until it fails: a reader, and a keeper that
@@ -251,7 +260,7 @@ class RedisHub(Hub):
                 self._confirmed.add(channel)
                 self._confirmed_changed.set()
                 if channel == self.prefix + CONTROL:
-                    self._up.set()
+                    self._came_back()
             elif kind == "unsubscribe":
                 self._confirmed.discard(channel)
                 self._confirmed_changed.set()
