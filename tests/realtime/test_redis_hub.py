@@ -237,3 +237,31 @@ def test_a_failing_subscriber_stops_neither_the_others_nor_the_listening(
     asyncio.run(both(redis_server.url, scenario))
     assert heard == [{"n": 1}, {"n": 2}]
     assert sum("a subscriber of 'room' failed" in record.getMessage() for record in caplog.records) == 2
+
+
+def test_a_full_queue_drops_new_messages_and_says_so_once(
+    redis_server: RedisServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    heard: list[Any] = []
+
+    async def scenario() -> None:
+        small = RedisHub(redis_server.url, "test:", queue_limit=3)
+        listener = hub(redis_server.url)
+        await small.start()
+        await listener.start()
+        try:
+            listener.subscribe("room", lambda message: heard.append(message["n"]))
+            await listener.settled()
+            for n in range(10):  # no await between them: the sender cannot run
+                small.publish("room", {"n": n})
+            assert small.dropped == 7
+            await until(lambda: len(heard) == 3)
+            small.publish("room", {"n": "later"})  # the queue drained: accepted again
+            await until(lambda: len(heard) == 4)
+        finally:
+            await small.close()
+            await listener.close()
+
+    asyncio.run(scenario())
+    assert heard == [0, 1, 2, "later"]
+    assert sum("too slow" in record.getMessage() for record in caplog.records) == 1

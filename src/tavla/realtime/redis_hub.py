@@ -70,6 +70,7 @@ class RedisHub(Hub):
         self._confirmed_changed = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._lost: tuple[float, int] | None = None
+        self._overflowing = False
         """Since when Redis is unreachable, and how many messages were dropped before."""
         # After Redis came back, the sender's pooled connection is the dead one: one retry
         # on a fresh connection sends the message instead of dropping it.
@@ -103,8 +104,18 @@ class RedisHub(Hub):
         if self._state == "closed":
             log.debug("hub closed: message on %r dropped", topic)
             return
-        if not self._up.is_set() or self._outbox.qsize() >= self.queue_limit:
+        if not self._up.is_set():
             self.dropped += 1
+            return
+        if self._outbox.qsize() >= self.queue_limit:
+            self.dropped += 1
+            if not self._overflowing:
+                self._overflowing = True
+                log.warning(
+                    "Redis at %s is too slow: %d messages wait; new ones are dropped",
+                    self.url,
+                    self.queue_limit,
+                )
             return
         self._outbox.put_nowait((self.prefix + topic, text))
 
@@ -156,6 +167,8 @@ class RedisHub(Hub):
 
     async def _send(self) -> None:
         while True:
+            if self._outbox.empty():
+                self._overflowing = False
             channel, text = await self._outbox.get()
             try:
                 if self._up.is_set():

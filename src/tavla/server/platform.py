@@ -87,11 +87,15 @@ class Platform:
     async def start(self) -> None:
         # First: loading the live games already publishes their changes.
         await self.hub.start()
-        await migrate(self.engine)
-        await self.rooms.load_live()
-        await self.tournaments.catch_up()
-        await self.staked.catch_up()
-        await tournament_money.pay_finished(self.staked.ledger, self.sessions)
+        try:
+            await migrate(self.engine)
+            await self.rooms.load_live()
+            await self.tournaments.catch_up()
+            await self.staked.catch_up()
+            await tournament_money.pay_finished(self.staked.ledger, self.sessions)
+        except BaseException:
+            await self.hub.close()  # a start that failed leaves no connection behind
+            raise
         # What start-up made (modules, rules tables) lives as long as the process: the
         # collector need not walk it again, and collects less often among many rooms,
         # whose pauses showed in the slowest answers (benchmarks/server_load.py).
