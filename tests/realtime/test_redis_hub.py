@@ -196,18 +196,26 @@ def test_both_hubs_reconnect_after_redis_restarts_and_say_what_was_lost(
 def test_a_redis_that_stops_answering_is_noticed_by_pings_and_left_until_it_answers(
     redis_server: RedisServer,
 ) -> None:
-    """SIGSTOP keeps the connections open but silent: only the pings can tell."""
+    """SIGSTOP keeps the connections open but silent: only the pings can tell, even
+    while sockets keep coming and going (subscriptions change all the time)."""
     seen: list[Any] = []
+
+    async def churn(busy: RedisHub) -> None:
+        while True:
+            busy.subscribe("churn", lambda message: None)()
+            await asyncio.sleep(0.05)
 
     async def scenario(first: RedisHub, second: RedisHub) -> None:
         second.subscribe("room", lambda message: seen.append(message["n"]))
         await second.settled()
+        churning = asyncio.create_task(churn(first))
         redis_server.pause()
         try:
             await until(lambda: not first.connected and not second.connected)
             first.publish("room", {"n": "while silent"})
         finally:
             redis_server.resume()
+            churning.cancel()
         await until(lambda: first.connected and second.connected)
         await second.settled()
         first.publish("room", {"n": "after"})

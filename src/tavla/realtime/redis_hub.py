@@ -243,6 +243,7 @@ class RedisHub(Hub):
 
     async def _keep(self, pubsub: PubSub, heard: list[float], subscribed: set[str]) -> None:
         loop = asyncio.get_running_loop()
+        next_ping = loop.time() + self.ping_every_s
         while True:
             self._changed.clear()
             wanted = self._wanted()
@@ -252,12 +253,15 @@ class RedisHub(Hub):
                 await pubsub.unsubscribe(*(subscribed - wanted))
             subscribed.clear()
             subscribed.update(wanted)
+            # Pings go out on time even while subscriptions keep changing.
+            now = loop.time()
+            if now >= next_ping:
+                if now - heard[0] > 3 * self.ping_every_s:
+                    raise ConnectionError("Redis did not answer three pings")
+                await pubsub.ping()
+                next_ping = now + self.ping_every_s
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._changed.wait(), self.ping_every_s)
-                continue
-            if loop.time() - heard[0] > 3 * self.ping_every_s:
-                raise ConnectionError("Redis did not answer three pings")
-            await pubsub.ping()
+                await asyncio.wait_for(self._changed.wait(), next_ping - loop.time())
 
     async def _read(self, pubsub: PubSub, heard: list[float]) -> None:
         loop = asyncio.get_running_loop()
