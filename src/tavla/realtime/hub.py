@@ -18,6 +18,12 @@ class Hub:
     def __init__(self) -> None:
         self._topics: dict[str, list[Subscriber]] = {}
 
+    async def start(self) -> None:
+        """Nothing to connect in one process; a hub between processes connects here."""
+
+    async def close(self) -> None:
+        """Nothing to let go of in one process."""
+
     def subscribe(self, topic: str, subscriber: Subscriber) -> Callable[[], None]:
         """Add ``subscriber``; the returned function removes it."""
         subscribers = self._topics.setdefault(topic, [])
@@ -32,6 +38,9 @@ class Hub:
         return unsubscribe
 
     def publish(self, topic: str, message: dict[str, Any]) -> None:
+        self._deliver(topic, message)
+
+    def _deliver(self, topic: str, message: dict[str, Any]) -> None:
         for subscriber in list(self._topics.get(topic, ())):
             subscriber(message)
 

@@ -44,6 +44,10 @@ class Platform:
         engine = open_engine(settings.database_url)
         maker = sessions(engine)
         hub = Hub()
+        if settings.redis_url:
+            from tavla.realtime.redis_hub import RedisHub  # only a site of several processes needs redis
+
+            hub = RedisHub(settings.redis_url, settings.redis_prefix)
         rooms = Rooms(maker, one_writer=engine.dialect.name == "sqlite", events=Events())
         staked = StakedGames(Ledger(maker), maker)
         lobby = Lobby(maker, rooms, hub, staked)
@@ -81,11 +85,17 @@ class Platform:
         self.hub.publish("lobby-dirty", {"game": room.game_id})
 
     async def start(self) -> None:
-        await migrate(self.engine)
-        await self.rooms.load_live()
-        await self.tournaments.catch_up()
-        await self.staked.catch_up()
-        await tournament_money.pay_finished(self.staked.ledger, self.sessions)
+        # First: loading the live games already publishes their changes.
+        await self.hub.start()
+        try:
+            await migrate(self.engine)
+            await self.rooms.load_live()
+            await self.tournaments.catch_up()
+            await self.staked.catch_up()
+            await tournament_money.pay_finished(self.staked.ledger, self.sessions)
+        except BaseException:
+            await self.hub.close()  # a start that failed leaves no connection behind
+            raise
         # What start-up made (modules, rules tables) lives as long as the process: the
         # collector need not walk it again, and collects less often among many rooms,
         # whose pauses showed in the slowest answers (benchmarks/server_load.py).
@@ -105,4 +115,5 @@ class Platform:
 
         await finish_running()
         await self.rooms.events.settle()
+        await self.hub.close()
         await self.engine.dispose()

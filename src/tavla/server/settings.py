@@ -30,6 +30,11 @@ class Settings(BaseSettings):
     bot_movetime_ms: int = Field(default=2000, ge=10)
     messages_per_second: int = Field(default=50, ge=1)
     """What one websocket may send; more is refused with ``rate_limited``."""
+    redis_url: str | None = None
+    """Unset: live events stay in this process. Set (``redis://host:6379/0``): they travel
+    through Redis pub/sub, so that several processes can serve one site."""
+    redis_prefix: str = Field(default="tavla:", min_length=1)
+    """Starts every Redis channel name, so that several sites can share one Redis."""
 
     @model_validator(mode="after")
     def _production_needs_a_key(self) -> Settings:
