@@ -6,12 +6,15 @@ for two processes behind a balancer; a player may be connected to either.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 pytest.importorskip("fastapi")
+
+import itertools
 
 from fastapi.testclient import TestClient
 from tests.realtime.conftest import RedisServer
@@ -81,3 +84,45 @@ def test_the_hub_stays_in_memory_unless_a_redis_url_is_set(
     hub = create_app(settings).state.platform.hub
     assert isinstance(hub, RedisHub)
     assert (hub.url, hub.prefix) == ("redis://127.0.0.1:6379/0", "site2:")
+
+
+def test_each_server_numbers_its_own_snapshots_and_lists_the_games_of_the_other(
+    two_sites: tuple[Site, Site],
+) -> None:
+    """A lobby connection hears one server only, in one sequence: every snapshot's ``v``
+    is above the one before. A game begun on the first server, which the second has
+    never loaded, is listed on the second from the database, in every snapshot."""
+    first, second = two_sites
+    ayse, mehmet = first.register("ayse"), second.register("mehmet")
+    with second.as_(mehmet).websocket_connect("/ws/lobby") as watching:
+        heard: list[dict[str, Any]] = []
+
+        def hear_until(done: Callable[[dict[str, Any]], bool]) -> None:
+            for _ in range(MAX_MESSAGES):
+                message = watching.receive_json()
+                if message["type"] == "lobby":
+                    heard.append(message)
+                    if done(message):
+                        return
+            raise AssertionError("the awaited lobby never came")
+
+        hear_until(lambda m: True)
+        offer = make_offer(first, ayse)
+        hear_until(lambda m: offer in offer_ids(m))
+        game_id = first.bot_game(ayse, game="tabla")
+        hear_until(lambda m: game_id in live_ids(m))
+        later = make_offer(first, ayse)
+        hear_until(lambda m: later in offer_ids(m))
+        here = make_offer(second, mehmet)  # a snapshot the second server makes itself
+        hear_until(lambda m: here in offer_ids(m))
+        numbers = [message["v"] for message in heard]
+        assert all(b > a for a, b in itertools.pairwise(numbers)), numbers
+        since = next(n for n, message in enumerate(heard) if game_id in live_ids(message))
+        assert all(game_id in live_ids(message) for message in heard[since:])
+        entry = next(entry for entry in heard[-1]["live"] if entry["id"] == game_id)
+        assert "ayse" in entry["players"] and entry["game"] == "tabla"
+        assert game_id not in second.client.app.state.platform.rooms.rooms  # type: ignore[attr-defined]
+
+
+def live_ids(message: dict[str, Any]) -> set[str]:
+    return {entry["id"] for entry in message["live"]}

@@ -37,7 +37,15 @@ class Hub:
 
         return unsubscribe
 
+    distributed = False
+    """Whether a message published here reaches other processes too (RedisHub)."""
+
     def publish(self, topic: str, message: dict[str, Any]) -> None:
+        self._deliver(topic, message)
+
+    def publish_here(self, topic: str, message: dict[str, Any]) -> None:
+        """Deliver ``message`` to this process's subscribers only: what each process
+        makes for its own connections (the lobby's snapshot)."""
         self._deliver(topic, message)
 
     def _deliver(self, topic: str, message: dict[str, Any]) -> None:

@@ -81,6 +81,8 @@ class RedisHub(Hub):
         # with backoff. It waits for messages without a time limit; pings find it dead.
         self._listener: Redis = Redis.from_url(url, retry=Retry(NoBackoff(), 0), socket_connect_timeout=5)
 
+    distributed = True
+
     # ------------------------------------------------------------- the interface
     def subscribe(self, topic: str, subscriber: Subscriber) -> Callable[[], None]:
         unsubscribe_here = super().subscribe(topic, subscriber)

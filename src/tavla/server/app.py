@@ -18,6 +18,7 @@ from tavla.server.errors import ApiError
 from tavla.server.federations import pages as federation_pages
 from tavla.server.federations import router as federations
 from tavla.server.i18n import LANGUAGE_COOKIE, N_, choose_language, translate
+from tavla.server.lobby import DIRTY_TOPIC, LOBBY_TOPIC
 from tavla.server.platform import Platform
 from tavla.server.ratings import router as ratings
 from tavla.server.settings import Settings
@@ -44,14 +45,14 @@ def answer_language(request: Request) -> str:
 async def _lobby_refresher(platform: Platform) -> None:
     """Publishes the lobby after changes, at most four times a second."""
     dirty = asyncio.Event()
-    platform.hub.subscribe("lobby-dirty", lambda _message: dirty.set())
+    platform.hub.subscribe(DIRTY_TOPIC, lambda _message: dirty.set())
     while True:
         await dirty.wait()
         await asyncio.sleep(LOBBY_DEBOUNCE_S)
         dirty.clear()
-        if platform.hub.subscribers("lobby"):
+        if platform.hub.subscribers(LOBBY_TOPIC):
             with contextlib.suppress(Exception):
-                await platform.lobby.publish()
+                await platform.lobby.show_here()
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

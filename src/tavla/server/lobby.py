@@ -23,6 +23,9 @@ from tavla.server.stakes import games as stakes
 from tavla.storage.models import DiceCommitment, LiveGame, Offer, User
 
 LOBBY_TOPIC = "lobby"
+DIRTY_TOPIC = "lobby-dirty"
+"""Something the lobby shows has changed (an offer, a live game): each process that has
+lobby connections makes a new snapshot (app.py)."""
 MAX_OPEN_OFFERS = 5
 """Open offers one player may have at once."""
 
@@ -100,6 +103,37 @@ def settings_summary(settings: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+async def live_games(db: AsyncSession) -> list[dict[str, Any]]:
+    """The games being played that may be watched, as the database holds them: every
+    process lists the same ones, whichever process plays each."""
+    games = list(
+        await db.scalars(
+            select(LiveGame)
+            .where(LiveGame.status == "live", LiveGame.spectators.is_(True))
+            .order_by(LiveGame.created_ms, LiveGame.id)
+        )
+    )
+    ids = {g.seat0_user_id for g in games} | {g.seat1_user_id for g in games}
+    names = {u.id: u.name for u in await db.scalars(select(User).where(User.id.in_(ids - {None})))}
+
+    def player(user_id: int | None, bot: str | None) -> str:
+        return names.get(user_id, "?") if user_id is not None else bot_name(bot or "")
+
+    return [
+        {
+            "id": game.id,
+            "game": game.settings.get("game"),
+            "length": game.settings.get("length"),
+            "players": [
+                player(game.seat0_user_id, game.seat0_bot),
+                player(game.seat1_user_id, game.seat1_bot),
+            ],
+            "score": list(game.score or [0, 0]),
+        }
+        for game in games
+    ]
+
+
 class Lobby:
     def __init__(
         self,
@@ -129,6 +163,7 @@ class Lobby:
             target_names = {
                 user.id: user.name for user in await db.scalars(select(User).where(User.id.in_(targets)))
             }
+            live = await live_games(db)
         offers = [
             {
                 "id": offer.id,
@@ -144,27 +179,23 @@ class Lobby:
             }
             for offer, name in rows
         ]
-        live = [
-            self.live_entry(room) for room in self.rooms.rooms.values() if not room.over and room.spectators
-        ]
         staked = await self.staked.stakes_of([entry["id"] for entry in live])
         for entry in live:
             entry["stake"] = staked.get(entry["id"])
         return {"type": "lobby", "v": self.version, "offers": offers, "live": live}
 
-    @staticmethod
-    def live_entry(room: Room) -> dict[str, Any]:
-        return {
-            "id": room.game_id,
-            "game": room.settings.game,
-            "length": room.settings.length,
-            "players": [seat.name for seat in room.seats],
-            "score": list(room.state.score),
-        }
-
     async def publish(self) -> None:
+        """Show the lobby as it is now to this process's lobby connections and, when
+        several processes share the hub, have the others show theirs."""
+        await self.show_here()
+        if self.hub.distributed:
+            self.hub.publish(DIRTY_TOPIC, {})
+
+    async def show_here(self) -> None:
+        """Send the lobby's snapshot to this process's own lobby connections: each
+        process numbers and sends its own, so a connection sees one sequence."""
         self.version += 1
-        self.hub.publish(LOBBY_TOPIC, await self.snapshot())
+        self.hub.publish_here(LOBBY_TOPIC, await self.snapshot())
 
     # --------------------------------------------------------------- offers
     async def create_offer(self, db: AsyncSession, user: User, choice: OfferCreate) -> Offer:

@@ -14,7 +14,7 @@ from tavla.server.events import Events
 from tavla.server.live.bots import BotChooser
 from tavla.server.live.room import Room
 from tavla.server.live.rooms import Rooms
-from tavla.server.lobby import Lobby
+from tavla.server.lobby import DIRTY_TOPIC, Lobby
 from tavla.server.security import RateLimiter
 from tavla.server.settings import Settings
 from tavla.server.stakes import tournaments as tournament_money
@@ -82,7 +82,7 @@ class Platform:
 
     def _room_changed(self, room: Room) -> None:
         # The lobby lists live games and their scores: it changes when a game does.
-        self.hub.publish("lobby-dirty", {"game": room.game_id})
+        self.hub.publish(DIRTY_TOPIC, {"game": room.game_id})
 
     async def start(self) -> None:
         # First: loading the live games already publishes their changes.
