@@ -76,6 +76,20 @@ def _points(text: str) -> float:
     return float(text.strip())
 
 
+def federation_in_browser(
+    owner: Visitor, admin: Visitor, database: str, suffix: str, name: str, slug: str
+) -> None:
+    """``owner`` and ``admin`` register; the first, named site owner as on a real server,
+    creates the federation in the browser and appoints the second its administrator."""
+    owner.register(f"owner{suffix}")
+    admin.register(f"admin{suffix}")
+    subprocess.run(tavla_command("site-owner", f"owner{suffix}", "--database", database), check=True)
+    owner.goto("/federations")
+    _submit(owner.page, "#create-federation", name=name, slug=slug)
+    owner.goto(f"/federations/{slug}/admin")
+    _submit(owner.page, "#appoint-administrator", name=f"admin{suffix}")
+
+
 @pytest.mark.timeout(240)
 def test_an_administrator_runs_a_swiss_abluka_tournament_of_bots_in_the_browser(
     browser: Any, served: tuple[str, str], screenshots: Path
@@ -85,13 +99,7 @@ def test_an_administrator_runs_a_swiss_abluka_tournament_of_bots_in_the_browser(
     suffix = uuid.uuid4().hex[:6]
     try:
         # The site owner creates the federation and appoints its administrator.
-        owner.register(f"owner{suffix}")
-        admin.register(f"admin{suffix}")
-        subprocess.run(tavla_command("site-owner", f"owner{suffix}", "--database", database), check=True)
-        owner.goto("/federations")
-        _submit(owner.page, "#create-federation", name="Ankara Tavla Kulübü", slug=f"atk{suffix}")
-        owner.goto(f"/federations/atk{suffix}/admin")
-        _submit(owner.page, "#appoint-administrator", name=f"admin{suffix}")
+        federation_in_browser(owner, admin, database, suffix, "Ankara Tavla Kulübü", f"atk{suffix}")
 
         # The administrator, in the browser only from here.
         page = admin.page

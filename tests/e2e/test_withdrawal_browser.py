@@ -5,7 +5,6 @@ Debian's Chromium and playwright, as the other walk-throughs."""
 
 from __future__ import annotations
 
-import subprocess
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,14 +12,14 @@ from typing import Any
 
 import pytest
 from tests.browser import CHROMIUM
-from tests.e2e.serving import FAST_BOTS, database_for, tavla_command, tavla_server
+from tests.e2e.serving import FAST_BOTS, database_for, tavla_server
 
 pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 sync_api = pytest.importorskip("playwright.sync_api")
 
 from tests.e2e.test_platform_browser import Visitor, _shoot  # noqa: E402  (after the skips: it needs playwright)
-from tests.e2e.test_tournament_browser import _click, _submit  # noqa: E402
+from tests.e2e.test_tournament_browser import _click, _submit, federation_in_browser  # noqa: E402
 
 pytestmark = [
     pytest.mark.browser,
@@ -44,13 +43,7 @@ def test_an_administrator_withdraws_a_player_after_confirming(
     owner, admin = Visitor(browser, url), Visitor(browser, url)
     suffix = uuid.uuid4().hex[:6]
     try:
-        owner.register(f"owner{suffix}")
-        admin.register(f"admin{suffix}")
-        subprocess.run(tavla_command("site-owner", f"owner{suffix}", "--database", database), check=True)
-        owner.goto("/federations")
-        _submit(owner.page, "#create-federation", name="İzmir Tavla Kulübü", slug=f"itk{suffix}")
-        owner.goto(f"/federations/itk{suffix}/admin")
-        _submit(owner.page, "#appoint-administrator", name=f"admin{suffix}")
+        federation_in_browser(owner, admin, database, suffix, "İzmir Tavla Kulübü", f"itk{suffix}")
 
         page = admin.page
         admin.goto(f"/federations/itk{suffix}/admin")
