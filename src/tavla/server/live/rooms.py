@@ -147,7 +147,8 @@ class Rooms:
                     await self._store(room, change)
         except LeaseLost:
             log.warning("game %s: another process owns it now; this one lets it go", room.game_id)
-            self._let_go(room)
+            # After the caller told its player that nothing was stored.
+            asyncio.get_running_loop().call_soon(self._let_go, room)
             raise
         if finishing:
             state = change.state
