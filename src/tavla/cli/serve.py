@@ -64,7 +64,9 @@ def serve(
         # CPU than anything but the rules (benchmarks/server_load.py).
         ws_per_message_deflate=False,
         log_level="info",
-        proxy_headers=True,
+        # X-Forwarded-For is believed from the trusted proxies only (docs/API.md 9).
+        proxy_headers=bool(settings.trusted_proxies),
+        forwarded_allow_ips=list(settings.trusted_proxies),
     )
 
 

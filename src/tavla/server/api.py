@@ -16,6 +16,7 @@ from tavla.server.deps import SESSION_COOKIE, CurrentSession, Db, OptionalSessio
 from tavla.server.errors import ApiError, not_found
 from tavla.server.federations.observing import check_may_observe
 from tavla.server.i18n import N_
+from tavla.server.limits import client_address
 from tavla.server.offers import BotGameCreate, OfferAccept, OfferCreate
 from tavla.server.platform import Platform
 from tavla.storage.models import LiveGame, Offer, User
@@ -115,12 +116,14 @@ async def login(
     platform: PlatformDep,
     _s: OptionalSession,
 ) -> Account:
-    address = request.client.host if request.client else "?"
-    for limiter, key in (
-        (platform.login_by_address, address),
-        (platform.login_by_name, accounts.name_key(body.name)),
+    address = client_address(
+        request.client.host if request.client else None, request.headers, platform.settings.trusted_proxies
+    )
+    for limit, key in (
+        (platform.limits.login_by_address, address),
+        (platform.limits.login_by_name, accounts.name_key(body.name)),
     ):
-        wait = limiter.retry_after(key)
+        wait = await limit.retry_after(key)
         if wait:
             raise ApiError(
                 429,

@@ -20,6 +20,7 @@ from tavla.server.federations.games import GameAccess, can_moderate_chat, can_ob
 from tavla.server.federations.observing import MAY_NOT_WARN, NOT_A_TOURNAMENT_GAME
 from tavla.server.federations.standing import Standing, standing_of
 from tavla.server.i18n import LANGUAGE_COOKIE, N_, choose_language, translate
+from tavla.server.limits import Limit, client_address
 from tavla.server.live.room import Refused, Room, official, reads_chat
 from tavla.server.lobby import LOBBY_TOPIC, user_topic
 from tavla.server.platform import Platform
@@ -75,15 +76,62 @@ class Connection:
             await self.socket.send_text(text)
 
 
+RATE_LIMITED = 4429
+"""The close code of a connection refused because its address or account opened too many."""
+
+
 async def _handshake(socket: WebSocket) -> tuple[Platform, SessionInfo | None] | None:
     platform: Platform = socket.app.state.platform
     origin = socket.headers.get("origin")
     if origin is not None and not same_origin(socket, origin, platform):  # type: ignore[arg-type]
         await socket.close(code=1008, reason="origin not allowed")
         return None
+    limits = platform.limits
+    if await _refused_too_often(socket, None, limits.connections_by_address, _address(socket)):
+        return None
     async with platform.sessions() as db:
         info = await session_of(db, socket.cookies.get(SESSION_COOKIE), platform.settings.signing_key)
+    if info is not None and await _refused_too_often(
+        socket, info, limits.connections_by_account, f"user:{info.user.id}"
+    ):
+        return None
     return platform, info
+
+
+def _address(socket: WebSocket) -> str:
+    platform: Platform = socket.app.state.platform
+    peer = socket.client.host if socket.client else None
+    return client_address(peer, socket.headers, platform.settings.trusted_proxies)
+
+
+async def _refused_too_often(socket: WebSocket, info: SessionInfo | None, limit: Limit, key: str) -> bool:
+    wait = await limit.retry_after(key)
+    if not wait:
+        return False
+    reason = translate(
+        _language(socket, info), N_("too many connections; try again in {seconds} s"), {"seconds": wait}
+    )
+    # A close frame's reason is at most 123 bytes.
+    await socket.close(code=RATE_LIMITED, reason=reason.encode()[:123].decode(errors="ignore"))
+    return True
+
+
+async def _receive_text(socket: WebSocket) -> str | None:
+    """The next text frame; None for a binary one (never a message here)."""
+    frame = await socket.receive()
+    if frame["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(frame.get("code", 1000), frame.get("reason"))
+    text = frame.get("text")
+    return text if isinstance(text, str) else None
+
+
+def _parse(text: str) -> object:
+    """The JSON value of a message; ValueError when it is not JSON, or nests so deep
+    that reading it would exhaust the stack."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("nested too deep") from None
 
 
 async def _whole(work: Coroutine[Any, Any, None]) -> None:
@@ -173,10 +221,14 @@ async def _game_socket(socket: WebSocket, game_id: str) -> None:
     )
     writer = asyncio.create_task(connection.writer())
     limiter = RateLimiter(platform.settings.messages_per_second, 1.0)
+    account = f"user:{info.user.id}" if info is not None else f"address:{_address(socket)}"
     await _whole(room.join(connection))
     try:
         while not connection.closed:
-            text = await socket.receive_text()
+            text = await _receive_text(socket)
+            if text is None:
+                connection.send(_error(connection, "malformed", N_("a message is one JSON object")))
+                continue
             if len(text) > MAX_MESSAGE:
                 connection.send(
                     _error(
@@ -184,11 +236,11 @@ async def _game_socket(socket: WebSocket, game_id: str) -> None:
                     )
                 )
                 continue
-            if limiter.retry_after("socket"):
+            if limiter.retry_after("socket") or await platform.limits.actions_by_account.retry_after(account):
                 connection.send(_error(connection, "rate_limited", N_("too many messages; slow down")))
                 continue
             try:
-                message = json.loads(text)
+                message = _parse(text)
             except ValueError:
                 connection.send(_error(connection, "malformed", N_("a message is one JSON object")))
                 continue
@@ -310,7 +362,7 @@ async def lobby_socket(socket: WebSocket) -> None:
     connection.send(await platform.lobby.snapshot())
     try:
         while True:
-            await socket.receive_text()  # the lobby socket only listens; anything sent is ignored
+            await _receive_text(socket)  # the lobby socket only listens; anything sent is ignored
     except WebSocketDisconnect:
         pass
     finally:

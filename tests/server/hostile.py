@@ -1,0 +1,68 @@
+"""Helpers of the hostile-client tests: what the database holds, and hostile values."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from hypothesis import strategies as st
+
+HUGE_INTS = st.sampled_from([2**63, -(2**63) - 1, 10**300, -1, 0, 2**31, 2**53 + 1])
+HOSTILE_TEXT = st.one_of(
+    st.text(max_size=40),
+    st.sampled_from(
+        [
+            "",
+            "\x00",
+            "\ud7ff\ue000\U0010ffff",
+            "ş" * 5000,
+            "x" * 100_000,
+            "../../etc/passwd",
+            "' OR 1=1 --",
+            "<script>alert(1)</script>",
+            "%00",
+            "null",
+            "NaN",
+            "🂡" * 50,
+        ]
+    ),
+)
+SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    HUGE_INTS,
+    st.floats(allow_nan=False, allow_infinity=False),
+    HOSTILE_TEXT,
+)
+JSON_VALUES = st.recursive(
+    SCALARS,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=12), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+def nested(depth: int) -> str:
+    """A JSON text nesting ``depth`` arrays and objects in each other."""
+    return '{"a":[' * depth + "1" + "]}" * depth
+
+
+def dump(database: Path, game_id: str | None = None) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table, or, given a game, that game's rows only."""
+    with sqlite3.connect(database) as db:
+        tables = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        rows: dict[str, list[tuple[Any, ...]]] = {}
+        for table in sorted(tables):
+            columns = [row[1] for row in db.execute(f'PRAGMA table_info("{table}")')]
+            if game_id is not None:
+                key = "id" if table == "games" else "game_id"
+                if key not in columns:
+                    continue
+                found = db.execute(f'SELECT * FROM "{table}" WHERE "{key}" = ?', (game_id,))
+            else:
+                found = db.execute(f'SELECT * FROM "{table}"')
+            rows[table] = sorted(found.fetchall(), key=repr)
+        return rows
