@@ -66,3 +66,26 @@ def dump(database: Path, game_id: str | None = None) -> dict[str, list[tuple[Any
                 found = db.execute(f'SELECT * FROM "{table}"')
             rows[table] = sorted(found.fetchall(), key=repr)
         return rows
+
+
+def routes(app: Any) -> list[tuple[str, str, list[str]]]:
+    """(method, path, path parameters) of every HTTP route of the app, those of included
+    routers too, so that a route added later is covered without naming it here."""
+    found: list[tuple[str, str, list[str]]] = []
+
+    def walk(items: Any) -> None:
+        for route in items:
+            inner = getattr(route, "original_router", None)
+            if inner is not None:
+                walk(inner.routes)
+                continue
+            methods = getattr(route, "methods", None)
+            path = getattr(route, "path", None)
+            if not methods or path is None:
+                continue  # websockets and the static files
+            parameters = [part[1:-1].split(":")[0] for part in path.split("/") if part.startswith("{")]
+            for method in sorted(methods - {"HEAD"}):
+                found.append((method, path, parameters))
+
+    walk(app.routes)
+    return found

@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from tavla.server import accounts, archive
 from tavla.server import lobby as lobby_module
 from tavla.server.accounts import SessionInfo
-from tavla.server.deps import SESSION_COOKIE, CurrentSession, Db, OptionalSession, PlatformDep
+from tavla.server.deps import SESSION_COOKIE, CurrentSession, Db, OptionalSession, PlatformDep, RowId
 from tavla.server.errors import ApiError, not_found
 from tavla.server.federations.observing import check_may_observe
 from tavla.server.i18n import N_
@@ -202,7 +202,7 @@ async def create_offer(
 
 @router.delete("/offers/{offer_id}")
 async def cancel_offer(
-    offer_id: int, db: Db, platform: PlatformDep, session: CurrentSession
+    offer_id: RowId, db: Db, platform: PlatformDep, session: CurrentSession
 ) -> dict[str, bool]:
     await platform.lobby.cancel_offer(db, session.user, offer_id)
     await db.commit()
@@ -212,7 +212,7 @@ async def cancel_offer(
 
 @router.post("/offers/{offer_id}/accept")
 async def accept_offer(
-    offer_id: int, platform: PlatformDep, session: CurrentSession, body: OfferAccept | None = None
+    offer_id: RowId, platform: PlatformDep, session: CurrentSession, body: OfferAccept | None = None
 ) -> dict[str, Any]:
     room = await platform.lobby.accept_offer(session.user, offer_id, body or OfferAccept())
     await platform.lobby.publish()

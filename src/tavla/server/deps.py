@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, Path, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tavla.server.accounts import SessionInfo, session_of
@@ -17,6 +17,11 @@ from tavla.server.security import same_secret
 SESSION_COOKIE = "tavla_session"
 CSRF_HEADER = "X-CSRF-Token"
 UNSAFE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
+
+ROW_ID_LIMIT = 2**63 - 1
+RowId = Annotated[int, Path(ge=-ROW_ID_LIMIT, le=ROW_ID_LIMIT)]
+"""A number in an address that names a row: one beyond what the database's integers
+hold is refused as invalid (422) before it reaches a query, which would fail with 500."""
 
 
 def get_platform(request: Request) -> Platform:
