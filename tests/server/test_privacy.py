@@ -6,8 +6,8 @@ everybody else (nobody, a guest, a stranger, his opponent, the other federation'
 administrator) walks every GET route of the app, read from the app itself, and the
 lobby and game websockets; none of the private values may appear in any answer's raw
 text: not the e-mail addresses, the balance or what stays of it after the reservation,
-the payment's reason and reference, the session tokens, their digests, the CSRF tokens,
-the password hashes.
+the payment's reason and reference, the players' chat, the session tokens, their
+digests, the CSRF tokens, the password hashes.
 """
 
 from __future__ import annotations
@@ -33,6 +33,8 @@ PLAYER_EMAIL = "gizli.oyuncu@example.org"
 APPLICANT_EMAIL = "aday@example.org"
 REASON = "kasa-makbuzu-gizli"
 REFERENCE = "RCPT-SECRET-4711"
+CHAT_LINE = "iyi oyunlar"
+"""What ``player`` wrote in the chat of both games of the world."""
 ASKERS = ("nobody", "guest", "outsider", "opponent", "other_admin")
 
 
@@ -72,6 +74,8 @@ def secrets_of(world: World, asker: str) -> dict[str, re.Pattern[str]]:
         "the payment's reference": re.compile(re.escape(REFERENCE)),
         "tbf's applicant's e-mail": re.compile(re.escape(APPLICANT_EMAIL)),
     }
+    if asker != "opponent":  # the players' chat is theirs (and their federation's arbiters')
+        found["the players' chat"] = re.compile(re.escape(CHAT_LINE))
     if asker != "other_admin":  # bfb's administrator decides the player's application to bfb
         found["the player's e-mail"] = re.compile(re.escape(PLAYER_EMAIL))
     for name, person in world.people.items():
