@@ -37,6 +37,7 @@ def test_the_documented_client_plays_a_game_to_the_end(tmp_path: Path) -> None:
         "TAVLA_BOT_DELAY_MS": "0",
         "TAVLA_MESSAGES_PER_SECOND": "10000",
         "TAVLA_ACTIONS_PER_SECOND_PER_ACCOUNT": "10000",
+        "TAVLA_CHANGES_PER_MINUTE": "10000",
         "TAVLA_CONNECTIONS_PER_MINUTE_PER_ADDRESS": "10000",
         "TAVLA_CONNECTIONS_PER_MINUTE_PER_ACCOUNT": "10000",
     }

@@ -144,3 +144,21 @@ def test_a_local_limit_counts_each_key_apart() -> None:
 
     waits = asyncio.run(run())
     assert waits[:3] == [0, 0, 0] and waits[3] >= 1
+
+
+def test_changes_over_http_count_per_account_and_without_a_session_per_address(tmp_path: Path) -> None:
+    with limited_site(tmp_path, changes_per_minute=3) as client:
+        site = Site(client)
+        ayse = site.register("ayse")  # the address's first change
+        ivan = site.register("ivan")  # its second
+        site.guest()  # its third
+        client.cookies.clear()
+        refused_guest = client.post("/api/guest", json={}, headers={"X-Forwarded-For": "203.0.113.9"})
+        assert refused_guest.status_code == 429 and int(refused_guest.headers["Retry-After"]) >= 1
+        assert refused_guest.json()["error"]["code"] == "rate_limited"
+        codes = [site.post(ayse, "/api/offers", {"game": "tabla"}).status_code for _ in range(4)]
+        assert codes == [201, 201, 201, 429]
+        # Another account goes on: each counts its own.
+        assert site.post(ivan, "/api/offers", {"game": "tapa"}).status_code == 201
+        # Reading is not counted.
+        assert site.as_(ayse).get("/api/lobby").status_code == 200

@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from tavla.server.accounts import SessionInfo, session_of
 from tavla.server.errors import ApiError
 from tavla.server.i18n import N_, Reader
+from tavla.server.limits import client_address
 from tavla.server.platform import Platform
 from tavla.server.security import same_secret
 
@@ -67,7 +68,27 @@ async def optional_session(request: Request, platform: PlatformDep) -> SessionIn
         origin = request.headers.get("origin")
         if origin is not None and not same_origin(request, origin, platform):
             raise ApiError(403, "csrf", N_("cross-site request refused"))
+    if request.method in UNSAFE_METHODS:
+        await _count_change(request, platform, info)
     return info
+
+
+async def _count_change(request: Request, platform: Platform, info: SessionInfo | None) -> None:
+    """Refuse a change beyond the account's (or, without a session, the address's) limit."""
+    if info is not None:
+        key = f"user:{info.user.id}"
+    else:
+        peer = request.client.host if request.client else None
+        key = "address:" + client_address(peer, request.headers, platform.settings.trusted_proxies)
+    wait = await platform.limits.changes.retry_after(key)
+    if wait:
+        raise ApiError(
+            429,
+            "rate_limited",
+            N_("too many requests; try again in {seconds} s"),
+            retry_after_s=wait,
+            seconds=wait,
+        )
 
 
 OptionalSession = Annotated[SessionInfo | None, Depends(optional_session)]

@@ -87,6 +87,7 @@ class Limits:
         self.connections_by_account = self._limit(
             "connect:account", settings.connections_per_minute_per_account, 60
         )
+        self.changes = self._limit("changes", settings.changes_per_minute, 60)
         self.actions_by_account = self._limit("actions:account", settings.actions_per_second_per_account, 1)
 
     def _limit(self, name: str, limit: int, window_s: int) -> Limit:

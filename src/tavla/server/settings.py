@@ -33,6 +33,10 @@ class Settings(BaseSettings):
     actions_per_second_per_account: int = Field(default=30, ge=1)
     """Game messages one account may send over all its websockets together (a spectator
     without an account counts by address); more is refused with ``rate_limited``."""
+    changes_per_minute: int = Field(default=120, ge=1)
+    """HTTP requests that change something (POST, PUT, DELETE) one account may send a
+    minute, or one address without a session (registering, guests, logging in); more
+    are refused with 429 ``rate_limited``."""
     connections_per_minute_per_address: int = Field(default=120, ge=1)
     """Websocket connections one address may open a minute; more are closed with 4429."""
     connections_per_minute_per_account: int = Field(default=60, ge=1)
