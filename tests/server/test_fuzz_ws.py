@@ -46,6 +46,9 @@ DOCUMENTED_CODES = {
 TYPES = ["intent", "chat", "close_chat", "warn", "forfeit", "sync"]
 KINDS = ["roll", "step", "undo", "commit", "move", "double", "take", "drop", "resign", "accept", "break"]
 ANY = st.one_of(SCALARS, JSON_VALUES)
+NEXT_SEQ, CURRENT_V = "@next-seq@", "@current-v@"
+"""Replaced when sent by the seat's next sequence number and the game's version, so
+that well-formed intents reach the rules too (and some are accepted)."""
 ACTIONS = st.one_of(
     JSON_VALUES,
     st.fixed_dictionaries(
@@ -56,16 +59,35 @@ ACTIONS = st.one_of(
 TYPED = st.fixed_dictionaries(
     {"type": st.sampled_from(TYPES)},
     optional={
-        "seq": st.one_of(HUGE_INTS, st.integers(-5, 5), ANY),
-        "v": st.one_of(HUGE_INTS, st.integers(-5, 50), ANY),
+        "seq": st.one_of(st.just(NEXT_SEQ), HUGE_INTS, st.integers(-5, 5), ANY),
+        "v": st.one_of(st.just(CURRENT_V), HUGE_INTS, st.integers(-5, 50), ANY),
         "action": ACTIONS,
         "text": st.one_of(HOSTILE_TEXT, ANY),
         "seat": st.one_of(st.integers(-2, 3), ANY),
         "note": st.one_of(HOSTILE_TEXT, ANY),
     },
 )
+WELL_FORMED = st.fixed_dictionaries(
+    {
+        "type": st.just("intent"),
+        "seq": st.one_of(st.just(NEXT_SEQ), st.integers(-2, 3)),
+        "v": st.one_of(st.just(CURRENT_V), st.integers(-2, 30)),
+        "action": st.fixed_dictionaries(
+            {"kind": st.sampled_from(KINDS)},
+            optional={
+                "step": st.one_of(
+                    st.sampled_from(["13/8", "24/18", "6/off", "1/off", "25/20"]), HOSTILE_TEXT
+                ),
+                "move": st.one_of(st.sampled_from(["13/8 13/10", "24/18 18/13"]), HOSTILE_TEXT),
+            },
+        ),
+    }
+)
+"""Intents as a client would send them, the right sequence and version often: the
+rules then answer (illegal, not_your_turn, an ack)."""
 Frame = tuple[str, Any]
 FRAMES: st.SearchStrategy[Frame] = st.one_of(
+    WELL_FORMED.map(lambda m: ("text", json.dumps(m))),
     TYPED.map(lambda m: ("text", json.dumps(m))),
     JSON_VALUES.map(lambda v: ("text", json.dumps(v))),
     st.text(max_size=60).map(lambda t: ("text", t)),
@@ -83,6 +105,7 @@ class Arena:
     site: Site
     database: Path
     game: str
+    seat: int
     socket: WebSocketTestSession
     bystander: Seat
     tried: Counter[str] = field(default_factory=Counter)
@@ -95,6 +118,10 @@ class Arena:
     def send(self, frame: Frame) -> list[dict[str, Any]]:
         """Send a frame, then a marker; every message that came before the marker's answer."""
         kind, payload = frame
+        if kind == "text":
+            room = self.site.client.app.state.platform.rooms.rooms[self.game]  # type: ignore[attr-defined]
+            payload = payload.replace(f'"{NEXT_SEQ}"', str(room.book.last_seq[self.seat] + 1))
+            payload = payload.replace(f'"{CURRENT_V}"', str(room.book.version))
         if kind == "bytes":
             self.socket.send_bytes(payload)
         else:
@@ -137,8 +164,8 @@ def arena(tmp_path: Path) -> Iterator[Arena]:
         with connect(site, other, bot_game) as bystander_socket:
             bystander = Seat(bystander_socket)
             with connect(site, host, game) as socket:
-                Seat(socket)
-                yield Arena(site, database, game, socket, bystander)
+                seat = Seat(socket).state["seat"]
+                yield Arena(site, database, game, seat, socket, bystander)
 
 
 def connect(site: Site, player: Player, game: str) -> Any:
