@@ -50,22 +50,34 @@ def nested(depth: int) -> str:
     return '{"a":[' * depth + "1" + "]}" * depth
 
 
-def dump(database: Path, game_id: str | None = None) -> dict[str, list[tuple[Any, ...]]]:
-    """Every row of every table, or, given a game, that game's rows only."""
+def dump(
+    database: Path, game_id: str | None = None, *, among: set[str] | None = None
+) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table, or, given a game, that game's rows only. With ``among``,
+    the rows of games not among those are left out: games made meanwhile, whose bots
+    play on by themselves."""
     with sqlite3.connect(database) as db:
         tables = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
         rows: dict[str, list[tuple[Any, ...]]] = {}
         for table in sorted(tables):
             columns = [row[1] for row in db.execute(f'PRAGMA table_info("{table}")')]
+            key = "id" if table == "games" else "game_id"
             if game_id is not None:
-                key = "id" if table == "games" else "game_id"
                 if key not in columns:
                     continue
-                found = db.execute(f'SELECT * FROM "{table}" WHERE "{key}" = ?', (game_id,))
+                found = db.execute(f'SELECT * FROM "{table}" WHERE "{key}" = ?', (game_id,)).fetchall()
             else:
-                found = db.execute(f'SELECT * FROM "{table}"')
-            rows[table] = sorted(found.fetchall(), key=repr)
+                found = db.execute(f'SELECT * FROM "{table}"').fetchall()
+                if among is not None and key in columns:
+                    at = columns.index(key)
+                    found = [row for row in found if row[at] is None or row[at] in among]
+            rows[table] = sorted(found, key=repr)
         return rows
+
+
+def game_ids(database: Path) -> set[str]:
+    with sqlite3.connect(database) as db:
+        return {row[0] for row in db.execute("SELECT id FROM games")}
 
 
 def routes(app: Any) -> list[tuple[str, str, list[str]]]:
