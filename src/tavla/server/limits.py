@@ -15,10 +15,13 @@ import ipaddress
 import logging
 import time
 from collections.abc import Mapping
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from tavla.server.security import RateLimiter
 from tavla.server.settings import Settings
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
 
 log = logging.getLogger(__name__)
 
@@ -38,16 +41,13 @@ class LocalLimit:
 
 
 class RedisLimit:
-    def __init__(self, redis: object, name: str, limit: int, window_s: int) -> None:
-        from redis.asyncio import Redis
-
-        if not isinstance(redis, Redis):
-            raise TypeError("a shared limit needs a redis.asyncio.Redis client")
+    def __init__(self, redis: Redis, name: str, limit: int, window_s: int) -> None:
         self.redis = redis
         self.name = name
         self.limit = limit
         self.window_s = max(1, int(window_s))
         self.fallback = LocalLimit(limit, self.window_s)
+        self.failing = False
 
     async def retry_after(self, key: str) -> int:
         from redis.exceptions import RedisError
@@ -61,8 +61,11 @@ class RedisLimit:
                 pipe.expire(counter, self.window_s + 1)
                 count, _ = await pipe.execute()
         except (RedisError, OSError) as error:
-            log.warning("rate limit %s counted in this process only: %s", self.name, error)
+            if not self.failing:  # once per outage, not once per message
+                log.warning("rate limit %s counted in this process only: %s", self.name, error)
+            self.failing = True
             return await self.fallback.retry_after(key)
+        self.failing = False
         if int(count) <= self.limit:
             return 0
         return max(1, int((window + 1) * self.window_s - now + 0.999))
@@ -73,9 +76,9 @@ class Limits:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self._redis: object | None = None
+        self._redis: Redis | None = None
         if settings.redis_url:
-            from redis.asyncio import Redis
+            from redis.asyncio import Redis  # only a site of several processes needs redis
 
             self._redis = Redis.from_url(settings.redis_url, socket_timeout=2, socket_connect_timeout=2)
         login = settings.login_attempts_per_minute
@@ -101,10 +104,7 @@ class Limits:
 
     async def close(self) -> None:
         if self._redis is not None:
-            from redis.asyncio import Redis
-
-            if isinstance(self._redis, Redis):
-                await self._redis.aclose()
+            await self._redis.aclose()
 
 
 def client_address(peer: str | None, headers: Mapping[str, str], trusted: tuple[str, ...]) -> str:
