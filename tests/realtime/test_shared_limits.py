@@ -20,7 +20,7 @@ from tests.server.conftest import Site, make_settings
 from tavla.server.app import create_app
 from tavla.server.limits import Limits, LocalLimit, RedisLimit
 from tavla.server.settings import Settings
-from tavla.server.ws import RATE_LIMITED
+from tavla.server.ws_guard import RATE_LIMITED
 
 pytestmark = pytest.mark.timeout(60)
 

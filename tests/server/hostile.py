@@ -50,6 +50,11 @@ def nested(depth: int) -> str:
     return '{"a":[' * depth + "1" + "]}" * depth
 
 
+BOOKKEEPING = {"owner", "fence", "lease_until_ms", "held_ms"}
+"""Columns a process sets by itself as it takes and keeps a game (live/leases.py): no change
+of the game."""
+
+
 def dump(
     database: Path, game_id: str | None = None, *, among: set[str] | None = None
 ) -> dict[str, list[tuple[Any, ...]]]:
@@ -61,13 +66,17 @@ def dump(
         rows: dict[str, list[tuple[Any, ...]]] = {}
         for table in sorted(tables):
             columns = [row[1] for row in db.execute(f'PRAGMA table_info("{table}")')]
+            columns = [column for column in columns if column not in BOOKKEEPING]
             key = "id" if table == "games" else "game_id"
+            selected = ", ".join(f'"{column}"' for column in columns)
             if game_id is not None:
                 if key not in columns:
                     continue
-                found = db.execute(f'SELECT * FROM "{table}" WHERE "{key}" = ?', (game_id,)).fetchall()
+                found = db.execute(
+                    f'SELECT {selected} FROM "{table}" WHERE "{key}" = ?', (game_id,)
+                ).fetchall()
             else:
-                found = db.execute(f'SELECT * FROM "{table}"').fetchall()
+                found = db.execute(f'SELECT {selected} FROM "{table}"').fetchall()
                 if among is not None and key in columns:
                     at = columns.index(key)
                     found = [row for row in found if row[at] is None or row[at] in among]
@@ -101,3 +110,19 @@ def routes(app: Any) -> list[tuple[str, str, list[str]]]:
 
     walk(app.routes)
     return found
+
+
+def settled(database: Path, wait_s: float = 10.0) -> None:
+    """Wait until what the database holds stops changing (a player who just left is
+    stored a moment later), so that a test's "before" is not taken mid-change."""
+    import time
+
+    deadline = time.monotonic() + wait_s
+    last = dump(database)
+    while time.monotonic() < deadline:
+        time.sleep(0.2)
+        now = dump(database)
+        if now == last:
+            return
+        last = now
+    raise AssertionError("the database never settled")

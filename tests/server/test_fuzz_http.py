@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests.server.federation_world import World, build_world
-from tests.server.hostile import HOSTILE_TEXT, JSON_VALUES, SCALARS, dump, game_ids, nested, routes
+from tests.server.hostile import HOSTILE_TEXT, JSON_VALUES, SCALARS, dump, game_ids, nested, routes, settled
 
 EXAMPLES = int(os.environ.get("FUZZ_HTTP_EXAMPLES", "400"))
 SHORT_TEXT = HOSTILE_TEXT.filter(lambda t: len(t) < 2000)
@@ -30,7 +30,9 @@ WHO = ("nobody", "guest", "outsider")
 
 @pytest.fixture
 def world(tmp_path: Path) -> Iterator[World]:
-    yield from build_world(f"sqlite:///{tmp_path / 'tavla.db'}")
+    for world in build_world(f"sqlite:///{tmp_path / 'tavla.db'}"):
+        settled(tmp_path / "tavla.db")
+        yield world
 
 
 def path_value(world: World, name: str) -> st.SearchStrategy[str]:

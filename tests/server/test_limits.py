@@ -19,7 +19,7 @@ from tests.server.play import Seat
 
 from tavla.server.app import create_app
 from tavla.server.limits import LocalLimit, client_address
-from tavla.server.ws import RATE_LIMITED
+from tavla.server.ws_guard import RATE_LIMITED
 
 pytestmark = pytest.mark.timeout(60)
 

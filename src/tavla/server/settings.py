@@ -50,6 +50,9 @@ class Settings(BaseSettings):
     through Redis pub/sub, so that several processes can serve one site."""
     redis_prefix: str = Field(default="tavla:", min_length=1)
     """Starts every Redis channel name, so that several sites can share one Redis."""
+    lease_ms: int = Field(default=5000, ge=300, le=120_000)
+    """How long a process owns a live game without renewing it (a third of it between
+    renewals): when a process dies, another takes its games over within about this."""
 
     @model_validator(mode="after")
     def _production_needs_a_key(self) -> Settings:
