@@ -2,8 +2,8 @@
 
     PYTHONPATH=src .venv/bin/python benchmarks/fuzz_counts.py [--ws 2000] [--http 5000] [--seed N]
 
-Runs tests/server/test_fuzz_ws.py and test_fuzz_http.py (the suite draws 150 frames
-and 400 requests) with the numbers given, and prints what each tried and how the
+Runs tests/server/test_fuzz_ws.py and test_fuzz_http.py (the suite draws 200 frames
+and 600 requests) with the numbers given, and prints what each tried and how the
 server answered: the frames sent to the game websocket by kind, the requests by
 method over how many routes, the answers by error code or status. A found bug fails
 the run with Hypothesis's smallest example.

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from tests.server.federation_world import World, build_world
 from tests.server.hostile import HOSTILE_TEXT, JSON_VALUES, SCALARS, dump, game_ids, nested, routes, settled
 
-EXAMPLES = int(os.environ.get("FUZZ_HTTP_EXAMPLES", "400"))
+EXAMPLES = int(os.environ.get("FUZZ_HTTP_EXAMPLES", "600"))
 SHORT_TEXT = HOSTILE_TEXT.filter(lambda t: len(t) < 2000)
 """What fits in an address (the longest are sent as bodies)."""
 WHO = ("nobody", "guest", "outsider")
@@ -80,7 +80,7 @@ def fill(path: str, values: dict[str, str]) -> str:
     return path
 
 
-@pytest.mark.timeout(150)
+@pytest.mark.timeout(150 + EXAMPLES // 10)  # more examples asked, more time
 def test_hostile_requests_never_fail_the_server_and_a_refusal_changes_nothing(world: World) -> None:
     app = world.site.client.app
     every_route = routes(app)

@@ -29,7 +29,7 @@ from tests.server.served import first_legal
 from tavla.server.app import create_app
 from tavla.server.ws import MAX_MESSAGE
 
-EXAMPLES = int(os.environ.get("FUZZ_WS_EXAMPLES", "150"))
+EXAMPLES = int(os.environ.get("FUZZ_WS_EXAMPLES", "200"))
 DOCUMENTED_CODES = {
     "malformed",
     "stale",
@@ -172,7 +172,7 @@ def connect(site: Site, player: Player, game: str) -> Any:
     return site.as_(player).websocket_connect(f"/ws/game/{game}")
 
 
-@pytest.mark.timeout(120)
+@pytest.mark.timeout(120 + EXAMPLES // 10)  # more examples asked, more time
 def test_hostile_frames_get_documented_errors_and_change_nothing(arena: Arena) -> None:
     outcomes: Counter[str] = Counter()
 
