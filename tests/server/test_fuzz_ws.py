@@ -105,7 +105,7 @@ class Arena:
     site: Site
     database: Path
     game: str
-    seat: int
+    seat: int | None
     socket: WebSocketTestSession
     bystander: Seat
     tried: Counter[str] = field(default_factory=Counter)
@@ -120,7 +120,8 @@ class Arena:
         kind, payload = frame
         if kind == "text":
             room = self.site.client.app.state.platform.rooms.rooms[self.game]  # type: ignore[attr-defined]
-            payload = payload.replace(f'"{NEXT_SEQ}"', str(room.book.last_seq[self.seat] + 1))
+            last = 0 if self.seat is None else room.book.last_seq[self.seat]
+            payload = payload.replace(f'"{NEXT_SEQ}"', str(last + 1))
             payload = payload.replace(f'"{CURRENT_V}"', str(room.book.version))
         if kind == "bytes":
             self.socket.send_bytes(payload)
@@ -152,7 +153,8 @@ class Arena:
 
 
 @pytest.fixture
-def arena(tmp_path: Path) -> Iterator[Arena]:
+def arena(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Arena]:
+    """The fuzzed socket is a player's (``ayse``), or a spectator's when asked."""
     database = tmp_path / "tavla.db"
     app = create_app(make_settings(f"sqlite:///{database}"))
     with TestClient(app, base_url="http://testserver") as client:
@@ -163,7 +165,8 @@ def arena(tmp_path: Path) -> Iterator[Arena]:
         bot_game = site.bot_game(other, game="tapa", length=5)
         with connect(site, other, bot_game) as bystander_socket:
             bystander = Seat(bystander_socket)
-            with connect(site, host, game) as socket:
+            fuzzer = site.register("mallory") if getattr(request, "param", "player") == "spectator" else host
+            with connect(site, fuzzer, game) as socket:
                 seat = Seat(socket).state["seat"]
                 yield Arena(site, database, game, seat, socket, bystander)
 
@@ -173,6 +176,7 @@ def connect(site: Site, player: Player, game: str) -> Any:
 
 
 @pytest.mark.timeout(120 + EXAMPLES // 10)  # more examples asked, more time
+@pytest.mark.parametrize("arena", ["player", "spectator"], indirect=True)
 def test_hostile_frames_get_documented_errors_and_change_nothing(arena: Arena) -> None:
     outcomes: Counter[str] = Counter()
 
@@ -205,6 +209,8 @@ def test_hostile_frames_get_documented_errors_and_change_nothing(arena: Arena) -
     print(f"game websocket: {sum(arena.tried.values())} frames {dict(arena.tried)}; answers {dict(outcomes)}")
     assert outcomes["bystander ack"] > 0  # the other game was really played meanwhile
     assert outcomes["malformed"] > 0
+    if arena.seat is None:
+        assert outcomes["not_player"] > 0 and outcomes["ack"] == 0
 
 
 @pytest.mark.timeout(60)
