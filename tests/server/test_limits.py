@@ -162,3 +162,19 @@ def test_changes_over_http_count_per_account_and_without_a_session_per_address(t
         assert site.post(ivan, "/api/offers", {"game": "tapa"}).status_code == 201
         # Reading is not counted.
         assert site.as_(ayse).get("/api/lobby").status_code == 200
+
+
+def test_binary_and_oversized_frames_count_against_the_socket_s_limit(tmp_path: Path) -> None:
+    with limited_site(tmp_path, messages_per_second=3) as client:
+        site = Site(client)
+        player = site.register("ayse")
+        with site.as_(player).websocket_connect(f"/ws/game/{site.bot_game(player, game='tapa')}") as socket:
+            seat = Seat(socket)
+            codes = []
+            for number in range(6):
+                if number % 2:
+                    socket.send_bytes(b"\x00\x01")
+                else:
+                    socket.send_text("x" * 5000)
+                codes.append(seat.answer()["code"])
+            assert codes[:3] == ["malformed"] * 3 and "rate_limited" in codes[3:]

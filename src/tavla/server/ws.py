@@ -179,6 +179,10 @@ async def _game_socket(socket: WebSocket, game_id: str) -> None:
     try:
         while not connection.closed:
             text = await receive_text(socket)
+            # Every frame counts, binary and oversized ones too: a flood of any kind is slowed.
+            if limiter.retry_after("socket") or await platform.limits.actions_by_account.retry_after(account):
+                connection.send(error(connection, "rate_limited", N_("too many messages; slow down")))
+                continue
             if text is None:
                 connection.send(error(connection, "malformed", N_("a message is one JSON object")))
                 continue
@@ -188,9 +192,6 @@ async def _game_socket(socket: WebSocket, game_id: str) -> None:
                         connection, "malformed", N_("a message is at most {limit} bytes"), limit=MAX_MESSAGE
                     )
                 )
-                continue
-            if limiter.retry_after("socket") or await platform.limits.actions_by_account.retry_after(account):
-                connection.send(error(connection, "rate_limited", N_("too many messages; slow down")))
                 continue
             try:
                 message = parse(text)
