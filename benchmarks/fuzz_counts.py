@@ -50,7 +50,9 @@ def run(name: str, examples: int, seed: int | None) -> bool:
     env = {**os.environ, variable: str(examples), "PYTHONPATH": str(ROOT / "src")}
     started = time.monotonic()
     done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
-    counts = [line for line in done.stdout.splitlines() if line.startswith(("game websocket:", "HTTP:"))]
+    # pytest's progress dots may come first on a line.
+    lines = (line.lstrip(".") for line in done.stdout.splitlines())
+    counts = [line for line in lines if line.startswith(("game websocket", "HTTP:"))]
     took = time.monotonic() - started
     print(
         f"{name}: {examples} examples asked, {took:.0f} s, {'passed' if done.returncode == 0 else 'FAILED'}"

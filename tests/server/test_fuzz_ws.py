@@ -206,7 +206,9 @@ def test_hostile_frames_get_documented_errors_and_change_nothing(arena: Arena) -
         outcomes["bystander " + arena.bystander_plays()] += 1
 
     hostile()
-    print(f"game websocket: {sum(arena.tried.values())} frames {dict(arena.tried)}; answers {dict(outcomes)}")
+    asker = "spectator" if arena.seat is None else "player"
+    tried = sum(arena.tried.values())
+    print(f"game websocket as a {asker}: {tried} frames {dict(arena.tried)}; answers {dict(outcomes)}")
     assert outcomes["bystander ack"] > 0  # the other game was really played meanwhile
     assert outcomes["malformed"] > 0
     if arena.seat is None:
