@@ -160,3 +160,33 @@ def test_the_walk_would_see_the_private_data_where_it_is_shown(world: World) -> 
     assert number(BALANCE_CENTS - RESERVED_CENTS).search(own) or number(BALANCE_CENTS).search(own)
     administration = "\n".join(world.get("admin", url).text for url in urls(world))
     assert APPLICANT_EMAIL in administration and REASON in administration
+
+
+def keys_of(value: Any) -> set[str]:
+    if isinstance(value, dict):
+        return set(value) | {key for inner in value.values() for key in keys_of(inner)}
+    if isinstance(value, list):
+        return {key for inner in value for key in keys_of(inner)}
+    return set()
+
+
+@pytest.mark.parametrize("asker", ASKERS)
+def test_a_profile_shows_none_of_the_player_s_settings(world: World, asker: str) -> None:
+    preferences = world.site.as_(world.people["player"]).put(
+        "/api/me/preferences",
+        json={"language": "bg", "home_side": "left"},
+        headers={"X-CSRF-Token": world.people["player"].csrf},  # type: ignore[union-attr]
+    )
+    assert preferences.status_code == 200, preferences.text
+    profile = world.get(asker, "/api/users/player")
+    assert profile.status_code == 200, profile.text
+    hidden = {
+        "language",
+        "home_side",
+        "csrf_token",
+        "password_hash",
+        "token",
+        "contact_email",
+        "balance_cents",
+    }
+    assert keys_of(profile.json()) & hidden == set()
