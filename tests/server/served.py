@@ -49,7 +49,16 @@ class Served:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> None:
-        env = {**os.environ, "TAVLA_BOT_DELAY_MS": "0", "TAVLA_MESSAGES_PER_SECOND": "10000", **self.env}
+        env = {
+            **os.environ,
+            "TAVLA_BOT_DELAY_MS": "0",
+            "TAVLA_MESSAGES_PER_SECOND": "10000",
+            "TAVLA_ACTIONS_PER_SECOND_PER_ACCOUNT": "10000",
+            "TAVLA_CHANGES_PER_MINUTE": "10000",
+            "TAVLA_CONNECTIONS_PER_MINUTE_PER_ADDRESS": "10000",
+            "TAVLA_CONNECTIONS_PER_MINUTE_PER_ACCOUNT": "10000",
+            **self.env,
+        }
         env.pop("TAVLA_DATABASE_URL", None)
         command = [
             str(TAVLA),

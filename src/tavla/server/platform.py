@@ -11,13 +11,13 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from tavla.ledger.service import Ledger
 from tavla.realtime.hub import Hub
 from tavla.server.events import Events
+from tavla.server.limits import Limits
 from tavla.server.live.bots import BotChooser
 from tavla.server.live.leases import Leases, new_node_id
 from tavla.server.live.room import Room
 from tavla.server.live.rooms import Rooms
 from tavla.server.lobby import DIRTY_TOPIC, Lobby
 from tavla.server.relay import Relay
-from tavla.server.security import RateLimiter
 from tavla.server.settings import Settings
 from tavla.server.stakes import tournaments as tournament_money
 from tavla.server.stakes.games import StakedGames
@@ -33,8 +33,7 @@ class Platform:
     hub: Hub
     rooms: Rooms
     lobby: Lobby
-    login_by_name: RateLimiter
-    login_by_address: RateLimiter
+    limits: Limits
     tournaments: Director
     staked: StakedGames
     relay: Relay = field(init=False)
@@ -57,7 +56,6 @@ class Platform:
         rooms = Rooms(maker, one_writer=engine.dialect.name == "sqlite", events=Events(), leases=leases)
         staked = StakedGames(Ledger(maker), maker)
         lobby = Lobby(maker, rooms, hub, staked)
-        limit = settings.login_attempts_per_minute
         platform = cls(
             settings,
             engine,
@@ -65,8 +63,7 @@ class Platform:
             hub,
             rooms,
             lobby,
-            RateLimiter(limit, 60.0),
-            RateLimiter(limit * 3, 60.0),
+            Limits(settings),
             Director(maker, rooms),
             staked,
         )
@@ -131,4 +128,5 @@ class Platform:
         await self.rooms.events.settle()
         await self.relay.stop()
         await self.hub.close()
+        await self.limits.close()
         await self.engine.dispose()

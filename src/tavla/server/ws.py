@@ -23,6 +23,7 @@ from tavla.server.i18n import LANGUAGE_COOKIE, N_, choose_language
 from tavla.server.lobby import LOBBY_TOPIC, user_topic
 from tavla.server.platform import Platform
 from tavla.server.security import RateLimiter
+from tavla.server.ws_guard import address_of, parse, receive_text, refused_too_often
 from tavla.storage.models import LiveGame
 
 router = APIRouter()
@@ -92,8 +93,15 @@ async def _handshake(socket: WebSocket) -> tuple[Platform, SessionInfo | None] |
     if origin is not None and not same_origin(socket, origin, platform):  # type: ignore[arg-type]
         await socket.close(code=1008, reason="origin not allowed")
         return None
+    limits, address = platform.limits, address_of(socket, platform.settings)
+    if await refused_too_often(socket, limits.connections_by_address, address, _language(socket, None)):
+        return None
     async with platform.sessions() as db:
         info = await session_of(db, socket.cookies.get(SESSION_COOKIE), platform.settings.signing_key)
+    if info is not None and await refused_too_often(
+        socket, limits.connections_by_account, f"user:{info.user.id}", _language(socket, info)
+    ):
+        return None
     return platform, info
 
 
@@ -161,6 +169,8 @@ async def _game_socket(socket: WebSocket, game_id: str) -> None:
     )
     writer = asyncio.create_task(connection.writer())
     limiter = RateLimiter(platform.settings.messages_per_second, 1.0)
+    # Messages count per account over all its sockets (per address for a spectator without one).
+    account = f"user:{user_id}" if user_id is not None else f"address:{address_of(socket, platform.settings)}"
     relay = platform.relay
     if room is not None:
         await whole(room.join(connection))
@@ -168,7 +178,14 @@ async def _game_socket(socket: WebSocket, game_id: str) -> None:
         connection.drop()
     try:
         while not connection.closed:
-            text = await socket.receive_text()
+            text = await receive_text(socket)
+            # Every frame counts, binary and oversized ones too: a flood of any kind is slowed.
+            if limiter.retry_after("socket") or await platform.limits.actions_by_account.retry_after(account):
+                connection.send(error(connection, "rate_limited", N_("too many messages; slow down")))
+                continue
+            if text is None:
+                connection.send(error(connection, "malformed", N_("a message is one JSON object")))
+                continue
             if len(text) > MAX_MESSAGE:
                 connection.send(
                     error(
@@ -176,11 +193,8 @@ async def _game_socket(socket: WebSocket, game_id: str) -> None:
                     )
                 )
                 continue
-            if limiter.retry_after("socket"):
-                connection.send(error(connection, "rate_limited", N_("too many messages; slow down")))
-                continue
             try:
-                message = json.loads(text)
+                message = parse(text)
             except ValueError:
                 connection.send(error(connection, "malformed", N_("a message is one JSON object")))
                 continue
@@ -243,7 +257,7 @@ async def lobby_socket(socket: WebSocket) -> None:
     connection.send(await platform.lobby.snapshot())
     try:
         while True:
-            await socket.receive_text()  # the lobby socket only listens; anything sent is ignored
+            await receive_text(socket)  # the lobby socket only listens; anything sent is ignored
     except WebSocketDisconnect:
         pass
     finally:
