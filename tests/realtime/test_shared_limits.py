@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -17,6 +18,7 @@ from starlette.websockets import WebSocketDisconnect
 from tests.realtime.conftest import RedisServer
 from tests.server.conftest import Site, make_settings
 
+from tavla.server import limits as limits_module
 from tavla.server.app import create_app
 from tavla.server.limits import Limits, LocalLimit, RedisLimit
 from tavla.server.settings import Settings
@@ -89,3 +91,29 @@ def test_a_shared_limit_counts_in_this_process_while_redis_is_away(redis_server:
     shared, alone = asyncio.run(run())
     assert shared[:2] == [0, 0] and shared[2] >= 1
     assert alone[:2] == [0, 0] and alone[2] >= 1
+
+
+def test_a_burst_across_the_boundary_of_two_windows_is_counted_whole(
+    redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = [60.0 * 29_000_000 - 0.5]  # half a second before a minute's window ends
+    monkeypatch.setattr(limits_module, "time", SimpleNamespace(time=lambda: clock[0]))
+
+    async def run() -> tuple[list[int], int, int]:
+        settings = Settings(database_url="sqlite://", redis_url=redis_server.url, login_attempts_per_minute=3)
+        limits = Limits(settings)
+        try:
+            limit = limits.login_by_name
+            burst = [await limit.retry_after("ayse") for _ in range(3)]
+            clock[0] += 1.0  # the next window has begun
+            refused = await limit.retry_after("ayse")
+            clock[0] += 60.0  # a minute later the burst is forgotten
+            allowed = await limit.retry_after("ayse")
+            return burst, refused, allowed
+        finally:
+            await limits.close()
+
+    burst, refused, allowed = asyncio.run(run())
+    assert burst == [0, 0, 0]
+    assert refused > 0
+    assert allowed == 0

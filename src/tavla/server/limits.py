@@ -2,8 +2,9 @@
 
 Each limit allows ``limit`` events per ``window_s`` seconds for each key. In one process
 the counts live in memory (security.RateLimiter, a sliding window). Where several
-processes serve one site (``TAVLA_REDIS_URL`` set) they live in Redis as fixed windows
-(one counter per key and window, INCR then EXPIRE), so that an attacker spreading his
+processes serve one site (``TAVLA_REDIS_URL`` set) they live in Redis, one counter per
+key and window (INCR then EXPIRE), the window before weighted by what is left of it
+(a sliding window's count, nearly), so that an attacker spreading his
 attempts over the processes behind the balancer gets no more than one process would
 give him. Should Redis fail, a process falls back to its own counts rather than let
 everything through or refuse everybody.
@@ -58,15 +59,19 @@ class RedisLimit:
         try:
             async with self.redis.pipeline(transaction=False) as pipe:
                 pipe.incr(counter)
-                pipe.expire(counter, self.window_s + 1)
-                count, _ = await pipe.execute()
+                pipe.expire(counter, 2 * self.window_s + 1)
+                pipe.get(f"{self.name}:{key}:{window - 1}")
+                count, _, before = await pipe.execute()
         except (RedisError, OSError) as error:
             if not self.failing:  # once per outage, not once per message
                 log.warning("rate limit %s counted in this process only: %s", self.name, error)
             self.failing = True
             return await self.fallback.retry_after(key)
         self.failing = False
-        if int(count) <= self.limit:
+        # The window before weighs what is left of it: a burst across the boundary of two
+        # windows counts as one, as in a sliding window.
+        left = 1 - (now - window * self.window_s) / self.window_s
+        if int(count) + int(before or 0) * left <= self.limit:
             return 0
         return max(1, int((window + 1) * self.window_s - now + 0.999))
 
