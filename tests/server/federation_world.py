@@ -177,9 +177,11 @@ def answer(socket: Any) -> dict[str, Any]:
     raise AssertionError("no answer came")
 
 
-def build_world(database_url: str) -> Iterator[World]:
+def build_world(database_url: str, **settings: Any) -> Iterator[World]:
     """The world, on a server of its own; yields it while the server runs."""
-    with TestClient(create_app(make_settings(database_url)), base_url="http://testserver") as client:
+    with TestClient(
+        create_app(make_settings(database_url, **settings)), base_url="http://testserver"
+    ) as client:
         site = Site(client)
         world = World(site, database_url)
         people = world.people

@@ -285,3 +285,38 @@ def test_a_maker_who_spent_his_stake_voids_his_offer_without_telling_his_balance
     assert "0.50" not in refused.text and "50" not in refused.json()["error"]["message"]
     assert world.get("player", "/api/lobby").json()["offers"] == []
     assert money(world, "player")["balance_cents"] == 50 and money(world, "opponent")["balance_cents"] == 2000
+
+
+@pytest.fixture(params=DATABASES)
+def quick_world(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
+    """The world on a server whose leases (and so its catching up) are short."""
+    if request.param == "postgresql":
+        url = _postgres_database()
+    else:
+        url = f"sqlite:///{tmp_path_factory.mktemp('stakes') / 'tavla.db'}"
+    yield from build_world(url, lease_ms=500)
+
+
+def test_a_game_whose_owner_died_after_its_end_is_settled_by_a_running_process(quick_world: World) -> None:
+    """The owner stored the game's end and died before settling it (another process's
+    name now holds it): the running process settles it within a few leases, once."""
+    world = quick_world
+    fund(world, player=2000, opponent=2000)
+    game = started_game(world)
+    engine = create_engine(sync_url(world.database_url))
+    try:
+        with engine.begin() as connection:
+            connection.execute(
+                update(LiveGame)
+                .where(LiveGame.id == game)
+                .values(status="finished", winner=1, score=[0, 2], owner="dead", fence=LiveGame.fence + 1)
+            )
+    finally:
+        engine.dispose()
+    wait_for(lambda: money(world, "player")["balance_cents"] == 1500 + 100)
+    assert money(world, "opponent")["balance_cents"] == 1500 + 500 + 400 - 40
+    time.sleep(1.5)  # more rounds of catching up change nothing
+    assert money(world, "opponent")["balance_cents"] == 1500 + 500 + 400 - 40
+    assert books(world)["fees_collected_cents"] == 40
+    # The process let go of the game it held: its room no longer plays it.
+    assert game not in world.platform.rooms.rooms

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import logging
 from dataclasses import dataclass, field
 
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
@@ -24,6 +25,8 @@ from tavla.server.stakes.games import StakedGames
 from tavla.server.tournaments.director import Director
 from tavla.storage.database import migrate, open_engine, sessions
 
+log = logging.getLogger(__name__)
+
 
 @dataclass
 class Platform:
@@ -39,6 +42,7 @@ class Platform:
     relay: Relay = field(init=False)
     """Carries the games' traffic to and from the other processes (one process: unused)."""
     ready: bool = False
+    _catching_up: asyncio.Task[None] | None = None
     handlers: set[asyncio.Task[None]] = field(default_factory=set)
     """The websocket handlers running now: stopping waits for them before closing the database."""
 
@@ -88,6 +92,23 @@ class Platform:
         rooms.configure = configure
         return platform
 
+    async def catch_up(self) -> None:
+        """Record, settle and pay what finished games left undone: their owner stopped or
+        died between storing a game's end and its consequences. Each step happens once
+        however many processes run it (the ledger's and the boards' own guards)."""
+        await self.tournaments.catch_up()
+        await self.staked.catch_up()
+        await tournament_money.pay_finished(self.staked.ledger, self.sessions)
+
+    async def _catch_up_for_ever(self) -> None:
+        # At start-up only would leave a dead owner's last results to the next restart.
+        while True:
+            await asyncio.sleep(2 * self.settings.lease_ms / 1000)
+            try:
+                await self.catch_up()
+            except Exception:
+                log.exception("catching up on finished games failed; trying again")
+
     def _room_changed(self, room: Room) -> None:
         # The lobby lists live games and their scores: it changes when a game does.
         self.hub.publish(DIRTY_TOPIC, {"game": room.game_id})
@@ -99,14 +120,13 @@ class Platform:
             await migrate(self.engine)
             self.relay.start()
             await self.rooms.load_live()
-            await self.tournaments.catch_up()
-            await self.staked.catch_up()
-            await tournament_money.pay_finished(self.staked.ledger, self.sessions)
+            await self.catch_up()
         except BaseException:
             await self.relay.stop()
             await self.hub.close()  # a start that failed leaves no connection behind
             raise
         self.rooms.start()
+        self._catching_up = asyncio.create_task(self._catch_up_for_ever())
         # What start-up made (modules, rules tables) lives as long as the process: the
         # collector need not walk it again, and collects less often among many rooms,
         # whose pauses showed in the slowest answers (benchmarks/server_load.py).
@@ -116,6 +136,9 @@ class Platform:
 
     async def stop(self) -> None:
         self.ready = False
+        if self._catching_up is not None:
+            self._catching_up.cancel()
+            await asyncio.gather(self._catching_up, return_exceptions=True)
         await self.rooms.stop()
         # A handler still storing a player's departure must finish before the
         # database goes: a connection cut in mid-write would never close.

@@ -220,6 +220,11 @@ class Director:
                 return None
             stored = await load(db, await tournament_at(db, pairing.tournament_id, for_update=True))
             board = next(p for p in stored.pairings if p.id == pairing.id)
+            # Read again under the tournament's lock: another process (the game's owner,
+            # or one catching up after it died) may have recorded it meanwhile.
+            await db.refresh(board)
+            if board.result is not None:
+                return None
             forfeited = await withdrawals.ended_by_forfeit(db, event.game_id)
             await record_game(db, stored, board, event, forfeited=forfeited)
             return stored.tournament.id if stored.tournament.state == "finished" else None
