@@ -122,6 +122,10 @@ def test_players_on_two_processes_play_a_match_the_owner_runs(settings: Settings
         relayed.socket.send_json({"type": "intent", "seq": last, "v": 0, "action": {"kind": "roll"}})
         answer = relayed.answer()
         assert (answer["type"], answer["seq"]) == ("ack", last)
+        # One older than the last (out of order): refused, and nothing stored either.
+        relayed.socket.send_json({"type": "intent", "seq": last - 1, "v": 0, "action": {"kind": "roll"}})
+        answer = relayed.answer()
+        assert (answer["type"], answer["code"], answer["seq"]) == ("error", "old_seq", last - 1)
         assert stored_record(settings, game_id)[2] == count
         record = MatchRecord.from_json(first.as_(ayse).get(f"/api/games/{game_id}/record").text)
         assert len(record.actions) == count
