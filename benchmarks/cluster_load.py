@@ -239,17 +239,20 @@ def cpu_snapshot(cluster: Cluster, generators: list[multiprocessing.process.Base
 
 
 async def make_accounts(url: str, count: int, progress: Progress, label: str) -> list[tuple[str, str, str]]:
+    """``count`` registered accounts, eight at a time (argon2 makes each slow on purpose)."""
     task = progress.add_task(f"{label}: registering {count} accounts", total=count)
-    async with httpx.AsyncClient(base_url=url, timeout=120) as http:
-        semaphore = asyncio.Semaphore(8)
+    waiting = list(range(count))
+    accounts: list[Account] = []
 
-        async def one(index: int) -> Account:
-            async with semaphore:
-                account = await register(http, f"load{index}")
+    async def worker() -> None:
+        # A client each: a registration's cookie, kept by a shared client, would make
+        # the next one a signed-in request without its CSRF token.
+        async with httpx.AsyncClient(base_url=url, timeout=120) as http:
+            while waiting:
+                accounts.append(await register(http, f"load{waiting.pop()}"))
                 progress.advance(task)
-                return account
 
-        accounts = await asyncio.gather(*(one(index) for index in range(count)))
+    await asyncio.gather(*(worker() for _ in range(8)))
     return [(a.name, a.token, a.csrf) for a in accounts]
 
 
@@ -349,7 +352,7 @@ def run_configuration(cluster: Cluster, arguments: argparse.Namespace, progress:
 
 
 def percent(share: float) -> str:
-    return f"{100 * share:.0f}%"
+    return f"{100 * share:.1f}%" if share < 0.1 else f"{100 * share:.0f}%"
 
 
 def report(console: Console, results: list[Result], arguments: argparse.Namespace) -> None:

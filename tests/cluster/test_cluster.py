@@ -119,13 +119,6 @@ def test_two_processes_behind_nginx_share_sessions_and_lobby_and_stop_without_or
                 else:
                     raise AssertionError(f"the offer made on {server.name} never reached the lobby")
 
-        # A frozen process: nginx's other upstream still answers.
-        first.pause()
-        try:
-            health = httpx.get(f"{second.url}/api/health", timeout=10).json()
-            assert health["process"]["pid"] == second.pid
-        finally:
-            first.resume()
         pids = every_pid(cluster)
         assert len(pids) >= 6  # postgres and its helpers, redis, two servers, nginx and its worker
     finally:
@@ -134,6 +127,51 @@ def test_two_processes_behind_nginx_share_sessions_and_lobby_and_stop_without_or
     assert all(component.pid is None for component in cluster.components)
     with pytest.raises(httpx.HTTPError):
         httpx.get(f"{cluster.url}/api/health", timeout=2)
+
+
+def reaches_state(pid: int, stopped: bool) -> bool:
+    """Whether ``pid`` is (or, within a few seconds, becomes) stopped or not: a signal
+    is delivered a moment after it is sent."""
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        text = Path(f"/proc/{pid}/stat").read_text()
+        if (text[text.rindex(")") + 2] == "T") == stopped:
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def test_single_pieces_can_be_frozen_killed_and_restarted(state_dir: Path) -> None:
+    with Cluster(ClusterOptions(processes=2, port=free_port(), state_dir=state_dir)) as cluster:
+        first, second = cluster.servers
+        ayse = register(cluster.url, "ayse")
+        first_pid = first.pid
+        assert first_pid is not None
+
+        first.pause()
+        assert reaches_state(first_pid, stopped=True)
+        first.resume()
+        assert reaches_state(first_pid, stopped=False)
+
+        # A crash of one process: nginx sends everything to the other.
+        first.kill()
+        assert not alive(first_pid)
+        for _ in range(6):
+            assert httpx.get(f"{cluster.url}/api/health", timeout=10).json()["process"]["pid"] == second.pid
+        first.start()
+        assert first.pid != first_pid
+        assert httpx.get(f"{first.url}/api/health", timeout=10).json()["process"]["pid"] == first.pid
+
+        # The stores restart on their ports; the processes reconnect, the data is kept.
+        assert cluster.redis is not None and cluster.postgres is not None
+        redis_pid, postgres_pid = cluster.redis.pid, cluster.postgres.pid
+        cluster.redis.restart()
+        cluster.postgres.restart()
+        assert cluster.redis.pid != redis_pid and cluster.postgres.pid != postgres_pid
+        assert not alive(redis_pid or 0) and not alive(postgres_pid or 0)
+        for server in (first, second):
+            me = httpx.get(f"{server.url}/api/me", headers=ayse, timeout=30)
+            assert me.status_code == 200 and me.json()["name"] == "ayse", me.text
 
 
 def test_the_command_prints_where_everything_runs_and_stops_on_sigterm(state_dir: Path) -> None:
