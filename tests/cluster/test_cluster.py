@@ -202,3 +202,18 @@ def test_the_command_prints_where_everything_runs_and_stops_on_sigterm(state_dir
         assert running.wait(60) == 0, rest
     assert "stopped." in rest
     assert [pid for pid in tree if alive(pid)] == []
+
+
+def test_a_database_that_does_not_answer_is_a_clear_error_and_leaves_nothing_running(state_dir: Path) -> None:
+    from typer.testing import CliRunner
+
+    from tavla.cli.main import app
+
+    dead = f"postgresql://tavla@127.0.0.1:{free_port()}/tavla"
+    before = set(children(os.getpid()))
+    arguments = ["cluster", "--processes", "1", "--port", str(free_port()), "--state-dir", str(state_dir)]
+    result = CliRunner().invoke(app, [*arguments, "--database-url", dead])
+    assert result.exit_code == 1
+    assert "could not migrate" in result.output and f"logs in {state_dir}" in result.output
+    assert set(children(os.getpid())) - before == set()  # its Redis is stopped again
+    assert (state_dir / "redis" / "redis.log").exists()

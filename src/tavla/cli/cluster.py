@@ -48,14 +48,20 @@ def cluster(
     def stop_on(number: int, _frame: FrameType | None) -> None:
         stopping.set()
 
-    previous = {number: signal.signal(number, stop_on) for number in (signal.SIGINT, signal.SIGTERM)}
     try:
         the_cluster = Cluster(options)
+    except (ComponentError, ValueError, OSError) as error:
+        typer.echo(f"tavla cluster: {error}", err=True)
+        raise typer.Exit(1) from None
+    previous = {number: signal.signal(number, stop_on) for number in (signal.SIGINT, signal.SIGTERM)}
+    try:
         # A line, not a spinner: the spinner's thread would run while children fork.
         console.print(f"starting in {the_cluster.folder} ...")
         the_cluster.start()
     except (ComponentError, ValueError, OSError) as error:
-        typer.echo(f"tavla cluster: {error}", err=True)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+        typer.echo(f"tavla cluster: {error} (logs in {the_cluster.folder})", err=True)
         raise typer.Exit(1) from None
     try:
         table = Table(title=f"tavla cluster: {the_cluster.url}  (state: {the_cluster.folder})")

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 
-from tavla.cluster.process import Component, consecutive_free_ports, free_port
+from tavla.cluster.process import Component, ComponentError, consecutive_free_ports, free_port
 from tavla.cluster.servers import Nginx, TavlaServer
 from tavla.cluster.stores import Postgres, Redis
 
@@ -114,7 +114,7 @@ class Cluster:
                 server.wait_ready()
             self.nginx.start()
         except BaseException:
-            self.stop()
+            self._stop_components()  # the state folder stays: its logs say what went wrong
             raise
 
     def migrate(self) -> None:
@@ -128,14 +128,24 @@ class Cluster:
             finally:
                 await engine.dispose()
 
-        asyncio.run(run())
+        try:
+            asyncio.run(run())
+        except Exception as error:  # the driver's own errors, many kinds: one message
+            from sqlalchemy.engine import make_url
+
+            shown = make_url(self.database_url).render_as_string(hide_password=True)
+            reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+            raise ComponentError(f"could not migrate {shown}: {reason}") from error
 
     def stop(self) -> None:
         """nginx, the processes, Redis, PostgreSQL: each waited for before the next."""
-        for component in reversed(self.components):
-            component.stop()
+        self._stop_components()
         if self._temporary:
             shutil.rmtree(self.folder, ignore_errors=True)
+
+    def _stop_components(self) -> None:
+        for component in reversed(self.components):
+            component.stop()
 
     def __enter__(self) -> Cluster:
         self.start()
