@@ -7,7 +7,7 @@ For each process count P a fresh cluster is started on loopback (PostgreSQL, Red
 processes, nginx; docs/deploy.md). ``--players`` simulated players play ``players / 2``
 concurrent games of tabla to one point over websockets, one intent in flight each,
 thinking ``--think-ms`` on average before each action; a finished game is replaced by
-a new one. Registering is slow on purpose (argon2), so a few accounts share the seats
+a new one. Nobody plays until every game is up (or ``--setup-timeout`` has passed). Registering is slow on purpose (argon2), so a few accounts share the seats
 (one account per four games): a "player" here is one seat, one websocket.
 
 Until each live game has one owner that the other processes forward to, a game is
@@ -84,15 +84,19 @@ class Tally:
     broken: int
 
 
-def generate(plan: Plan, ready: Any, acks: Any, measuring: EventType, stop: EventType, out: Any) -> None:
+def generate(
+    plan: Plan, ready: Any, acks: Any, events: tuple[EventType, EventType, EventType], out: Any
+) -> None:
     """The entry of a generator process: play the plan's games until ``stop``."""
     resource.setrlimit(resource.RLIMIT_NOFILE, (resource.getrlimit(resource.RLIMIT_NOFILE)[1],) * 2)
     server_load.THINK_S[0] = plan.think_s
-    out.put(asdict(asyncio.run(_generate(plan, ready, acks, measuring, stop))))
+    out.put(asdict(asyncio.run(_generate(plan, ready, acks, *events))))
 
 
-async def _generate(plan: Plan, ready: Any, acks: Any, measuring: EventType, stop: EventType) -> Tally:
-    stats, stopping = Stats(), asyncio.Event()
+async def _generate(
+    plan: Plan, ready: Any, acks: Any, playing: EventType, measuring: EventType, stop: EventType
+) -> Tally:
+    stats, go, stopping = Stats(), asyncio.Event(), asyncio.Event()
     accounts = [Account(*fields) for fields in plan.accounts]
     clients = {
         port: httpx.AsyncClient(
@@ -104,6 +108,8 @@ async def _generate(plan: Plan, ready: Any, acks: Any, measuring: EventType, sto
     async def follow() -> None:
         # The coordinator's events, seen from asyncio; the acks counted for its progress bar.
         while not stop.is_set():
+            if playing.is_set():
+                go.set()
             stats.measuring = measuring.is_set()
             acks[plan.index] = stats.acks
             await asyncio.sleep(0.1)
@@ -132,6 +138,9 @@ async def _generate(plan: Plan, ready: Any, acks: Any, measuring: EventType, sto
                         first = False
                         with ready.get_lock():
                             ready.value += 1
+                        # Nobody plays until every game is up, as in server_load.py: the
+                        # setup is not slowed by the play, nor the play by the setup.
+                        await go.wait()
                     await asyncio.gather(
                         play_seat(one, stats, random.Random(rng.random()), stopping),
                         play_seat(two, stats, random.Random(rng.random()), stopping),
@@ -266,7 +275,7 @@ def run_configuration(cluster: Cluster, arguments: argparse.Namespace, progress:
     context = multiprocessing.get_context("spawn")
     count = min(arguments.generators, games)
     ready, acks = context.Value("i", 0), context.Array("q", count)
-    measuring, stop, out = context.Event(), context.Event(), context.Queue()
+    playing, measuring, stop, out = context.Event(), context.Event(), context.Event(), context.Queue()
     plans = [
         Plan(
             share,
@@ -279,7 +288,8 @@ def run_configuration(cluster: Cluster, arguments: argparse.Namespace, progress:
         for share in range(count)
     ]
     generators = [
-        context.Process(target=generate, args=(plan, ready, acks, measuring, stop, out)) for plan in plans
+        context.Process(target=generate, args=(plan, ready, acks, (playing, measuring, stop), out))
+        for plan in plans
     ]
     for process in generators:
         process.start()
@@ -291,7 +301,8 @@ def run_configuration(cluster: Cluster, arguments: argparse.Namespace, progress:
             time.sleep(0.2)
         progress.update(setup, completed=ready.value)
         connected = ready.value
-        time.sleep(1.0)  # the first states settle
+        playing.set()
+        time.sleep(2.0)  # the first states and intents settle
         before, redis0, pg0 = cpu_snapshot(cluster, generators), redis_stats(cluster), pg_stats(cluster)
         measuring.set()
         started = time.monotonic()
