@@ -7,8 +7,9 @@ For each process count P a fresh cluster is started on loopback (PostgreSQL, Red
 processes, nginx; docs/deploy.md). ``--players`` simulated players play ``players / 2``
 concurrent games of tabla to one point over websockets, one intent in flight each,
 thinking ``--think-ms`` on average before each action; a finished game is replaced by
-a new one. Nobody plays until every game is up (or ``--setup-timeout`` has passed). Registering is slow on purpose (argon2), so a few accounts share the seats
-(one account per four games): a "player" here is one seat, one websocket.
+a new one. Nobody plays until every game is up (or ``--setup-timeout`` has passed).
+Registering is slow on purpose (argon2), so a few accounts share the seats (one
+account per four games): a "player" here is one seat, one websocket.
 
 Until each live game has one owner that the other processes forward to, a game is
 played on the process that made it: game i is offered and accepted on process i mod P,
@@ -82,6 +83,7 @@ class Tally:
     refused: dict[str, int]
     finished: int
     broken: int
+    why_broken: dict[str, int]
 
 
 def generate(
@@ -97,6 +99,7 @@ async def _generate(
     plan: Plan, ready: Any, acks: Any, playing: EventType, measuring: EventType, stop: EventType
 ) -> Tally:
     stats, go, stopping = Stats(), asyncio.Event(), asyncio.Event()
+    why_broken: dict[str, int] = {}
     accounts = [Account(*fields) for fields in plan.accounts]
     clients = {
         port: httpx.AsyncClient(
@@ -145,8 +148,10 @@ async def _generate(
                         play_seat(one, stats, random.Random(rng.random()), stopping),
                         play_seat(two, stats, random.Random(rng.random()), stopping),
                     )
-            except Exception:
+            except Exception as error:
                 stats.broken += 1
+                reason = f"{type(error).__name__}: {str(error)[:80]}"
+                why_broken[reason] = why_broken.get(reason, 0) + 1
                 if first:  # counted as ready, so that one refusal cannot stall the start
                     first = False
                     with ready.get_lock():
@@ -165,7 +170,7 @@ async def _generate(
     await asyncio.gather(*tasks, return_exceptions=True)
     for client in clients.values():
         await client.aclose()
-    return Tally(stats.latencies_ms, stats.acks, stats.refused, stats.finished, stats.broken)
+    return Tally(stats.latencies_ms, stats.acks, stats.refused, stats.finished, stats.broken, why_broken)
 
 
 # ------------------------------------------------------------------ the coordinator
@@ -181,8 +186,10 @@ class Result:
     p50_ms: float
     p99_ms: float
     refused: int
+    refused_codes: dict[str, int]
     finished: int
     broken: int
+    why_broken: dict[str, int]
     server_cpu_share: list[float]
     server_rss_mib: list[float]
     server_peak_mib: list[float]
@@ -339,8 +346,10 @@ def run_configuration(cluster: Cluster, arguments: argparse.Namespace, progress:
         p50_ms=percentile(latencies, 0.50),
         p99_ms=percentile(latencies, 0.99),
         refused=sum(sum(tally["refused"].values()) for tally in tallies),
+        refused_codes=merged_counts([tally["refused"] for tally in tallies]),
         finished=sum(tally["finished"] for tally in tallies),
         broken=sum(tally["broken"] for tally in tallies),
+        why_broken=merged_counts([tally["why_broken"] for tally in tallies]),
         server_cpu_share=[
             (b - a) / elapsed for a, b in zip(before["servers"], after["servers"], strict=True)
         ],
@@ -360,6 +369,14 @@ def run_configuration(cluster: Cluster, arguments: argparse.Namespace, progress:
         pg_tup_updated=pg1[2] - pg0[2],
         via_balancer=arguments.via_balancer,
     )
+
+
+def merged_counts(counts: list[dict[str, int]]) -> dict[str, int]:
+    merged: dict[str, int] = {}
+    for one in counts:
+        for key, value in one.items():
+            merged[key] = merged.get(key, 0) + value
+    return merged
 
 
 def percent(share: float) -> str:
@@ -416,6 +433,11 @@ def report(console: Console, results: list[Result], arguments: argparse.Namespac
         )
     console.print(table)
     console.print("CPU as a share of one core over the window; generators: each process + the coordinator.")
+    for r in results:
+        for reason, count in sorted(r.why_broken.items(), key=lambda item: -item[1])[:5]:
+            console.print(f"P={r.processes}: {count} games broken by {reason}")
+        if r.refused_codes:
+            console.print(f"P={r.processes}: intents refused, by code: {r.refused_codes}")
 
 
 def main() -> None:
