@@ -65,6 +65,10 @@ class Server:
             "TAVLA_BOT_DELAY_MS": "0",
             "TAVLA_MESSAGES_PER_SECOND": "100000",
             "TAVLA_LOGIN_ATTEMPTS_PER_MINUTE": "100000",
+            "TAVLA_ACTIONS_PER_SECOND_PER_ACCOUNT": "100000",
+            "TAVLA_CHANGES_PER_MINUTE": "100000",
+            "TAVLA_CONNECTIONS_PER_MINUTE_PER_ADDRESS": "100000",
+            "TAVLA_CONNECTIONS_PER_MINUTE_PER_ACCOUNT": "100000",
         }
         tavla = Path(sys.executable).with_name("tavla")
         command = [str(tavla), "serve", "--host", "127.0.0.1", "--port", str(self.port)]

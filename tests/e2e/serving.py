@@ -20,7 +20,15 @@ POSTGRES = os.environ.get("TAVLA_TEST_POSTGRES")
 
 DATABASE_KINDS = ["sqlite"] + (["postgresql"] if POSTGRES else [])
 
-FAST_BOTS = {"TAVLA_BOT_DELAY_MS": "0", "TAVLA_BOT_MOVETIME_MS": "50", "TAVLA_MESSAGES_PER_SECOND": "10000"}
+FAST_BOTS = {
+    "TAVLA_BOT_DELAY_MS": "0",
+    "TAVLA_BOT_MOVETIME_MS": "50",
+    "TAVLA_MESSAGES_PER_SECOND": "10000",
+    "TAVLA_ACTIONS_PER_SECOND_PER_ACCOUNT": "10000",
+    "TAVLA_CHANGES_PER_MINUTE": "10000",
+    "TAVLA_CONNECTIONS_PER_MINUTE_PER_ADDRESS": "10000",
+    "TAVLA_CONNECTIONS_PER_MINUTE_PER_ACCOUNT": "10000",
+}
 """Bots that answer at once and a rate limit no test reaches: a walk-through in seconds."""
 
 

@@ -97,6 +97,11 @@ class Site:
 
 def make_settings(database_url: str, **extra: Any) -> Settings:
     extra.setdefault("messages_per_second", 10_000)
+    # Tests open many sockets and act fast from one address: the limits are tested apart.
+    extra.setdefault("actions_per_second_per_account", 10_000)
+    extra.setdefault("changes_per_minute", 10_000)
+    extra.setdefault("connections_per_minute_per_address", 10_000)
+    extra.setdefault("connections_per_minute_per_account", 10_000)
     return Settings(database_url=database_url, bot_delay_ms=0, bot_movetime_ms=50, **extra)
 
 

@@ -36,9 +36,11 @@ def free_port() -> int:
 class Served:
     """``tavla serve`` on a port of loopback and a SQLite file that outlives it."""
 
-    def __init__(self, database: Path, log: Path) -> None:
+    def __init__(self, database: Path | str, log: Path, env: dict[str, str] | None = None) -> None:
         self.database = database
+        """A SQLite file, or a database URL (several processes may share it)."""
         self.log = log
+        self.env = env or {}
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -47,7 +49,16 @@ class Served:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> None:
-        env = {**os.environ, "TAVLA_BOT_DELAY_MS": "0", "TAVLA_MESSAGES_PER_SECOND": "10000"}
+        env = {
+            **os.environ,
+            "TAVLA_BOT_DELAY_MS": "0",
+            "TAVLA_MESSAGES_PER_SECOND": "10000",
+            "TAVLA_ACTIONS_PER_SECOND_PER_ACCOUNT": "10000",
+            "TAVLA_CHANGES_PER_MINUTE": "10000",
+            "TAVLA_CONNECTIONS_PER_MINUTE_PER_ADDRESS": "10000",
+            "TAVLA_CONNECTIONS_PER_MINUTE_PER_ACCOUNT": "10000",
+            **self.env,
+        }
         env.pop("TAVLA_DATABASE_URL", None)
         command = [
             str(TAVLA),
@@ -57,7 +68,7 @@ class Served:
             "--port",
             str(self.port),
             "--database",
-            f"sqlite:///{self.database}",
+            self.database if isinstance(self.database, str) else f"sqlite:///{self.database}",
         ]
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
@@ -79,6 +90,15 @@ class Served:
         self.process.send_signal(signal.SIGKILL)
         self.process.wait(10)
         self.process = None
+
+    def pause(self) -> None:
+        """SIGSTOP: frozen, as by a long pause of its machine; its sockets stay open."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGCONT)
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
@@ -111,9 +131,10 @@ class Account:
     def get(self, path: str) -> httpx.Response:
         return httpx.get(f"{self.served.url}{path}", headers=self._headers(), timeout=10)
 
-    def connect(self, game_id: str) -> WsSeat:
+    def connect(self, game_id: str, served: Served | None = None) -> WsSeat:
+        """The player's socket to the game, on his own server or on ``served``."""
         socket = connect(
-            f"ws://127.0.0.1:{self.served.port}/ws/game/{game_id}",
+            f"ws://127.0.0.1:{(served or self.served).port}/ws/game/{game_id}",
             additional_headers={"Cookie": f"{SESSION_COOKIE}={self.token}"},
             max_queue=None,
         ).__enter__()  # the connection itself (websockets warns when it is not entered)

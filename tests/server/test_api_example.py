@@ -32,7 +32,15 @@ def example_client() -> str:
 @pytest.mark.timeout(180)
 def test_the_documented_client_plays_a_game_to_the_end(tmp_path: Path) -> None:
     port = free_port()
-    env = {**os.environ, "TAVLA_BOT_DELAY_MS": "0", "TAVLA_MESSAGES_PER_SECOND": "10000"}
+    env = {
+        **os.environ,
+        "TAVLA_BOT_DELAY_MS": "0",
+        "TAVLA_MESSAGES_PER_SECOND": "10000",
+        "TAVLA_ACTIONS_PER_SECOND_PER_ACCOUNT": "10000",
+        "TAVLA_CHANGES_PER_MINUTE": "10000",
+        "TAVLA_CONNECTIONS_PER_MINUTE_PER_ADDRESS": "10000",
+        "TAVLA_CONNECTIONS_PER_MINUTE_PER_ACCOUNT": "10000",
+    }
     command = [str(Path(sys.executable).with_name("tavla")), "serve", "--port", str(port)]
     server = subprocess.Popen(
         [*command, "--database", f"sqlite:///{tmp_path / 'db'}"],

@@ -63,9 +63,18 @@ def serve(
         # Board states are a few kilobytes; compressing each one cost the server more
         # CPU than anything but the rules (benchmarks/server_load.py).
         ws_per_message_deflate=False,
+        # A frame this large is cut off with 1009 before it is read whole; the handler
+        # refuses anything over ws.MAX_MESSAGE anyway (docs/API.md 9).
+        ws_max_size=WS_MAX_FRAME,
         log_level="info",
-        proxy_headers=True,
+        # X-Forwarded-For is believed from the trusted proxies only (docs/API.md 9).
+        proxy_headers=bool(settings.trusted_proxies),
+        forwarded_allow_ips=list(settings.trusted_proxies),
     )
+
+
+WS_MAX_FRAME = 64 * 1024
+"""The largest websocket frame the server reads (uvicorn's default is 16 MiB)."""
 
 
 def _first_line(error: Exception) -> str:

@@ -17,6 +17,9 @@ class Hub:
 
     def __init__(self) -> None:
         self._topics: dict[str, list[Subscriber]] = {}
+        self.on_reconnect: list[Callable[[], None]] = []
+        """Called when the hub came back after losing the other processes: what they
+        published meanwhile is lost (never in one process)."""
 
     async def start(self) -> None:
         """Nothing to connect in one process; a hub between processes connects here."""

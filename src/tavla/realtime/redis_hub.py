@@ -225,6 +225,11 @@ class RedisHub(Hub):
                 asyncio.get_running_loop().time() - since,
                 self.dropped - dropped_before,
             )
+            for listener in list(self.on_reconnect):
+                try:
+                    listener()
+                except Exception:
+                    log.exception("a listener of the hub's reconnection failed")
 
     async def _session(self, pubsub: PubSub) -> None:
         """Listen on one connection until it fails: a reader, and a keeper that

@@ -14,10 +14,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from tavla.server import accounts, archive
 from tavla.server import lobby as lobby_module
 from tavla.server.accounts import SessionInfo
-from tavla.server.deps import SESSION_COOKIE, CurrentSession, Db, OptionalSession, PlatformDep
+from tavla.server.deps import SESSION_COOKIE, CurrentSession, Db, OptionalSession, PlatformDep, RowId
 from tavla.server.errors import ApiError, not_found
 from tavla.server.federations.observing import check_may_observe
 from tavla.server.i18n import N_
+from tavla.server.limits import client_address
 from tavla.server.offers import BotGameCreate, OfferAccept, OfferCreate
 from tavla.server.platform import Platform
 from tavla.storage.models import LiveGame, Offer, User
@@ -122,12 +123,14 @@ async def login(
     platform: PlatformDep,
     _s: OptionalSession,
 ) -> Account:
-    address = request.client.host if request.client else "?"
-    for limiter, key in (
-        (platform.login_by_address, address),
-        (platform.login_by_name, accounts.name_key(body.name)),
+    address = client_address(
+        request.client.host if request.client else None, request.headers, platform.settings.trusted_proxies
+    )
+    for limit, key in (
+        (platform.limits.login_by_address, address),
+        (platform.limits.login_by_name, accounts.name_key(body.name)),
     ):
-        wait = limiter.retry_after(key)
+        wait = await limit.retry_after(key)
         if wait:
             raise ApiError(
                 429,
@@ -206,7 +209,7 @@ async def create_offer(
 
 @router.delete("/offers/{offer_id}")
 async def cancel_offer(
-    offer_id: int, db: Db, platform: PlatformDep, session: CurrentSession
+    offer_id: RowId, db: Db, platform: PlatformDep, session: CurrentSession
 ) -> dict[str, bool]:
     await platform.lobby.cancel_offer(db, session.user, offer_id)
     await db.commit()
@@ -216,7 +219,7 @@ async def cancel_offer(
 
 @router.post("/offers/{offer_id}/accept")
 async def accept_offer(
-    offer_id: int, platform: PlatformDep, session: CurrentSession, body: OfferAccept | None = None
+    offer_id: RowId, platform: PlatformDep, session: CurrentSession, body: OfferAccept | None = None
 ) -> dict[str, Any]:
     room = await platform.lobby.accept_offer(session.user, offer_id, body or OfferAccept())
     await platform.lobby.publish()

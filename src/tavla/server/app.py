@@ -11,6 +11,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
 
 import tavla
 from tavla.server import api, pages, ws
@@ -30,6 +31,11 @@ from tavla.server.tournaments import router as tournaments
 
 STATIC = Path(__file__).with_name("static")
 LOBBY_DEBOUNCE_S = 0.25
+FRAMEWORK_REFUSALS = {
+    400: ("invalid", N_("the request's body could not be read as JSON")),
+    404: ("not_found", N_("there is nothing at this address")),
+    405: ("method_not_allowed", N_("this address does not take this method")),
+}
 
 
 def answer_language(request: Request) -> str:
@@ -82,6 +88,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         headers = {"Retry-After": str(error.retry_after_s)} if error.retry_after_s else None
         body = {"error": {"code": error.code, "message": error.text(answer_language(request))}}
         return JSONResponse(body, status_code=error.status, headers=headers)
+
+    @app.exception_handler(HTTPException)
+    async def _refused_by_the_framework(request: Request, error: HTTPException) -> JSONResponse:
+        # An address no route matches, or a method a route lacks: the same error shape
+        # as every other refusal, not the framework's own {"detail": ...}.
+        code, template = FRAMEWORK_REFUSALS.get(error.status_code, ("invalid", N_("the request was refused")))
+        message = translate(answer_language(request), template, {})
+        return JSONResponse(
+            {"error": {"code": code, "message": message}},
+            status_code=error.status_code,
+            headers=error.headers,
+        )
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, error: RequestValidationError) -> JSONResponse:

@@ -5,18 +5,24 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, Path, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tavla.server.accounts import SessionInfo, session_of
 from tavla.server.errors import ApiError
 from tavla.server.i18n import N_, Reader
+from tavla.server.limits import client_address
 from tavla.server.platform import Platform
 from tavla.server.security import same_secret
 
 SESSION_COOKIE = "tavla_session"
 CSRF_HEADER = "X-CSRF-Token"
 UNSAFE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
+
+ROW_ID_LIMIT = 2**63 - 1
+RowId = Annotated[int, Path(ge=-ROW_ID_LIMIT, le=ROW_ID_LIMIT)]
+"""A number in an address that names a row: one beyond what the database's integers
+hold is refused as invalid (422) before it reaches a query, which would fail with 500."""
 
 
 def get_platform(request: Request) -> Platform:
@@ -62,7 +68,27 @@ async def optional_session(request: Request, platform: PlatformDep) -> SessionIn
         origin = request.headers.get("origin")
         if origin is not None and not same_origin(request, origin, platform):
             raise ApiError(403, "csrf", N_("cross-site request refused"))
+    if request.method in UNSAFE_METHODS:
+        await _count_change(request, platform, info)
     return info
+
+
+async def _count_change(request: Request, platform: Platform, info: SessionInfo | None) -> None:
+    """Refuse a change beyond the account's (or, without a session, the address's) limit."""
+    if info is not None:
+        key = f"user:{info.user.id}"
+    else:
+        peer = request.client.host if request.client else None
+        key = "address:" + client_address(peer, request.headers, platform.settings.trusted_proxies)
+    wait = await platform.limits.changes.retry_after(key)
+    if wait:
+        raise ApiError(
+            429,
+            "rate_limited",
+            N_("too many requests; try again in {seconds} s"),
+            retry_after_s=wait,
+            seconds=wait,
+        )
 
 
 OptionalSession = Annotated[SessionInfo | None, Depends(optional_session)]

@@ -11,11 +11,13 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from tavla.ledger.service import Ledger
 from tavla.realtime.hub import Hub
 from tavla.server.events import Events
+from tavla.server.limits import Limits
 from tavla.server.live.bots import BotChooser
+from tavla.server.live.leases import Leases, new_node_id
 from tavla.server.live.room import Room
 from tavla.server.live.rooms import Rooms
 from tavla.server.lobby import DIRTY_TOPIC, Lobby
-from tavla.server.security import RateLimiter
+from tavla.server.relay import Relay
 from tavla.server.settings import Settings
 from tavla.server.stakes import tournaments as tournament_money
 from tavla.server.stakes.games import StakedGames
@@ -31,10 +33,11 @@ class Platform:
     hub: Hub
     rooms: Rooms
     lobby: Lobby
-    login_by_name: RateLimiter
-    login_by_address: RateLimiter
+    limits: Limits
     tournaments: Director
     staked: StakedGames
+    relay: Relay = field(init=False)
+    """Carries the games' traffic to and from the other processes (one process: unused)."""
     ready: bool = False
     handlers: set[asyncio.Task[None]] = field(default_factory=set)
     """The websocket handlers running now: stopping waits for them before closing the database."""
@@ -48,10 +51,11 @@ class Platform:
             from tavla.realtime.redis_hub import RedisHub  # only a site of several processes needs redis
 
             hub = RedisHub(settings.redis_url, settings.redis_prefix)
-        rooms = Rooms(maker, one_writer=engine.dialect.name == "sqlite", events=Events())
+        # One process owns every game at once; several share them through leases.
+        leases = Leases(engine, node=new_node_id(), lease_ms=settings.lease_ms, exclusive=not hub.distributed)
+        rooms = Rooms(maker, one_writer=engine.dialect.name == "sqlite", events=Events(), leases=leases)
         staked = StakedGames(Ledger(maker), maker)
         lobby = Lobby(maker, rooms, hub, staked)
-        limit = settings.login_attempts_per_minute
         platform = cls(
             settings,
             engine,
@@ -59,8 +63,7 @@ class Platform:
             hub,
             rooms,
             lobby,
-            RateLimiter(limit, 60.0),
-            RateLimiter(limit * 3, 60.0),
+            Limits(settings),
             Director(maker, rooms),
             staked,
         )
@@ -72,10 +75,15 @@ class Platform:
         )
         chooser = BotChooser(settings.bot_movetime_ms)
 
+        platform.relay = relay = Relay(platform, hub, leases.node, settings.lease_ms)
+        rooms.forward = relay.call
+        rooms.on_lost.append(relay.let_go)
+
         def configure(room: Room) -> None:
             room.bot_chooser = chooser
             room.bot_delay_ms = settings.bot_delay_ms
             room.on_change.append(platform._room_changed)
+            relay.owned(room)
 
         rooms.configure = configure
         return platform
@@ -89,13 +97,16 @@ class Platform:
         await self.hub.start()
         try:
             await migrate(self.engine)
+            self.relay.start()
             await self.rooms.load_live()
             await self.tournaments.catch_up()
             await self.staked.catch_up()
             await tournament_money.pay_finished(self.staked.ledger, self.sessions)
         except BaseException:
+            await self.relay.stop()
             await self.hub.close()  # a start that failed leaves no connection behind
             raise
+        self.rooms.start()
         # What start-up made (modules, rules tables) lives as long as the process: the
         # collector need not walk it again, and collects less often among many rooms,
         # whose pauses showed in the slowest answers (benchmarks/server_load.py).
@@ -105,15 +116,17 @@ class Platform:
 
     async def stop(self) -> None:
         self.ready = False
-        self.rooms.close()
+        await self.rooms.stop()
         # A handler still storing a player's departure must finish before the
         # database goes: a connection cut in mid-write would never close.
         running = [task for task in self.handlers if not task.done()]
         if running:
             await asyncio.wait(running, timeout=5)
-        from tavla.server.ws import finish_running
+        from tavla.server.gameplay import finish_running
 
         await finish_running()
         await self.rooms.events.settle()
+        await self.relay.stop()
         await self.hub.close()
+        await self.limits.close()
         await self.engine.dispose()

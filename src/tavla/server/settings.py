@@ -30,11 +30,29 @@ class Settings(BaseSettings):
     bot_movetime_ms: int = Field(default=2000, ge=10)
     messages_per_second: int = Field(default=50, ge=1)
     """What one websocket may send; more is refused with ``rate_limited``."""
+    actions_per_second_per_account: int = Field(default=30, ge=1)
+    """Game messages one account may send over all its websockets together (a spectator
+    without an account counts by address); more is refused with ``rate_limited``."""
+    changes_per_minute: int = Field(default=120, ge=1)
+    """HTTP requests that change something (POST, PUT, DELETE) one account may send a
+    minute, or one address without a session (registering, guests, logging in); more
+    are refused with 429 ``rate_limited``."""
+    connections_per_minute_per_address: int = Field(default=120, ge=1)
+    """Websocket connections one address may open a minute; more are closed with 4429."""
+    connections_per_minute_per_account: int = Field(default=60, ge=1)
+    """Websocket connections one account may open a minute; more are closed with 4429."""
+    trusted_proxies: tuple[str, ...] = ("127.0.0.1", "::1")
+    """Addresses of the proxies (nginx) whose X-Forwarded-For header tells the client's
+    address, e.g. ``TAVLA_TRUSTED_PROXIES='["10.0.0.5"]'``; ``'[]'`` trusts none. From any
+    other peer the header is ignored and the peer's own address is the one counted."""
     redis_url: str | None = None
     """Unset: live events stay in this process. Set (``redis://host:6379/0``): they travel
     through Redis pub/sub, so that several processes can serve one site."""
     redis_prefix: str = Field(default="tavla:", min_length=1)
     """Starts every Redis channel name, so that several sites can share one Redis."""
+    lease_ms: int = Field(default=5000, ge=300, le=120_000)
+    """How long a process owns a live game without renewing it (a third of it between
+    renewals): when a process dies, another takes its games over within about this."""
 
     @model_validator(mode="after")
     def _production_needs_a_key(self) -> Settings:

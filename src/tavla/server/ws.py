@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import Coroutine, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -17,13 +17,14 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from tavla.server.accounts import SessionInfo, session_of
 from tavla.server.deps import SESSION_COOKIE, same_origin
 from tavla.server.federations.games import GameAccess, can_moderate_chat, can_observe, can_warn
-from tavla.server.federations.observing import MAY_NOT_WARN, NOT_A_TOURNAMENT_GAME
 from tavla.server.federations.standing import Standing, standing_of
-from tavla.server.i18n import LANGUAGE_COOKIE, N_, choose_language, translate
-from tavla.server.live.room import Refused, Room, official, reads_chat
+from tavla.server.gameplay import dispatch, error, game_access, whole
+from tavla.server.i18n import LANGUAGE_COOKIE, N_, choose_language
 from tavla.server.lobby import LOBBY_TOPIC, user_topic
 from tavla.server.platform import Platform
 from tavla.server.security import RateLimiter
+from tavla.server.ws_guard import address_of, parse, receive_text, refused_too_often
+from tavla.storage.models import LiveGame
 
 router = APIRouter()
 
@@ -53,23 +54,34 @@ class Connection:
         self.may_warn = may_warn
         self.queue: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue()
         self.closed = False
+        self.close_code = 1013
+        self.relay_id = ""
+        """Its name in the relay, when another process owns its game (relay.py)."""
 
     def send(self, message: dict[str, Any] | str) -> None:
         """Queue a message: an object, or its JSON text already made."""
         if self.closed:
             return
         if self.queue.qsize() >= QUEUE_LIMIT:
-            self.closed = True
-            self.queue.put_nowait(None)
+            self.drop(1013)
             return
         self.queue.put_nowait(message)
+
+    def drop(self, code: int = 1012) -> None:
+        """Close the socket after what is queued: 1012, its game moved to another
+        process (the client reconnects); 1013, it read too slowly."""
+        if self.closed:
+            return
+        self.closed = True
+        self.close_code = code
+        self.queue.put_nowait(None)
 
     async def writer(self) -> None:
         while True:
             message = await self.queue.get()
             if message is None:
                 with contextlib.suppress(Exception):
-                    await self.socket.close(code=1013)
+                    await self.socket.close(code=self.close_code)
                 return
             text = message if isinstance(message, str) else json.dumps(message, separators=(",", ":"))
             await self.socket.send_text(text)
@@ -81,35 +93,16 @@ async def _handshake(socket: WebSocket) -> tuple[Platform, SessionInfo | None] |
     if origin is not None and not same_origin(socket, origin, platform):  # type: ignore[arg-type]
         await socket.close(code=1008, reason="origin not allowed")
         return None
+    limits, address = platform.limits, address_of(socket, platform.settings)
+    if await refused_too_often(socket, limits.connections_by_address, address, _language(socket, None)):
+        return None
     async with platform.sessions() as db:
         info = await session_of(db, socket.cookies.get(SESSION_COOKIE), platform.settings.signing_key)
+    if info is not None and await refused_too_often(
+        socket, limits.connections_by_account, f"user:{info.user.id}", _language(socket, info)
+    ):
+        return None
     return platform, info
-
-
-async def _whole(work: Coroutine[Any, Any, None]) -> None:
-    """Run a room's step to its end even if this connection's handler is cancelled
-    meanwhile (a dropped client): a change is stored and adopted whole, or not at all.
-    The server waits for such steps before it closes the database."""
-    task = asyncio.ensure_future(work)
-    _running.add(task)
-    task.add_done_callback(_running.discard)
-    await asyncio.shield(task)
-
-
-_running: set[asyncio.Task[None]] = set()
-
-
-async def finish_running(timeout_s: float = 5.0) -> None:
-    """Wait for the room steps still running (at shutdown)."""
-    if _running:
-        await asyncio.wait(list(_running), timeout=timeout_s)
-
-
-def _error(
-    connection: Connection, code: str, template: str, seq: object = None, /, **params: object
-) -> dict[str, Any]:
-    message = translate(connection.language, template, params)
-    return {"type": "error", "seq": seq if type(seq) is int else None, "code": code, "message": message}
 
 
 def _language(socket: WebSocket, info: SessionInfo | None) -> str:
@@ -149,21 +142,24 @@ async def _game_socket(socket: WebSocket, game_id: str) -> None:
     if shook is None:
         return
     platform, info = shook
+    # The game's room is here, or this process relays to the one that owns it.
     room = await platform.rooms.get(game_id)
-    if room is None:
+    owner = None if room is not None else await platform.rooms.owner_of(game_id)
+    access = game_access(room) if room is not None else await _stored_access(platform, game_id)
+    if access is None or (room is None and owner is None):
         await socket.close(code=4404, reason="no live game with this id")
         return
-    seat = None
-    if info is not None:
-        seat = next(
-            (i for i, s in enumerate(room.seats) if s.user_id == info.user.id and s.bot is None), None
-        )
+    user_id = None if info is None else info.user.id
+    seat = (
+        None
+        if user_id is None
+        else next((i for i, user in enumerate(access.seat_user_ids) if user == user_id), None)
+    )
     who = await _standing(platform, info)
-    if seat is None and not can_observe(who, game_access(room)):
+    if seat is None and not can_observe(who, access):
         await socket.close(code=4403, reason="the players do not allow spectators")
         return
     await socket.accept()
-    access = game_access(room)
     connection = Connection(
         socket,
         seat,
@@ -173,122 +169,73 @@ async def _game_socket(socket: WebSocket, game_id: str) -> None:
     )
     writer = asyncio.create_task(connection.writer())
     limiter = RateLimiter(platform.settings.messages_per_second, 1.0)
-    await _whole(room.join(connection))
+    # Messages count per account over all its sockets (per address for a spectator without one).
+    account = f"user:{user_id}" if user_id is not None else f"address:{address_of(socket, platform.settings)}"
+    relay = platform.relay
+    if room is not None:
+        await whole(room.join(connection))
+    elif owner is None or not await relay.attach(game_id, owner, connection, seat, user_id):
+        connection.drop()
     try:
         while not connection.closed:
-            text = await socket.receive_text()
+            text = await receive_text(socket)
+            # Every frame counts, binary and oversized ones too: a flood of any kind is slowed.
+            if limiter.retry_after("socket") or await platform.limits.actions_by_account.retry_after(account):
+                connection.send(error(connection, "rate_limited", N_("too many messages; slow down")))
+                continue
+            if text is None:
+                connection.send(error(connection, "malformed", N_("a message is one JSON object")))
+                continue
             if len(text) > MAX_MESSAGE:
                 connection.send(
-                    _error(
+                    error(
                         connection, "malformed", N_("a message is at most {limit} bytes"), limit=MAX_MESSAGE
                     )
                 )
                 continue
-            if limiter.retry_after("socket"):
-                connection.send(_error(connection, "rate_limited", N_("too many messages; slow down")))
-                continue
             try:
-                message = json.loads(text)
+                message = parse(text)
             except ValueError:
-                connection.send(_error(connection, "malformed", N_("a message is one JSON object")))
+                connection.send(error(connection, "malformed", N_("a message is one JSON object")))
                 continue
             if not isinstance(message, dict):
-                connection.send(_error(connection, "malformed", N_("a message is one JSON object")))
+                connection.send(error(connection, "malformed", N_("a message is one JSON object")))
                 continue
-            kind = message.get("type")
-            if kind == "intent":
-                await _whole(
-                    room.intent(connection, message.get("seq"), message.get("v"), message.get("action"))
-                )
-            elif kind == "chat":
-                await _whole(room.say(connection, message.get("seq"), message.get("text")))
-            elif kind == "close_chat":
-                await _close_chat(platform, info, room, connection, message.get("seq"))
-            elif kind == "warn":
-                decision = room.warn(message.get("seat"), message.get("note", ""))
-                await _officiate(platform, info, room, connection, message, decision)
-            elif kind == "forfeit":
-                decision = room.forfeit(message.get("seat"), message.get("note", ""))
-                await _officiate(platform, info, room, connection, message, decision)
-            elif kind == "sync":
-                connection.send(
-                    room.view(
-                        connection.seat, reads_chat=reads_chat(connection), official=official(connection)
-                    )
-                )
+            if room is not None:
+                await dispatch(platform, room, connection, user_id, message)
             else:
-                connection.send(
-                    _error(
-                        connection,
-                        "malformed",
-                        N_("unknown message type {kind}"),
-                        message.get("seq"),
-                        kind=repr(kind),
-                    )
-                )
+                relay.forward(connection, message)
     except WebSocketDisconnect:
         pass
     finally:
+        if connection.closed and not writer.done():
+            # Dropped: what was queued, and the close that tells the client to come back.
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(writer), 1.0)
         connection.closed = True
         writer.cancel()
-        await _whole(room.leave(connection))
+        if room is not None:
+            await whole(room.leave(connection))
+        else:
+            relay.detach(connection)
 
 
-def game_access(room: Room) -> GameAccess:
-    """What the rules of watching read of a live game (federations/games.py)."""
-    users = tuple(None if seat.bot is not None else seat.user_id for seat in room.seats)
-    return GameAccess((users[0], users[1]), room.spectators, room.federation_id)
+async def _stored_access(platform: Platform, game_id: str) -> GameAccess | None:
+    """The watching rules of a live game another process runs, as stored."""
+    async with platform.sessions() as db:
+        row = await db.get(LiveGame, game_id)
+    if row is None or row.status != "live":
+        return None
+    users = (
+        None if row.seat0_bot is not None else row.seat0_user_id,
+        None if row.seat1_bot is not None else row.seat1_user_id,
+    )
+    return GameAccess(users, row.spectators, row.federation_id)
 
 
 async def _standing(platform: Platform, info: SessionInfo | None) -> Standing:
     async with platform.sessions() as db:
         return await standing_of(db, None if info is None else info.user)
-
-
-async def _close_chat(
-    platform: Platform, info: SessionInfo | None, room: Room, connection: Connection, seq: object
-) -> None:
-    # The standing is read again: an arbiter dismissed since he connected closes nothing.
-    if not connection.arbiter or not can_moderate_chat(await _standing(platform, info), game_access(room)):
-        connection.send(
-            _error(
-                connection,
-                "forbidden",
-                N_("only an arbiter of this game's federation may close its chat"),
-                seq,
-            )
-        )
-        return
-    await _whole(room.close_chat())
-    connection.send({"type": "ack", "seq": seq if type(seq) is int else None, "v": room.book.version})
-
-
-async def _officiate(
-    platform: Platform,
-    info: SessionInfo | None,
-    room: Room,
-    connection: Connection,
-    message: dict[str, Any],
-    decision: Coroutine[Any, Any, None],
-) -> None:
-    """An official's warning or forfeit from the board (RULES.md 8.3, 11.4): run only for
-    an arbiter or administrator of the game's federation, whose standing is read again,
-    as for closing the chat."""
-    seq = message.get("seq")
-    if room.federation_id is None:
-        decision.close()
-        connection.send(_error(connection, "forbidden", NOT_A_TOURNAMENT_GAME, seq))
-        return
-    if not connection.may_warn or not can_warn(await _standing(platform, info), game_access(room)):
-        decision.close()
-        connection.send(_error(connection, "forbidden", MAY_NOT_WARN, seq))
-        return
-    try:
-        await _whole(decision)
-    except Refused as refused:
-        connection.send(_error(connection, refused.code, refused.template, seq, **refused.params))
-        return
-    connection.send({"type": "ack", "seq": seq if type(seq) is int else None, "v": room.book.version})
 
 
 @router.websocket("/ws/lobby")
@@ -310,7 +257,7 @@ async def lobby_socket(socket: WebSocket) -> None:
     connection.send(await platform.lobby.snapshot())
     try:
         while True:
-            await socket.receive_text()  # the lobby socket only listens; anything sent is ignored
+            await receive_text(socket)  # the lobby socket only listens; anything sent is ignored
     except WebSocketDisconnect:
         pass
     finally:

@@ -127,6 +127,16 @@ class LiveGame(Base):
     # When each seat first came to the game, on the room's clock (a bot at once).
     arrived0_ms: Mapped[int | None] = mapped_column(BigInteger)
     arrived1_ms: Mapped[int | None] = mapped_column(BigInteger)
+    # The process that owns the live game (live/leases.py) until ``lease_until_ms``
+    # (wall clock); ``fence`` grows at every change of owner, and a change is stored
+    # only under the fence its owner took, so an owner that lost the game writes nothing.
+    owner: Mapped[str | None] = mapped_column(String(40), index=True)
+    fence: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    lease_until_ms: Mapped[int | None] = mapped_column(BigInteger)
+    # Wall-clock times: when ``clock_ms`` was stored, and when the owner was last known
+    # alive (its lease renewed). The room's clock ran between the two.
+    stored_wall_ms: Mapped[int | None] = mapped_column(BigInteger)
+    held_ms: Mapped[int | None] = mapped_column(BigInteger)
 
 
 class GameAction(Base):

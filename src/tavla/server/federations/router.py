@@ -3,7 +3,6 @@ request to the service, which authorises."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import APIRouter
@@ -23,7 +22,8 @@ from tavla.server.federations.schemas import (
 )
 from tavla.server.federations.standing import Role
 from tavla.server.i18n import N_
-from tavla.server.live.room import Refused, Room
+from tavla.server.live.room import Refused
+from tavla.server.live.rooms import Outcome
 from tavla.storage.models import LiveGame
 
 router = APIRouter(prefix="/api", tags=["federations"])
@@ -118,11 +118,7 @@ async def close_chat(game_id: str, db: Db, platform: PlatformDep, session: Curre
     """An arbiter of the game's federation closes the players' chat for good."""
     row = await _game(db, game_id)
     await observing.check_may_close_chat(db, row, session.user)
-    room = None if row.status != "live" else await platform.rooms.get(game_id)
-    if room is None:
-        raise ApiError(409, "over", N_("the match is over"))
-    await db.commit()  # the room stores the change on its own connection
-    await room.close_chat()
+    await _officiate(game_id, db, platform, session, "close_chat", checked=True)
     return {"ok": True, "closed": True}
 
 
@@ -131,22 +127,29 @@ async def _officiate(
     db: Db,
     platform: PlatformDep,
     session: CurrentSession,
-    decide: Callable[[Room], Awaitable[None]],
-) -> Room:
-    """An official's decision on a live tournament game, once the caller may make it
-    (an arbiter or administrator of its federation); the room afterwards."""
+    action: str,
+    body: ForfeitCreate | WarningCreate | None = None,
+    *,
+    checked: bool = False,
+) -> Outcome:
+    """An official's action on a live tournament game, once the caller may make it
+    (an arbiter or administrator of its federation; ``checked``: the caller checked);
+    the match afterwards, wherever its room runs."""
     row = await _game(db, game_id)
-    await observing.check_may_warn(db, row, session.user)
-    room = None if row.status != "live" else await platform.rooms.get(game_id)
-    if room is None:
-        raise ApiError(409, "over", N_("the match is over"))
+    if not checked:
+        await observing.check_may_warn(db, row, session.user)
     await db.commit()  # the room stores the change on its own connection
     try:
-        await decide(room)
+        outcome = None
+        if row.status == "live":
+            seat, note = (None, "") if body is None else (body.seat, body.note)
+            outcome = await platform.rooms.officiate(game_id, action, seat, note)
     except Refused as refused:
-        status = 409 if refused.code == "over" else 422
+        status = 409 if refused.code == "over" else 503 if refused.code == "unavailable" else 422
         raise ApiError(status, refused.code, refused.template, **refused.params) from None  # type: ignore[arg-type]
-    return room
+    if outcome is None:
+        raise ApiError(409, "over", N_("the match is over"))
+    return outcome
 
 
 @router.post("/games/{game_id}/forfeit")
@@ -156,9 +159,8 @@ async def declare_forfeit(
     """An arbiter or administrator of a tournament game's federation declares that one
     player (or, with seat null, both) loses the match at once: a no-show both ways, or
     his decision (docs/tournaments.md)."""
-    room = await _officiate(game_id, db, platform, session, lambda room: room.forfeit(body.seat, body.note))
-    state = room.state
-    return {"ok": True, "over": state.over, "winner": state.winner, "forfeit": state.forfeit}
+    outcome = await _officiate(game_id, db, platform, session, "forfeit", body)
+    return {"ok": True, "over": outcome.over, "winner": outcome.winner, "forfeit": outcome.forfeit}
 
 
 @router.post("/games/{game_id}/warnings")
@@ -167,11 +169,5 @@ async def warn_player(
 ) -> dict[str, Any]:
     """An arbiter or administrator of a tournament game's federation warns one of its
     players; the third warning loses the match (RULES.md 8.3, 11.4)."""
-    room = await _officiate(game_id, db, platform, session, lambda room: room.warn(body.seat, body.note))
-    state = room.state
-    return {
-        "ok": True,
-        "warnings": list(state.warnings),
-        "over": state.over,
-        "winner": state.winner,
-    }
+    outcome = await _officiate(game_id, db, platform, session, "warn", body)
+    return {"ok": True, "warnings": list(outcome.warnings), "over": outcome.over, "winner": outcome.winner}

@@ -68,8 +68,11 @@ class Room:
         chat_closed: bool = False,
         no_show_from_ms: int | None = None,
         arrived: tuple[int | None, int | None] = (None, None),
+        fence: int = 0,
     ) -> None:
         self.game_id = game_id
+        self.fence = fence
+        """The lease's fencing token this room stores its changes under (leases.py)."""
         self.settings = settings
         self.seats = seats
         self.state = state

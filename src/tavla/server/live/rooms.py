@@ -2,14 +2,20 @@
 
 A room is rebuilt from the stored settings and actions exactly as a record is
 replayed; the stored steps of a turn in progress, the seeds and the chat follow.
+A process holds only the games whose lease it holds (leases.py): it creates them,
+or takes them over when their owner stopped, and stores their changes under the
+lease's fence.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
+import random
 import secrets
-import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any, cast
 
 from sqlalchemy import Table, bindparam, select
@@ -19,9 +25,11 @@ from tavla.match.actions import ActionKind, MatchAction, apply_action
 from tavla.match.settings import MatchSettings
 from tavla.match.state import new_state
 from tavla.server.events import Events, GameFinished
+from tavla.server.i18n import N_
 from tavla.server.live.changes import Change, ChatLine
 from tavla.server.live.dicefeed import DiceFeed, GameSeed, new_chain_end
-from tavla.server.live.room import Book, Room, SeatInfo
+from tavla.server.live.leases import LeaseLost, Leases, new_node_id, wall_ms
+from tavla.server.live.room import Book, Refused, Room, SeatInfo
 from tavla.storage.models import ChatMessage, GameAction, GameDice, LiveGame, User
 
 ACTIONS = cast(Table, GameAction.__table__)
@@ -32,15 +40,67 @@ GAMES = cast(Table, LiveGame.__table__)
 COUNT_DICE = DICE.update().where(
     DICE.c.game_id == bindparam("b_game"), DICE.c.game_number == bindparam("b_number")
 )
-UPDATE_GAME = GAMES.update().where(GAMES.c.id == bindparam("b_id"))
+# The fence makes the update, and so the whole change, conditional on the lease.
+UPDATE_GAME = GAMES.update().where(GAMES.c.id == bindparam("b_id"), GAMES.c.fence == bindparam("b_fence"))
+OFFICIALS_ACTIONS = ("warn", "forfeit", "close_chat")
 
-
-def wall_ms() -> int:
-    return time.time_ns() // 1_000_000
+log = logging.getLogger(__name__)
 
 
 def new_game_id() -> str:
     return secrets.token_urlsafe(9)[:12]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The match after an official's action, wherever its room runs."""
+
+    over: bool
+    winner: int | None
+    score: tuple[int, int]
+    federation_id: int | None
+    warnings: tuple[int, int] = (0, 0)
+    forfeit: str | None = None
+    """Why the match ended early (``MatchState.forfeit``), or None."""
+
+    @classmethod
+    def of(cls, room: Room) -> Outcome:
+        state = room.state
+        return cls(
+            state.over,
+            state.winner,
+            (state.score[0], state.score[1]),
+            room.federation_id,
+            (state.warnings[0], state.warnings[1]),
+            None if state.forfeit is None else str(state.forfeit),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "over": self.over,
+            "winner": self.winner,
+            "score": list(self.score),
+            "federation_id": self.federation_id,
+            "warnings": list(self.warnings),
+            "forfeit": self.forfeit,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Outcome:
+        score, warnings = data["score"], data["warnings"]
+        return cls(
+            data["over"],
+            data["winner"],
+            (score[0], score[1]),
+            data["federation_id"],
+            (warnings[0], warnings[1]),
+            data["forfeit"],
+        )
+
+
+Forward = Callable[[str, str, str, object, object], Awaitable[Outcome]]
+"""Runs an official's action in the process that owns the game: (game id, owner, action,
+seat, note); raises :class:`Refused` as the room would."""
 
 
 class Rooms:
@@ -52,6 +112,7 @@ class Rooms:
         *,
         one_writer: bool = False,
         events: Events | None = None,
+        leases: Leases | None = None,
     ) -> None:
         self.sessions = sessions
         self.events = events or Events()
@@ -66,16 +127,29 @@ class Rooms:
         self.rooms: dict[str, Room] = {}
         self.configure: Callable[[Room], None] = lambda room: None
         """Called on every room made or loaded (bots, listeners)."""
+        self.leases = leases or Leases(engine, node=new_node_id(), lease_ms=5000, exclusive=True)
+        self.on_lost: list[Callable[[Room], None]] = []
+        """Told of a room this process let go of (another owns its game now, or it stops)."""
+        self.forward: Forward | None = None
+        """How an official's action reaches a game another process owns (relay.py)."""
+        self._keeper: asyncio.Task[None] | None = None
+        self._taking: dict[str, asyncio.Future[Room | None]] = {}
 
     # ---------------------------------------------------------------- storage
     async def save(self, room: Room, change: Change) -> None:
         # The room adopts the change after it is stored: its state is still the one before.
         finishing = change.state.over and not room.state.over
-        if self._writes is None:
-            await self._store(room, change)
-        else:
-            async with self._writes:
+        try:
+            if self._writes is None:
                 await self._store(room, change)
+            else:
+                async with self._writes:
+                    await self._store(room, change)
+        except LeaseLost:
+            log.warning("game %s: another process owns it now; this one lets it go", room.game_id)
+            # After the caller told its player that nothing was stored.
+            asyncio.get_running_loop().call_soon(self._let_go, room)
+            raise
         if finishing:
             state = change.state
             score = (state.score[0], state.score[1])
@@ -86,6 +160,9 @@ class Rooms:
         # the ORM's unit of work would cost more than they do (benchmarks/server_load.py).
         game_id = room.game_id
         async with self.engine.begin() as connection:
+            # The game's row first: its update holds the row (a claim waits for this
+            # transaction) and, under another fence, stores nothing and says so.
+            await self._update_game(connection, room, change)
             if change.actions:
                 first = len(room.actions)
                 await connection.execute(
@@ -143,24 +220,32 @@ class Rooms:
                         t_ms=change.chat.t_ms,
                     )
                 )
-            state = change.state
-            values: dict[str, Any] = {
-                "version": room.book.version,
-                "last_seq0": room.book.last_seq[0],
-                "last_seq1": room.book.last_seq[1],
-                "last_ack0": room.book.last_ack[0],
-                "last_ack1": room.book.last_ack[1],
-                "pending_steps": change.pending_steps,
-                "score": list(state.score),
-            }
-            values["clock_ms"] = change.clock_ms
-            if change.close_chat:
-                values["chat_closed"] = True
-            if change.arrived is not None:
-                values["arrived0_ms"], values["arrived1_ms"] = change.arrived
-            if state.over:
-                values.update(status="finished", winner=state.winner, finished_ms=wall_ms())
-            await connection.execute(UPDATE_GAME, {"b_id": game_id, **values})
+
+    @staticmethod
+    async def _update_game(connection: Any, room: Room, change: Change) -> None:
+        state = change.state
+        values: dict[str, Any] = {
+            "version": room.book.version,
+            "last_seq0": room.book.last_seq[0],
+            "last_seq1": room.book.last_seq[1],
+            "last_ack0": room.book.last_ack[0],
+            "last_ack1": room.book.last_ack[1],
+            "pending_steps": change.pending_steps,
+            "score": list(state.score),
+            "clock_ms": change.clock_ms,
+            "stored_wall_ms": wall_ms(),
+        }
+        if change.close_chat:
+            values["chat_closed"] = True
+        if change.arrived is not None:
+            values["arrived0_ms"], values["arrived1_ms"] = change.arrived
+        if state.over:
+            values.update(status="finished", winner=state.winner, finished_ms=values["stored_wall_ms"])
+        result = await connection.execute(
+            UPDATE_GAME, {"b_id": room.game_id, "b_fence": room.fence, **values}
+        )
+        if result.rowcount != 1:
+            raise LeaseLost(f"game {room.game_id} has another owner now")
 
     # ---------------------------------------------------------------- rooms
     async def create(
@@ -210,6 +295,7 @@ class Rooms:
                     no_show_from_ms=no_show_from,
                     arrived0_ms=arrived[0],
                     arrived1_ms=arrived[1],
+                    **self.leases.new_game_values(),
                 )
             )
         room = Room(
@@ -225,6 +311,7 @@ class Rooms:
             federation_id=federation_id,
             no_show_from_ms=no_show_from,
             arrived=(arrived[0], arrived[1]),
+            fence=1,
         )
         self.rooms[game_id] = room
         self.configure(room)
@@ -239,27 +326,100 @@ class Rooms:
         return room
 
     async def get(self, game_id: str) -> Room | None:
+        """The game's room in this process, taking the game over if nobody holds it;
+        None when the game is not live or another process owns it."""
         room = self.rooms.get(game_id)
         if room is not None:
             return room
+        # Two connections to a game not loaded yet take it over once, together.
+        taking = self._taking.get(game_id)
+        if taking is None:
+            taking = self._taking[game_id] = asyncio.ensure_future(self._take(game_id))
+            taking.add_done_callback(lambda _: self._taking.pop(game_id, None))
+        return await asyncio.shield(taking)
+
+    async def _take(self, game_id: str) -> Room | None:
+        fence = await self.leases.claim(game_id)
+        if fence is None:
+            return None
         async with self.sessions() as db:
             row = await db.get(LiveGame, game_id)
             if row is None or row.status != "live":
                 return None
             room = await self._rebuild(db, row)
-        self.rooms.setdefault(game_id, room)
-        room = self.rooms[game_id]
+        room.fence = fence
+        self.rooms[game_id] = room
         self.configure(room)
         room.schedule()
+        log.info("game %s: taken over (fence %d)", game_id, fence)
         return room
 
+    async def owner_of(self, game_id: str) -> str | None:
+        """The process that owns a live game held elsewhere (its node); None when this
+        process has or took its room, or the game is not live."""
+        if await self.get(game_id) is not None:
+            return None
+        holder = (await self.leases.holders([game_id])).get(game_id)
+        return None if holder is None else holder.owner
+
     async def load_live(self) -> int:
-        """Rebuild every live game (at start-up); the number loaded."""
-        async with self.sessions() as db:
-            ids = list(await db.scalars(select(LiveGame.id).where(LiveGame.status == "live")))
-        for game_id in ids:
-            await self.get(game_id)
-        return len(ids)
+        """Take over every live game nobody holds (at start-up, and every few seconds
+        after: their owner stopped or died); the number taken."""
+        taken = 0
+        for game_id in await self.leases.unowned():
+            if game_id not in self.rooms and await self.get(game_id) is not None:
+                taken += 1
+        return taken
+
+    # ---------------------------------------------------------------- leases
+    async def keep_leases(self) -> None:
+        """Renew this process's leases and take over the games nobody holds, for ever."""
+        pause_s = self.leases.lease_ms / 3000
+        while True:
+            # Processes that started together do not sweep in step.
+            await asyncio.sleep(pause_s * random.uniform(0.8, 1.0))
+            try:
+                await self.renew()
+                await self.load_live()
+            except Exception:
+                log.exception("the leases could not be renewed; trying again")
+
+    async def renew(self) -> None:
+        held = await self.leases.renew()
+        for game_id, room in list(self.rooms.items()):
+            if not room.over and held.get(game_id) != room.fence:
+                log.warning("game %s: its lease went to another process; this one lets it go", game_id)
+                self._let_go(room)
+
+    def start(self) -> None:
+        self._keeper = asyncio.create_task(self.keep_leases())
+
+    def _let_go(self, room: Room) -> None:
+        if self.rooms.get(room.game_id) is room:
+            del self.rooms[room.game_id]
+        room.close()
+        for listener in self.on_lost:
+            listener(room)
+
+    # ---------------------------------------------------------------- officials
+    async def officiate(
+        self, game_id: str, action: str, seat: object = None, note: object = ""
+    ) -> Outcome | None:
+        """An official's action (``warn``, ``forfeit``, ``close_chat``), authorised by the
+        caller, on the game wherever its room runs; None when the game is not live.
+        Raises :class:`Refused` as the room does."""
+        if action not in OFFICIALS_ACTIONS:
+            raise ValueError(f"unknown official's action {action!r}")
+        room = await self.get(game_id)
+        if room is not None:
+            await officiate(room, action, seat, note)
+            return Outcome.of(room)
+        owner = await self.owner_of(game_id)
+        if owner is None:
+            return None
+        if self.forward is None:
+            raise Refused("unavailable", N_("the server that runs this game cannot be reached; try again"))
+        return await self.forward(game_id, owner, action, seat, note)
 
     async def _rebuild(self, db: AsyncSession, row: LiveGame) -> Room:
         settings = MatchSettings.from_json(row.settings)
@@ -302,16 +462,46 @@ class Rooms:
             chat_on=(row.chat0, row.chat1),
             chat=[ChatLine(c.seat, c.text, c.t_ms) for c in chat_rows],
             pending_steps=list(row.pending_steps),
-            clock_base_ms=max(row.clock_ms, max((a.t_ms for a in actions), default=0)),
+            clock_base_ms=clock_at_takeover(row, max((a.t_ms for a in actions), default=0)),
             federation_id=row.federation_id,
             chat_closed=row.chat_closed,
             no_show_from_ms=row.no_show_from_ms,
             arrived=(row.arrived0_ms, row.arrived1_ms),
         )
 
+    async def stop(self) -> None:
+        """Close every room and let go of the leases, so another process takes the games
+        over at once rather than when the leases run out."""
+        if self._keeper is not None:
+            self._keeper.cancel()
+            await asyncio.gather(self._keeper, return_exceptions=True)
+        fences = {game_id: room.fence for game_id, room in self.rooms.items() if not room.over}
+        self.close()
+        with contextlib.suppress(Exception):  # a database already gone keeps the leases till they run out
+            await self.leases.release(fences)
+
     def close(self) -> None:
         for room in self.rooms.values():
             room.close()
+
+
+async def officiate(room: Room, action: str, seat: object, note: object) -> None:
+    if action == "warn":
+        await room.warn(seat, note)
+    elif action == "forfeit":
+        await room.forfeit(seat, note)
+    else:
+        await room.close_chat()
+
+
+def clock_at_takeover(row: LiveGame, last_action_ms: int) -> int:
+    """Where a rebuilt room's clock goes on: from the stored clock, plus the time its
+    owner was still alive after storing it (its clocks ran meanwhile); the time after
+    the owner's last renewal (a crash, a stop, a takeover) is charged to nobody."""
+    ran = 0
+    if row.stored_wall_ms is not None and row.held_ms is not None:
+        ran = max(0, row.held_ms - row.stored_wall_ms)
+    return max(row.clock_ms + ran, last_action_ms)
 
 
 async def seat_info(db: AsyncSession, user_id: int | None, bot: str | None) -> SeatInfo:

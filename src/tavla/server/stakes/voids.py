@@ -16,7 +16,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from tavla.ledger.games import GameStatus
 from tavla.ledger.tables import StakedGameRow
-from tavla.match.actions import ActionKind
 from tavla.server.deps import CurrentSession, Db, PlatformDep
 from tavla.server.errors import ApiError, forbidden, not_found
 from tavla.server.events import GameFinished
@@ -53,22 +52,20 @@ async def void_game(
     if row is None:
         raise not_found(N_("game not found"))
     await check_may_void(db, row, session.user)
-    room = await platform.rooms.get(game_id)
-    if room is None:
-        raise ApiError(409, "over", N_("the match is over"))
     await db.commit()  # the room stores the change on its own connection
     try:
-        await room.decide(ActionKind.VOID, None, body.note)
+        outcome = await platform.rooms.officiate(game_id, "forfeit", None, body.note)
     except Refused as refused:
-        status = 409 if refused.code == "over" else 422
+        status = 409 if refused.code == "over" else 503 if refused.code == "unavailable" else 422
         raise ApiError(status, refused.code, refused.template, **refused.params) from None  # type: ignore[arg-type]
-    state = room.state
+    if outcome is None:
+        raise ApiError(409, "over", N_("the match is over"))
     # The rooms announce the end to the ledger too; releasing here as well (the ledger
     # does it once) means the money is free when the administrator reads the answer.
     await platform.staked.game_finished(
-        GameFinished(game_id, room.federation_id, state.winner, (state.score[0], state.score[1]))
+        GameFinished(game_id, outcome.federation_id, outcome.winner, outcome.score)
     )
-    return {"ok": True, "over": state.over, "winner": state.winner}
+    return {"ok": True, "over": outcome.over, "winner": outcome.winner}
 
 
 async def abandoned_candidates(db: AsyncSession, federation: Federation) -> list[dict[str, Any]]:

@@ -17,7 +17,6 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tavla.core.registry import find_game
-from tavla.match.actions import ActionKind
 from tavla.match.clock import ClockSettings
 from tavla.match.settings import MatchSettings
 from tavla.server.errors import ApiError
@@ -238,18 +237,20 @@ class Director:
                 done = await withdrawals.withdraw(db, actor, tournament_id, number, note)
             finished = tournament_id if done.finished else None
             forfeit = done.forfeit
-            room = None if forfeit is None else await self.rooms.get(forfeit.game_id)
-            if forfeit is not None and room is not None:
+            if forfeit is not None:
                 try:
-                    await room.decide(ActionKind.FORFEIT, forfeit.seat, forfeit.note)
-                except Refused:
-                    # The match ended by itself a moment before: its own result stands
-                    # and is recorded as any game's.
-                    log.info("game %s was over before its forfeit", forfeit.game_id)
-                else:
-                    state = room.state
+                    outcome = await self.rooms.officiate(
+                        forfeit.game_id, "forfeit", forfeit.seat, forfeit.note
+                    )
+                except Refused as refused:
+                    # The match ended by itself a moment before (its own result stands and
+                    # is recorded as any game's), or its server cannot be reached (its
+                    # result comes when the game ends there).
+                    log.info("game %s: no forfeit (%s)", forfeit.game_id, refused.message)
+                    outcome = None
+                if outcome is not None:
                     event = GameFinished(
-                        room.game_id, room.federation_id, state.winner, (state.score[0], state.score[1])
+                        forfeit.game_id, outcome.federation_id, outcome.winner, outcome.score
                     )
                     finished = await self._record(event) or finished
         if finished is not None:

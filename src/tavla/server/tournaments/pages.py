@@ -9,7 +9,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from tavla.core.registry import all_games, find_game
 from tavla.engine.registry import LEVELS
-from tavla.server.deps import Db, OptionalSession, PlatformDep
+from tavla.server.deps import Db, OptionalSession, PlatformDep, RowId
 from tavla.server.errors import ApiError
 from tavla.server.federations.standing import Role, standing_of
 from tavla.server.i18n import N_, translate
@@ -65,7 +65,7 @@ def _gameless(shown: TournamentView) -> int:
 
 @router.get("/tournaments/{tournament_id}", response_class=HTMLResponse)
 async def tournament_page(
-    tournament_id: int, request: Request, db: Db, platform: PlatformDep, session: OptionalSession
+    tournament_id: RowId, request: Request, db: Db, platform: PlatformDep, session: OptionalSession
 ) -> Response:
     await read_one_moment(db)
     try:
@@ -98,7 +98,7 @@ async def tournament_page(
 
 @router.get("/tournaments/{tournament_id}/admin", response_class=HTMLResponse)
 async def administration_page(
-    tournament_id: int, request: Request, db: Db, session: OptionalSession
+    tournament_id: RowId, request: Request, db: Db, session: OptionalSession
 ) -> Response:
     """The administrators run the tournament here; the arbiters confirm results."""
     await read_one_moment(db)

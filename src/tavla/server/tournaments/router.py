@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.responses import PlainTextResponse
 
-from tavla.server.deps import CurrentSession, Db, PlatformDep
+from tavla.server.deps import CurrentSession, Db, PlatformDep, RowId
 from tavla.server.federations.service import federation_at
 from tavla.server.stakes import tournaments as money
 from tavla.server.stakes.schemas import Sponsorship
@@ -57,14 +57,14 @@ async def import_report(slug: str, body: TrfImport, db: Db, session: CurrentSess
 
 
 @router.get("/tournaments/{tournament_id}")
-async def tournament(tournament_id: int, db: Db) -> TournamentView:
+async def tournament(tournament_id: RowId, db: Db) -> TournamentView:
     """Entrants, the pairings of every round with their games, the standings: public."""
     await read_one_moment(db)
     return await views.view(db, await tournament_at(db, tournament_id))
 
 
 @router.get("/tournaments/{tournament_id}/trf", response_class=PlainTextResponse)
-async def tournament_report(tournament_id: int, db: Db) -> PlainTextResponse:
+async def tournament_report(tournament_id: RowId, db: Db) -> PlainTextResponse:
     """A Swiss tournament's official rounds as a FIDE Tournament Report File (TRF16)."""
     await read_one_moment(db)
     found = await tournament_at(db, tournament_id)
@@ -74,7 +74,7 @@ async def tournament_report(tournament_id: int, db: Db) -> PlainTextResponse:
 
 
 @router.post("/tournaments/{tournament_id}/registration")
-async def open_registration(tournament_id: int, db: Db, session: CurrentSession) -> TournamentSummary:
+async def open_registration(tournament_id: RowId, db: Db, session: CurrentSession) -> TournamentSummary:
     """Open registration (the federation's administrators)."""
     found = await tournament_at(db, tournament_id)
     await service.advance(db, session.user, found, "registration")
@@ -82,7 +82,7 @@ async def open_registration(tournament_id: int, db: Db, session: CurrentSession)
 
 
 @router.post("/tournaments/{tournament_id}/check-in")
-async def open_check_in(tournament_id: int, db: Db, session: CurrentSession) -> TournamentSummary:
+async def open_check_in(tournament_id: RowId, db: Db, session: CurrentSession) -> TournamentSummary:
     """Close registration and open check-in (the federation's administrators)."""
     found = await tournament_at(db, tournament_id)
     await service.advance(db, session.user, found, "check_in")
@@ -90,7 +90,7 @@ async def open_check_in(tournament_id: int, db: Db, session: CurrentSession) -> 
 
 
 @router.post("/tournaments/{tournament_id}/rounds", status_code=201)
-async def start_round(tournament_id: int, platform: PlatformDep, session: CurrentSession) -> dict[str, int]:
+async def start_round(tournament_id: RowId, platform: PlatformDep, session: CurrentSession) -> dict[str, int]:
     """Pair the next round and start its games (the federation's administrators)."""
     number = await platform.tournaments.start_round(session.user, tournament_id)
     return {"round": number}
@@ -98,7 +98,7 @@ async def start_round(tournament_id: int, platform: PlatformDep, session: Curren
 
 @router.post("/tournaments/{tournament_id}/bots", status_code=201)
 async def add_bot(
-    tournament_id: int, body: BotEntrantCreate, db: Db, session: CurrentSession
+    tournament_id: RowId, body: BotEntrantCreate, db: Db, session: CurrentSession
 ) -> dict[str, str]:
     """Enter a bot account, checked in (the federation's administrators)."""
     name = await service.add_bot(db, session.user, await tournament_at(db, tournament_id), body.level)
@@ -107,7 +107,7 @@ async def add_bot(
 
 @router.put("/tournaments/{tournament_id}/entrants/me")
 async def register(
-    tournament_id: int, db: Db, platform: PlatformDep, session: CurrentSession
+    tournament_id: RowId, db: Db, platform: PlatformDep, session: CurrentSession
 ) -> dict[str, bool]:
     """Enter the tournament (a player of its federation, while registration is open),
     paying its entry fee."""
@@ -125,7 +125,7 @@ async def register(
 
 @router.delete("/tournaments/{tournament_id}/entrants/me")
 async def withdraw(
-    tournament_id: int, db: Db, platform: PlatformDep, session: CurrentSession
+    tournament_id: RowId, db: Db, platform: PlatformDep, session: CurrentSession
 ) -> dict[str, bool]:
     """Take one's registration back before the tournament starts (its fee comes back),
     or withdraw from it while it runs (the fee stays in the pool; withdrawals.py)."""
@@ -144,7 +144,11 @@ async def withdraw(
 
 @router.post("/tournaments/{tournament_id}/players/{number}/withdrawal")
 async def withdraw_player(
-    tournament_id: int, number: int, body: WithdrawalRequest, platform: PlatformDep, session: CurrentSession
+    tournament_id: RowId,
+    number: RowId,
+    body: WithdrawalRequest,
+    platform: PlatformDep,
+    session: CurrentSession,
 ) -> dict[str, bool]:
     """An administrator or arbiter of the federation withdraws the player of start
     ``number`` from the running tournament, saying why."""
@@ -153,14 +157,14 @@ async def withdraw_player(
 
 
 @router.post("/tournaments/{tournament_id}/entrants/me/check-in")
-async def check_in(tournament_id: int, db: Db, session: CurrentSession) -> dict[str, bool]:
+async def check_in(tournament_id: RowId, db: Db, session: CurrentSession) -> dict[str, bool]:
     await service.check_in(db, session.user, await tournament_at(db, tournament_id))
     return {"ok": True}
 
 
 @router.post("/tournaments/{tournament_id}/pairings/{pairing_id}/confirm")
 async def confirm(
-    tournament_id: int, pairing_id: int, db: Db, platform: PlatformDep, session: CurrentSession
+    tournament_id: RowId, pairing_id: RowId, db: Db, platform: PlatformDep, session: CurrentSession
 ) -> PairingView:
     """A player confirms his result; an arbiter of the federation makes it official."""
     # Locked as the director locks it: a game of the same round ending meanwhile would
@@ -176,7 +180,7 @@ async def confirm(
 
 
 @router.get("/tournaments/{tournament_id}/money")
-async def tournament_money(tournament_id: int, db: Db, platform: PlatformDep) -> dict[str, Any]:
+async def tournament_money(tournament_id: RowId, db: Db, platform: PlatformDep) -> dict[str, Any]:
     """The entry fee, the prize shares and the pool now (public, like the standings)."""
     found = await tournament_at(db, tournament_id)
     return {"money": await money.terms_of(platform.staked.ledger, found.id)}
@@ -184,7 +188,7 @@ async def tournament_money(tournament_id: int, db: Db, platform: PlatformDep) ->
 
 @router.post("/tournaments/{tournament_id}/sponsorships", status_code=201)
 async def sponsor(
-    tournament_id: int, body: Sponsorship, db: Db, platform: PlatformDep, session: CurrentSession
+    tournament_id: RowId, body: Sponsorship, db: Db, platform: PlatformDep, session: CurrentSession
 ) -> dict[str, Any]:
     """An administrator adds a sponsor's money to the prize pool."""
     found = await tournament_at(db, tournament_id)
