@@ -11,11 +11,11 @@ a new one. Nobody plays until every game is up (or ``--setup-timeout`` has passe
 Registering is slow on purpose (argon2), so a few accounts share the seats (one
 account per four games): a "player" here is one seat, one websocket.
 
-Until each live game has one owner that the other processes forward to, a game is
-played on the process that made it: game i is offered and accepted on process i mod P,
-and both its players connect to that process directly, by its port. ``--via-balancer``
-connects them through nginx instead (for when ownership exists). Plain HTTP (the
-accounts) goes through nginx either way.
+Game i is offered and accepted on process i mod P, which owns it (docs/API.md 8), and
+by default both its players connect to that process directly, by its port: what the
+processes themselves do. ``--via-balancer`` connects them through nginx instead, which
+may pick another process, which then relays the game's messages to the owner through
+Redis. Plain HTTP (the accounts) goes through nginx either way.
 
 The players are split over ``--generators`` processes (asyncio each; thousands of
 websockets are more than one Python process drives on two cores), and every one of
@@ -60,6 +60,12 @@ SETTINGS = {
     "TAVLA_BOT_DELAY_MS": "0",
     "TAVLA_MESSAGES_PER_SECOND": "100000",
     "TAVLA_LOGIN_ATTEMPTS_PER_MINUTE": "100000",
+    # A few accounts play every seat from one address: the limits meant for one person
+    # (docs/API.md 9) would refuse them.
+    "TAVLA_ACTIONS_PER_SECOND_PER_ACCOUNT": "100000",
+    "TAVLA_CHANGES_PER_MINUTE": "1000000",
+    "TAVLA_CONNECTIONS_PER_MINUTE_PER_ADDRESS": "1000000",
+    "TAVLA_CONNECTIONS_PER_MINUTE_PER_ACCOUNT": "1000000",
 }
 
 

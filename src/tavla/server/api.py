@@ -96,8 +96,14 @@ async def health(platform: PlatformDep) -> dict[str, Any]:
     return {
         "status": "ok",
         "live_games": sum(1 for room in platform.rooms.rooms.values() if not room.over),
-        # Behind a balancer, which process answered (docs/deploy.md).
-        "process": {"host": socket.gethostname(), "pid": os.getpid(), "port": platform.settings.port},
+        # Behind a balancer, which process answered (docs/deploy.md); ``node`` is the
+        # name its game leases and relayed sockets go by (docs/API.md 8).
+        "process": {
+            "host": socket.gethostname(),
+            "pid": os.getpid(),
+            "port": platform.settings.port,
+            "node": platform.relay.node,
+        },
     }
 
 
