@@ -18,9 +18,10 @@ run: $(STAMP)
 # What the tests use from Debian: GNU Backgammon (the outside oracle of the
 # differential tests), Chromium (the web board's end-to-end tests), PostgreSQL
 # (the server's tests run on it as well as on SQLite) and Redis (the hub between
-# server processes, tests/realtime). Each missing one is installed
+# server processes, tests/realtime), nginx (the balancer of `tavla cluster`,
+# tests/cluster). Each missing one is installed
 # when running as root; without it, its tests are skipped with a warning.
-SYSTEM_PACKAGES := /usr/games/gnubg:gnubg /usr/bin/chromium:chromium /usr/lib/postgresql:postgresql /usr/bin/redis-server:redis-server
+SYSTEM_PACKAGES := /usr/games/gnubg:gnubg /usr/bin/chromium:chromium /usr/lib/postgresql:postgresql /usr/bin/redis-server:redis-server /usr/sbin/nginx:nginx
 system-packages:
 	@missing=""; for entry in $(SYSTEM_PACKAGES); do \
 	  [ -e "$${entry%%:*}" ] || missing="$$missing $${entry##*:}"; \

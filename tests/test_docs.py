@@ -35,6 +35,7 @@ PAGES = (
     "tournaments.md",
     "ratings.md",
     "federations.md",
+    "deploy.md",
 )
 
 
@@ -124,3 +125,18 @@ def test_fair_dice_snippet_prints_what_the_page_says() -> None:
     dice = FairDice(seed, "alice:bob")
     assert printed.group(1).splitlines() == [commitment(seed), str([dice.die() for _ in range(10)])]
     assert "`36`" in page and "`34`" in page
+
+
+def test_deploy_page_shows_the_balancer_configuration_tavla_cluster_writes() -> None:
+    from tavla.cluster.servers import nginx_config
+
+    page = text("deploy.md")
+    written = nginx_config(Path("/state"), "127.0.0.1", 8000, [8001, 8002, 8003])
+    shown = page.split("```nginx\n", 1)[1].split("```", 1)[0]
+    for line in shown.splitlines():
+        directive = line.strip()
+        if directive.startswith(("proxy_", "map ", "least_conn", "keepalive", "server 127")):
+            assert directive in written, directive
+    options = CliRunner().invoke(app, ["cluster", "--help"], terminal_width=200).output
+    for option in set(re.findall(r"--[a-z][a-z-]+", page.split("`tavla cluster`", 1)[1])):
+        assert option in options, option

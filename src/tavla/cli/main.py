@@ -40,6 +40,7 @@ COMMAND_MODULES = [
     "tavla.cli.replay",
     "tavla.cli.schema",
     "tavla.cli.serve",
+    "tavla.cli.cluster",
     "tavla.cli.site_owner",
     "tavla.cli.train",
     "tavla.cli.verify_dice",

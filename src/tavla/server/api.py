@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import socket
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
@@ -91,7 +93,18 @@ async def health(platform: PlatformDep) -> dict[str, Any]:
     """200 once the database is migrated and the server takes requests."""
     if not platform.ready:
         raise ApiError(503, "starting", N_("the server is starting"))
-    return {"status": "ok", "live_games": sum(1 for room in platform.rooms.rooms.values() if not room.over)}
+    return {
+        "status": "ok",
+        "live_games": sum(1 for room in platform.rooms.rooms.values() if not room.over),
+        # Behind a balancer, which process answered (docs/deploy.md); ``node`` is the
+        # name its game leases and relayed sockets go by (docs/API.md 8).
+        "process": {
+            "host": socket.gethostname(),
+            "pid": os.getpid(),
+            "port": platform.settings.port,
+            "node": platform.relay.node,
+        },
+    }
 
 
 @router.post("/register")
