@@ -27,6 +27,8 @@ from tavla.storage.database import migrate, open_engine, sessions
 
 log = logging.getLogger(__name__)
 
+LOBBY_CHANGES_EVERY_S = 0.25
+
 
 @dataclass
 class Platform:
@@ -43,6 +45,7 @@ class Platform:
     """Carries the games' traffic to and from the other processes (one process: unused)."""
     ready: bool = False
     _catching_up: asyncio.Task[None] | None = None
+    _lobby_dirty: bool = False
     handlers: set[asyncio.Task[None]] = field(default_factory=set)
     """The websocket handlers running now: stopping waits for them before closing the database."""
 
@@ -110,8 +113,18 @@ class Platform:
                 log.exception("catching up on finished games failed; trying again")
 
     def _room_changed(self, room: Room) -> None:
-        # The lobby lists live games and their scores: it changes when a game does.
-        self.hub.publish(DIRTY_TOPIC, {"game": room.game_id})
+        # The lobby lists live games and their scores: it changes when a game does. Its
+        # readers redraw at most four times a second, so the changes of all the rooms of
+        # a quarter of a second travel as one message (through Redis: one per process,
+        # not one per move).
+        if self._lobby_dirty:
+            return
+        self._lobby_dirty = True
+        asyncio.get_running_loop().call_later(LOBBY_CHANGES_EVERY_S, self._tell_lobby)
+
+    def _tell_lobby(self) -> None:
+        self._lobby_dirty = False
+        self.hub.publish(DIRTY_TOPIC, {})
 
     async def start(self) -> None:
         # First: loading the live games already publishes their changes.
