@@ -36,6 +36,7 @@ PAGES = (
     "ratings.md",
     "federations.md",
     "deploy.md",
+    "capacity.md",
 )
 
 
@@ -140,3 +141,30 @@ def test_deploy_page_shows_the_balancer_configuration_tavla_cluster_writes() -> 
     options = CliRunner().invoke(app, ["cluster", "--help"], terminal_width=200).output
     for option in set(re.findall(r"--[a-z][a-z-]+", page.split("`tavla cluster`", 1)[1])):
         assert option in options, option
+
+
+def test_capacity_plan_shows_what_the_model_computes_from_the_stored_runs() -> None:
+    import argparse
+    import importlib.util
+    import sys
+
+    spec = importlib.util.spec_from_file_location("capacity_model", ROOT / "benchmarks" / "capacity_model.py")
+    assert spec is not None and spec.loader is not None
+    model = importlib.util.module_from_spec(spec)
+    sys.modules["capacity_model"] = model  # its dataclasses look their module up there
+    spec.loader.exec_module(model)
+    runs = json.loads((ROOT / "benchmarks" / "measured" / "cluster_load_think2000.json").read_text())
+    costs = model.Costs.measured(next(run for run in runs if run["processes"] == 1), 110.0)
+    options = argparse.Namespace(
+        intents_per_game_s=0.5, utilisation=0.6, idle_rss_mib=110.0, postgres_cores=32
+    )
+    page = text("capacity.md")
+    for games in (1_000, 10_000, 100_000):
+        plan = model.plan(games, costs, options)
+        row = (
+            f"| {games:,} | {plan.intents_per_s:,.0f} | {plan.processes:,} | {plan.sockets_per_process:,} "
+            f"| {plan.mib_per_process:,.0f} | {plan.postgres_cores:,.1f} | {plan.commits_per_s:,.0f} "
+            f"| {plan.redis_shards} | {plan.redis_commands_per_s:,.0f} | {plan.lobby_rows_per_s:,.0f} |"
+        )
+        assert row in page, row
+    assert f"{costs.server_cpu_ms:.2f} ms" in page and f"{costs.commits:.2f}" in page
