@@ -99,8 +99,10 @@ class World:
             engine.dispose()
 
 
-def build_world(database_url: str) -> Iterator[World]:
-    with TestClient(create_app(make_settings(database_url)), base_url="http://testserver") as client:
+def build_world(database_url: str, **settings: Any) -> Iterator[World]:
+    with TestClient(
+        create_app(make_settings(database_url, **settings)), base_url="http://testserver"
+    ) as client:
         site = Site(client)
         world = World(site, database_url)
         world.people["nobody"] = None

@@ -385,9 +385,12 @@ class Rooms:
                 log.exception("the leases could not be renewed; trying again")
 
     async def renew(self) -> None:
+        # Only the rooms there before the renewal are judged by it: a game made or taken
+        # while the statement ran may be missing from what it saw, and is not lost.
+        before = list(self.rooms.items())
         held = await self.leases.renew()
-        for game_id, room in list(self.rooms.items()):
-            if not room.over and held.get(game_id) != room.fence:
+        for game_id, room in before:
+            if not room.over and not room.closed and held.get(game_id) != room.fence:
                 log.warning("game %s: its lease went to another process; this one lets it go", game_id)
                 self._let_go(room)
 
@@ -400,6 +403,15 @@ class Rooms:
         room.close()
         for listener in self.on_lost:
             listener(room)
+
+    async def discard(self, room: Room) -> None:
+        """Forget a game nobody is to play (one made twice by a race between processes,
+        before anybody saw it): its room here, and its rows."""
+        self._let_go(room)
+        async with self.engine.begin() as connection:
+            for table in (ACTIONS, DICE, CHAT):
+                await connection.execute(table.delete().where(table.c.game_id == room.game_id))
+            await connection.execute(GAMES.delete().where(GAMES.c.id == room.game_id))
 
     # ---------------------------------------------------------------- officials
     async def officiate(

@@ -12,8 +12,10 @@ import asyncio
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
+from typing import Any, cast
 
-from sqlalchemy import select, update
+from sqlalchemy import CursorResult, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tavla.core.registry import find_game
@@ -76,19 +78,14 @@ class Director:
         A round whose games could not all be made (the database refused one) stays
         paired: starting it again makes the games it still lacks, and pairs nothing."""
         async with self.lock:
-            async with self.sessions() as db, db.begin():
-                stored = await load(db, await tournament_at(db, tournament_id, for_update=True))
-                check_may_run(await standing_of(db, actor), stored.federation)
-                boards = gameless_boards(stored) or await self._pair_next(db, stored)
-                number = stored.tournament.current_round
-                federation_id = stored.federation.id
-                finished = stored.tournament.state == "finished"
-                games = []
-                for pairing in boards:
-                    if pairing.black_id is not None and pairing.result is None:
-                        seats = self._seats(stored, pairing)
-                        settings = match_settings(stored, number, (seats[0].name, seats[1].name))
-                        games.append((pairing.id, seats, settings))
+            try:
+                number, federation_id, finished, games = await self._pair(actor, tournament_id)
+            except IntegrityError:
+                # Another process paired the same round a moment before (where the
+                # database cannot lock the tournament's row for one of them: SQLite).
+                raise ApiError(
+                    409, "round_started", N_("this round was started meanwhile; reload the tournament")
+                ) from None
             # The round is stored: now its games, each stored by the rooms on its own.
             for made, (pairing_id, seats, settings) in enumerate(games):
                 try:
@@ -107,6 +104,25 @@ class Director:
             await self._tell_finished(tournament_id)
         return number
 
+    async def _pair(
+        self, actor: User, tournament_id: int
+    ) -> tuple[int, int, bool, list[tuple[int, tuple[SeatInfo, SeatInfo], MatchSettings]]]:
+        """Pair the next round, or find the boards a failed start left without a game:
+        the round's number, the federation, whether that finished the tournament, and
+        the games to make."""
+        async with self.sessions() as db, db.begin():
+            stored = await load(db, await tournament_at(db, tournament_id, for_update=True))
+            check_may_run(await standing_of(db, actor), stored.federation)
+            boards = gameless_boards(stored) or await self._pair_next(db, stored)
+            number = stored.tournament.current_round
+            games = []
+            for pairing in boards:
+                if pairing.black_id is not None and pairing.result is None:
+                    seats = self._seats(stored, pairing)
+                    settings = match_settings(stored, number, (seats[0].name, seats[1].name))
+                    games.append((pairing.id, seats, settings))
+            return number, stored.federation.id, stored.tournament.state == "finished", games
+
     async def _make_game(
         self, pairing_id: int, seats: tuple[SeatInfo, SeatInfo], settings: MatchSettings, federation_id: int
     ) -> None:
@@ -123,9 +139,20 @@ class Director:
             federation_id=federation_id,
             await_players=True,
         )
+        # Only a board still without a game takes this one: a start of the same round on
+        # another process may have made its game meanwhile (each start only sees which
+        # boards lacked one when it locked the tournament).
         async with self.sessions() as db, db.begin():
-            made = update(TournamentPairing).where(TournamentPairing.id == pairing_id)
-            await db.execute(made.values(game_id=room.game_id))
+            made = update(TournamentPairing).where(
+                TournamentPairing.id == pairing_id, TournamentPairing.game_id.is_(None)
+            )
+            result = cast(CursorResult[Any], await db.execute(made.values(game_id=room.game_id)))
+            taken = result.rowcount == 1
+        if not taken:
+            log.info(
+                "board %s got its game from another start; game %s is discarded", pairing_id, room.game_id
+            )
+            await self.rooms.discard(room)
 
     async def _pair_next(self, db: AsyncSession, stored: Stored) -> list[TournamentPairing]:
         tournament = stored.tournament

@@ -1,0 +1,141 @@
+"""Game leases (docs/API.md 8): one owner per live game, a fence raised at every change
+of owner, and an owner that lost its game storing nothing more."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("sqlalchemy")
+
+from sqlalchemy import func, select, update
+
+from tavla.match.settings import MatchSettings
+from tavla.server.live.leases import LeaseLost, Leases, wall_ms
+from tavla.server.live.room import SeatInfo
+from tavla.server.live.rooms import Rooms
+from tavla.storage.database import migrate, open_engine, sessions
+from tavla.storage.models import GameAction, LiveGame
+
+pytestmark = pytest.mark.timeout(60)
+
+SEATS = (SeatInfo("ayse", None, "easy"), SeatInfo("ivan", None, "easy"))
+SEEDS = ("ayse seed", "ivan seed")
+
+
+def run(tmp_path: Path, scenario: Callable[[Any], Awaitable[None]]) -> None:
+    """``scenario(engine)`` on a fresh SQLite database."""
+
+    async def main() -> None:
+        engine = open_engine(f"sqlite:///{tmp_path / 'tavla.db'}")
+        try:
+            await migrate(engine)
+            await scenario(engine)
+        finally:
+            await engine.dispose()
+
+    asyncio.run(main())
+
+
+def rooms_of(engine: Any, node: str, *, exclusive: bool = False, lease_ms: int = 5000) -> Rooms:
+    leases = Leases(engine, node=node, lease_ms=lease_ms, exclusive=exclusive)
+    return Rooms(sessions(engine), one_writer=True, leases=leases)
+
+
+async def holder(engine: Any, game_id: str) -> tuple[str | None, int]:
+    async with engine.connect() as connection:
+        row = (
+            await connection.execute(select(LiveGame.owner, LiveGame.fence).where(LiveGame.id == game_id))
+        ).one()
+    return row[0], row[1]
+
+
+async def actions(engine: Any, game_id: str) -> int:
+    async with engine.connect() as connection:
+        statement = select(func.count()).select_from(GameAction).where(GameAction.game_id == game_id)
+        return int((await connection.execute(statement)).scalar_one())
+
+
+def test_a_game_has_one_owner_until_its_lease_runs_out(tmp_path: Path) -> None:
+    async def scenario(engine: Any) -> None:
+        first, second = rooms_of(engine, "first"), rooms_of(engine, "second")
+        room = await first.create(MatchSettings(game="tabla"), SEATS, client_seeds=SEEDS)
+        assert await holder(engine, room.game_id) == ("first", 1)
+        # Held: the other process gets no room, and learns who owns the game.
+        assert await second.get(room.game_id) is None
+        assert await second.owner_of(room.game_id) == "first"
+        assert await holder(engine, room.game_id) == ("first", 1)
+        # Run out: the other takes it over, under a higher fence, from the stored record.
+        async with engine.begin() as connection:
+            await connection.execute(update(LiveGame).values(lease_until_ms=wall_ms() - 1))
+        taken = await second.get(room.game_id)
+        assert taken is not None and taken.fence == 2 and taken.state == room.state
+        assert await holder(engine, room.game_id) == ("second", 2)
+        # The old owner, unaware, tries to store its next change: nothing is stored.
+        stored = await actions(engine, room.game_id)
+        with pytest.raises(LeaseLost):
+            await first.save(room, _a_change(room))
+        assert await actions(engine, room.game_id) == stored
+        await asyncio.sleep(0)  # the room is let go right after the refusal
+        assert room.game_id not in first.rooms and room.closed
+        # The new owner's renewal keeps it; the old one's renewal finds nothing of it.
+        await second.renew()
+        assert room.game_id in second.rooms
+        first.close()
+        second.close()
+
+    run(tmp_path, scenario)
+
+
+def _a_change(room: Any) -> Any:
+    from tavla.server.live.changes import Change
+
+    return Change(state=room.state, pending_steps=room.pending_steps)
+
+
+def test_a_renewal_does_not_drop_a_game_made_while_it_ran(tmp_path: Path) -> None:
+    async def scenario(engine: Any) -> None:
+        rooms = rooms_of(engine, "first")
+        renew = rooms.leases.renew
+        made: list[str] = []
+
+        async def renew_then_make() -> dict[str, int]:
+            held = await renew()  # what the statement saw ...
+            room = await rooms.create(
+                MatchSettings(game="tabla"), SEATS, client_seeds=SEEDS
+            )  # ... and a game made after it
+            made.append(room.game_id)
+            return held
+
+        rooms.leases.renew = renew_then_make  # type: ignore[method-assign]
+        await rooms.renew()
+        assert made and made[0] in rooms.rooms and not rooms.rooms[made[0]].closed
+        rooms.leases.renew = renew  # type: ignore[method-assign]
+        await rooms.renew()  # the next renewal sees it held
+        assert made[0] in rooms.rooms
+        rooms.close()
+
+    run(tmp_path, scenario)
+
+
+def test_a_clean_stop_lets_go_at_once_and_one_process_alone_takes_over_at_once(tmp_path: Path) -> None:
+    async def scenario(engine: Any) -> None:
+        first, second = rooms_of(engine, "first"), rooms_of(engine, "second")
+        room = await first.create(MatchSettings(game="tabla"), SEATS, client_seeds=SEEDS)
+        await first.stop()
+        assert await holder(engine, room.game_id) == (None, 1)
+        assert await second.load_live() == 1
+        assert await holder(engine, room.game_id) == ("second", 2)
+        # A process alone (no hub between processes) takes a crashed owner's games at
+        # once, without waiting for the lease to run out.
+        alone = rooms_of(engine, "alone", exclusive=True)
+        assert await alone.load_live() == 1
+        assert await holder(engine, room.game_id) == ("alone", 3)
+        second.close()
+        alone.close()
+
+    run(tmp_path, scenario)
