@@ -15,7 +15,7 @@ import httpx
 import pytest
 from tests.realtime.conftest import RedisServer
 from tests.server.conftest import DATABASES, _postgres_database
-from tests.server.served import Account, Served, WsSeat, offer_and_accept
+from tests.server.served import Account, Served, WsSeat, check_acked_once, offer_and_accept
 from tests.server.test_restart import Table, flag_result, seen, wait_finished
 from websockets.exceptions import ConnectionClosed
 
@@ -84,20 +84,7 @@ def check_record(
     record = MatchRecord.from_json(httpx.get(f"{served.url}/api/games/{game_id}/record").text)
     state = replay(record)
     assert match_state_json(state, record.actions[-1].t_ms).model_dump(mode="json", by_alias=True) == final
-    by_players = [
-        (action.seat, str(action.kind))
-        for action in record.actions
-        if action.seat is not None and action.kind in (ActionKind.ROLL, ActionKind.MOVE, ActionKind.TAKE)
-    ]
-    intents = [
-        (seat, {"roll": "roll", "commit": "move", "take": "take"}[action["kind"]])
-        for seat, _seq, action in acked
-        if action["kind"] in ("roll", "commit", "take")
-    ]
-    assert by_players == intents
-    for index in (0, 1):
-        numbers = [seq for s, seq, _a in acked if s == index]
-        assert numbers == list(range(1, len(numbers) + 1))
+    check_acked_once(record, acked)
 
 
 def mid_turn(seat: WsSeat) -> bool:
@@ -110,15 +97,21 @@ def mid_turn(seat: WsSeat) -> bool:
     )
 
 
+def across(first: Served, second: Served) -> tuple[Account, Account, str, WsSeat, WsSeat, Table]:
+    """ayse on the first process, mehmet on the second, which makes their game (he
+    accepts there) and so owns it: ayse's socket is relayed to it."""
+    ayse, mehmet = Account(first, "ayse"), Account(second, "mehmet")
+    game_id = offer_and_accept(ayse, mehmet, game="tabla", length=3, cube=True)
+    relayed, at_owner = ayse.connect(game_id), mehmet.connect(game_id)
+    table = Table((relayed, at_owner) if relayed.state["seat"] == 0 else (at_owner, relayed))
+    return ayse, mehmet, game_id, relayed, at_owner, table
+
+
 def test_the_owner_killed_in_mid_turn_its_game_goes_on_in_the_other_process(
     pair: tuple[Served, Served],
 ) -> None:
     first, second = pair
-    ayse, mehmet = Account(first, "ayse"), Account(second, "mehmet")
-    # mehmet accepts on the second process: it makes the game and owns it.
-    game_id = offer_and_accept(ayse, mehmet, game="tabla", length=3, cube=True)
-    relayed, at_owner = ayse.connect(game_id), mehmet.connect(game_id)
-    table = Table((relayed, at_owner) if relayed.state["seat"] == 0 else (at_owner, relayed))
+    ayse, mehmet, game_id, relayed, _, table = across(first, second)
     for _ in range(3):  # some turns, then stop inside one
         table.play(stop=lambda seat: seat.match["phase"] == "move" and not mid_turn(seat))
     mover = table.play(stop=mid_turn)
@@ -147,10 +140,7 @@ def test_a_frozen_owner_wakes_up_to_find_its_game_gone_and_stores_nothing(
     pair: tuple[Served, Served],
 ) -> None:
     first, second = pair
-    ayse, mehmet = Account(first, "ayse"), Account(second, "mehmet")
-    game_id = offer_and_accept(ayse, mehmet, game="tabla", length=3, cube=True)
-    relayed, at_owner = ayse.connect(game_id), mehmet.connect(game_id)
-    table = Table((relayed, at_owner) if relayed.state["seat"] == 0 else (at_owner, relayed))
+    ayse, mehmet, game_id, relayed, at_owner, table = across(first, second)
     mehmet_seat = at_owner.state["seat"]
     # Play until mehmet, whose socket is on the owner, is in the middle of his turn.
     assert table.play(stop=lambda seat: seat is at_owner and mid_turn(seat)) is at_owner

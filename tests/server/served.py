@@ -20,11 +20,22 @@ from typing import Any
 import httpx
 from websockets.sync.client import ClientConnection, connect
 
+from tavla.match.actions import ActionKind
+from tavla.match.record import MatchRecord
 from tavla.server.deps import SESSION_COOKIE
 
 TAVLA = Path(sys.executable).with_name("tavla")
 START_TIMEOUT_S = 30.0
 READ_TIMEOUT_S = 15.0
+QUICK_AND_UNLIMITED = {
+    "TAVLA_BOT_DELAY_MS": "0",
+    "TAVLA_MESSAGES_PER_SECOND": "10000",
+    "TAVLA_ACTIONS_PER_SECOND_PER_ACCOUNT": "10000",
+    "TAVLA_CHANGES_PER_MINUTE": "10000",
+    "TAVLA_CONNECTIONS_PER_MINUTE_PER_ADDRESS": "10000",
+    "TAVLA_CONNECTIONS_PER_MINUTE_PER_ACCOUNT": "10000",
+}
+"""Settings of a server under test: bots act at once, and no limit slows the players."""
 
 
 def free_port() -> int:
@@ -49,16 +60,7 @@ class Served:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> None:
-        env = {
-            **os.environ,
-            "TAVLA_BOT_DELAY_MS": "0",
-            "TAVLA_MESSAGES_PER_SECOND": "10000",
-            "TAVLA_ACTIONS_PER_SECOND_PER_ACCOUNT": "10000",
-            "TAVLA_CHANGES_PER_MINUTE": "10000",
-            "TAVLA_CONNECTIONS_PER_MINUTE_PER_ADDRESS": "10000",
-            "TAVLA_CONNECTIONS_PER_MINUTE_PER_ACCOUNT": "10000",
-            **self.env,
-        }
+        env = {**os.environ, **QUICK_AND_UNLIMITED, **self.env}
         env.pop("TAVLA_DATABASE_URL", None)
         command = [
             str(TAVLA),
@@ -220,3 +222,22 @@ def first_legal(state: dict[str, Any]) -> dict[str, Any] | None:
     if phase == "resign":
         return {"kind": "accept"}
     return None
+
+
+def check_acked_once(record: MatchRecord, acked: list[tuple[int, int, dict[str, Any]]]) -> None:
+    """Every acknowledged roll, turn and take is in ``record`` once, in order; each
+    seat's sequence numbers go on from 1, each used once."""
+    by_players = [
+        (action.seat, str(action.kind))
+        for action in record.actions
+        if action.seat is not None and action.kind in (ActionKind.ROLL, ActionKind.MOVE, ActionKind.TAKE)
+    ]
+    intents = [
+        (seat, {"roll": "roll", "commit": "move", "take": "take"}[action["kind"]])
+        for seat, _seq, action in acked
+        if action["kind"] in ("roll", "commit", "take")
+    ]
+    assert by_players == intents
+    for index in (0, 1):
+        numbers = [seq for s, seq, _a in acked if s == index]
+        assert numbers == list(range(1, len(numbers) + 1))

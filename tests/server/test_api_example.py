@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-import socket
 import subprocess
 import sys
 import time
@@ -12,14 +11,9 @@ from pathlib import Path
 
 import httpx
 import pytest
+from tests.server.served import QUICK_AND_UNLIMITED, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def example_client() -> str:
@@ -32,15 +26,7 @@ def example_client() -> str:
 @pytest.mark.timeout(180)
 def test_the_documented_client_plays_a_game_to_the_end(tmp_path: Path) -> None:
     port = free_port()
-    env = {
-        **os.environ,
-        "TAVLA_BOT_DELAY_MS": "0",
-        "TAVLA_MESSAGES_PER_SECOND": "10000",
-        "TAVLA_ACTIONS_PER_SECOND_PER_ACCOUNT": "10000",
-        "TAVLA_CHANGES_PER_MINUTE": "10000",
-        "TAVLA_CONNECTIONS_PER_MINUTE_PER_ADDRESS": "10000",
-        "TAVLA_CONNECTIONS_PER_MINUTE_PER_ACCOUNT": "10000",
-    }
+    env = {**os.environ, **QUICK_AND_UNLIMITED}
     command = [str(Path(sys.executable).with_name("tavla")), "serve", "--port", str(port)]
     server = subprocess.Popen(
         [*command, "--database", f"sqlite:///{tmp_path / 'db'}"],

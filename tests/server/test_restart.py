@@ -15,9 +15,8 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.server.served import Account, Served, WsSeat, first_legal, offer_and_accept
+from tests.server.served import Account, Served, WsSeat, check_acked_once, first_legal, offer_and_accept
 
-from tavla.match.actions import ActionKind
 from tavla.match.record import MatchRecord, replay
 from tavla.schema import match_state_json
 
@@ -149,22 +148,7 @@ def test_a_match_survives_sigkill_in_mid_turn_and_finishes_as_an_uninterrupted_o
     assert MatchRecord.from_json(record.to_json()) == record
 
     # Every acknowledged roll and turn is in the record once: before the kill and after.
-    acked = acked_before + table2.acked
-    by_players = [
-        (action.seat, str(action.kind))
-        for action in record.actions
-        if action.seat is not None and action.kind in (ActionKind.ROLL, ActionKind.MOVE, ActionKind.TAKE)
-    ]
-    intents = [
-        (seat, {"roll": "roll", "commit": "move", "take": "take"}[action["kind"]])
-        for seat, _seq, action in acked
-        if action["kind"] in ("roll", "commit", "take")
-    ]
-    assert by_players == intents
-    # The sequence numbers continue across the restart, each used once.
-    for index in (0, 1):
-        numbers = [seq for s, seq, _a in acked if s == index]
-        assert numbers == list(range(1, len(numbers) + 1))
+    check_acked_once(record, acked_before + table2.acked)
     for seat in seats:
         seat.close()
 
