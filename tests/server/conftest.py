@@ -19,6 +19,7 @@ import pytest
 pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient
+from tests.server.served import Served
 
 from tavla.server.app import create_app
 from tavla.server.deps import SESSION_COOKIE
@@ -109,3 +110,14 @@ def make_settings(database_url: str, **extra: Any) -> Settings:
 def site(database_url: str) -> Iterator[Site]:
     with TestClient(create_app(make_settings(database_url)), base_url="http://testserver") as client:
         yield Site(client)
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[Served]:
+    """A real ``tavla serve`` process on a SQLite file of its own (served.py)."""
+    server = Served(tmp_path / "tavla.db", tmp_path / "server.log")
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()

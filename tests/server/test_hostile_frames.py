@@ -7,8 +7,6 @@ player's game goes on meanwhile, answered as usual.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
@@ -20,16 +18,6 @@ from tavla.server.ws import MAX_MESSAGE
 
 pytestmark = pytest.mark.timeout(120)
 FLOOD = 300
-
-
-@pytest.fixture
-def served(tmp_path: Path) -> Iterator[Served]:
-    server = Served(tmp_path / "tavla.db", tmp_path / "server.log")
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def bot_game(account: Account) -> str:

@@ -9,8 +9,7 @@ where they stood: the time the server was down is charged to nobody.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -23,16 +22,6 @@ from tavla.schema import match_state_json
 pytest.importorskip("websockets")
 
 pytestmark = pytest.mark.timeout(240)
-
-
-@pytest.fixture
-def served(tmp_path: Path) -> Iterator[Served]:
-    server = Served(tmp_path / "tavla.db", tmp_path / "server.log")
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 class Table:

@@ -30,13 +30,15 @@ EXAMPLE = {"game": "tabla", "length": 0, "cube": True, "federation": "tbf"}
 STAKE = {"initial_cents": 200, "maximum_cents": 500}
 
 
+def database_for(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> str:
+    if request.param == "postgresql":
+        return _postgres_database()
+    return f"sqlite:///{tmp_path_factory.mktemp('stakes') / 'tavla.db'}"
+
+
 @pytest.fixture(params=DATABASES)
 def world(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
-    if request.param == "postgresql":
-        url = _postgres_database()
-    else:
-        url = f"sqlite:///{tmp_path_factory.mktemp('stakes') / 'tavla.db'}"
-    yield from build_world(url)
+    yield from build_world(database_for(request, tmp_path_factory))
 
 
 def money(world: World, name: str) -> dict[str, Any]:
@@ -290,11 +292,7 @@ def test_a_maker_who_spent_his_stake_voids_his_offer_without_telling_his_balance
 @pytest.fixture(params=DATABASES)
 def quick_world(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     """The world on a server whose leases (and so its catching up) are short."""
-    if request.param == "postgresql":
-        url = _postgres_database()
-    else:
-        url = f"sqlite:///{tmp_path_factory.mktemp('stakes') / 'tavla.db'}"
-    yield from build_world(url, lease_ms=500)
+    yield from build_world(database_for(request, tmp_path_factory), lease_ms=500)
 
 
 def test_a_game_whose_owner_died_after_its_end_is_settled_by_a_running_process(quick_world: World) -> None:
