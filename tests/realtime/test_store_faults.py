@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import json
 import shutil
 import socket
 import tempfile
@@ -23,9 +24,11 @@ from tests.realtime.conftest import RedisServer
 from tests.realtime.test_faults import LEASE_MS, check_record, rejoin
 from tests.server.served import Account, Served, WsSeat, first_legal, offer_and_accept
 from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
 
 from tavla.cluster.process import ComponentError, free_port
 from tavla.cluster.stores import Postgres, postgres_bin
+from tavla.server.deps import SESSION_COOKIE
 
 pytest.importorskip("websockets")
 
@@ -86,11 +89,13 @@ class Player:
         self.pending: tuple[int, dict[str, Any]] | None = None
         self.acked_seq = 0
         self.reconnections = -1
+        self.patience_s = 60.0
+        """How long a reconnection is tried before giving up (short during an outage)."""
         self.connect()
 
     def connect(self) -> WsSeat:
         if self.seat is None:
-            self.seat = rejoin(self.account, self.game_id, self.served, timeout_s=60)
+            self.seat = rejoin(self.account, self.game_id, self.served, timeout_s=self.patience_s)
             self.reconnections += 1
             if self.pending is None:
                 self.acked_seq = self.seat.state["last_seq"]
@@ -144,20 +149,29 @@ class Match:
         while time.monotonic() < deadline:
             if until(self):
                 return False
-            self._sync()
-            state = self.players[0].state
-            if state["match"]["over"]:
-                return True
-            actor = state["match"]["actor"]
-            if actor is None:  # the server acts by itself (the opening roll, a new game)
-                try:
-                    self.players[0].connect().read_state()
-                except DROPPED:
-                    self.players[0].drop()
+            try:
+                over = self._turn(between)
+            except DROPPED:  # a socket that would not come back yet (during an outage)
                 continue
-            player = next(p for p in self.players if p.state["seat"] == actor)
-            self._intent(player, between)
+            if over:
+                return True
         raise AssertionError("the match did not end in time")
+
+    def _turn(self, between: Callable[[Match, Player], None]) -> bool:
+        self._sync()
+        state = self.players[0].state
+        if state["match"]["over"]:
+            return True
+        actor = state["match"]["actor"]
+        if actor is None:  # the server acts by itself (the opening roll, a new game)
+            try:
+                self.players[0].connect().read_state()
+            except DROPPED:
+                self.players[0].drop()
+            return False
+        player = next(p for p in self.players if p.state["seat"] == actor)
+        self._intent(player, between)
+        return False
 
     def _intent(self, player: Player, between: Callable[[Match, Player], None]) -> None:
         seat = player.connect()
@@ -185,6 +199,18 @@ class Match:
         assert answer["code"] in ("unavailable", "stale"), answer
         if answer["code"] == "unavailable":
             time.sleep(0.2)
+
+    def through_outage(self, seconds: float) -> int:
+        """Go on playing for ``seconds`` while something is away: nothing is
+        acknowledged, and sockets that cannot come back yet are tried again."""
+        before = len(self.acked)
+        for player in self.players:
+            player.patience_s = 1.0
+        until = time.monotonic() + seconds
+        assert not self.play(until=lambda match: time.monotonic() > until)
+        for player in self.players:
+            player.patience_s = 60.0
+        return len(self.acked) - before
 
     def final(self) -> dict[str, Any]:
         self._sync()
@@ -227,10 +253,6 @@ def sane_clock(match: Match, final: dict[str, Any]) -> None:
     assert sum(used) <= wall_s * 1000 + 500, (used, wall_s)
 
 
-def acks_after(match: Match, count: int) -> int:
-    return len(match.acked) - count
-
-
 def test_postgres_restarted_in_mid_game_the_match_finishes_with_everything_once(
     pair: tuple[Served, Served], postgres: Postgres
 ) -> None:
@@ -239,15 +261,61 @@ def test_postgres_restarted_in_mid_game_the_match_finishes_with_everything_once(
     match = seated(ayse, mehmet, first, second, game="tabla", length=1, clock=CLOCK)
     assert not match.play(until=lambda m: len(m.acked) >= 8)
 
-    before = len(match.acked)
     postgres.kill()
     # The players go on sending for a while: refused or unanswered, never acknowledged.
-    down_until = time.monotonic() + 4
-    assert not match.play(until=lambda m: time.monotonic() > down_until)
-    assert acks_after(match, before) == 0
+    assert match.through_outage(4) == 0
     assert "unavailable" in match.refusals
     postgres.start()
 
     assert match.play()
     sane_clock(match, check_final(first, match))
     match.close()
+
+
+def lobby_socket(account: Account, served: Served) -> ClientConnection:
+    return connect(
+        f"ws://127.0.0.1:{served.port}/ws/lobby",
+        additional_headers={"Cookie": f"{SESSION_COOKIE}={account.token}"},
+        max_queue=None,
+    ).__enter__()
+
+
+def lobby_shows(lobby: ClientConnection, offer_id: int, timeout_s: float = 15) -> bool:
+    """Read the lobby's snapshots until one lists the offer (True) or none comes (False)."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        try:
+            message = json.loads(lobby.recv(timeout=max(0.1, deadline - time.monotonic())))
+        except TimeoutError:
+            return False
+        if message["type"] == "lobby" and offer_id in {row["id"] for row in message["offers"]}:
+            return True
+    return False
+
+
+def test_redis_restarted_in_mid_game_relayed_sockets_come_back_and_the_lobby_catches_up(
+    pair: tuple[Served, Served], redis_server: RedisServer
+) -> None:
+    first, second = pair
+    ayse, mehmet = Account(first, "ayse"), Account(second, "mehmet")
+    match = seated(ayse, mehmet, first, second, game="tabla", length=1, clock=CLOCK)
+    lobby = lobby_socket(ayse, first)
+    assert json.loads(lobby.recv(timeout=15))["type"] == "lobby"
+    assert not match.play(until=lambda m: len(m.acked) >= 8)
+    drops = [player.reconnections for player in match.players]
+
+    redis_server.kill()
+    # An offer made on the second process while Redis is away: the first's lobby hears
+    # of it once Redis is back, with nothing else changing.
+    made = mehmet.post("/api/offers", {"game": "tabla", "length": 1})
+    assert made.status_code == 201, made.text
+    match.through_outage(3)  # the player on the owner may go on: nothing is lost
+    redis_server.start()
+
+    assert lobby_shows(lobby, made.json()["id"])
+    assert match.play()
+    sane_clock(match, check_final(first, match))
+    # The socket relayed through Redis was told to come back (1012), and came back.
+    assert any(player.reconnections > before for player, before in zip(match.players, drops, strict=True))
+    match.close()
+    lobby.close()
