@@ -159,6 +159,12 @@ class Match:
 
     def _turn(self, between: Callable[[Match, Player], None]) -> bool:
         self._sync()
+        for player in self.players:
+            # Stored before its socket went: sent again at once, as the board does on
+            # reconnecting, its ack comes before anything else is done.
+            if player.pending is not None and player.state["last_seq"] >= player.pending[0]:
+                self._intent(player, lambda match, player: None)
+                return False
         state = self.players[0].state
         if state["match"]["over"]:
             return True
@@ -319,3 +325,30 @@ def test_redis_restarted_in_mid_game_relayed_sockets_come_back_and_the_lobby_cat
     assert any(player.reconnections > before for player, before in zip(match.players, drops, strict=True))
     match.close()
     lobby.close()
+
+
+def test_sockets_cut_again_and_again_every_intent_is_applied_once(pair: tuple[Served, Served]) -> None:
+    first, second = pair
+    ayse, mehmet = Account(first, "ayse"), Account(second, "mehmet")
+    match = seated(ayse, mehmet, first, second, game="tabla", length=1, clock=CLOCK)
+    sent = [0]
+    stored_unacked = [0]
+
+    def cut(match: Match, player: Player) -> None:
+        """Every few intents, a socket goes: the sender's before its ack is read (the
+        intent may or may not be stored), or the other player's."""
+        sent[0] += 1
+        if sent[0] % 5 == 0:
+            time.sleep(0.05)  # long enough for the server to store it, often
+            player.drop()
+            if player.connect().state["last_seq"] == player.pending[0]:  # type: ignore[index]
+                stored_unacked[0] += 1
+        elif sent[0] % 7 == 0:
+            other = next(p for p in match.players if p is not player)
+            other.drop()
+
+    assert match.play(between=cut)
+    check_final(first, match)
+    assert sum(player.reconnections for player in match.players) >= 6
+    assert stored_unacked[0] >= 1, "no intent was stored before its socket was cut"
+    match.close()
