@@ -8,6 +8,7 @@ that was not stored.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import copy
 import json
@@ -19,6 +20,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from tests.realtime.conftest import RedisServer
 from tests.realtime.test_faults import LEASE_MS, check_record, rejoin
@@ -29,6 +31,7 @@ from websockets.sync.client import ClientConnection, connect
 from tavla.cluster.process import ComponentError, free_port
 from tavla.cluster.stores import Postgres, postgres_bin
 from tavla.server.deps import SESSION_COOKIE
+from tavla.server.federations.owners import set_owner
 
 pytest.importorskip("websockets")
 
@@ -118,8 +121,14 @@ class Player:
 class Match:
     """Both players, played to the end in spite of faults; what the servers said."""
 
-    def __init__(self, players: tuple[Player, Player]) -> None:
+    def __init__(
+        self,
+        players: tuple[Player, Player],
+        choose: Callable[[dict[str, Any]], dict[str, Any] | None] = first_legal,
+    ) -> None:
         self.players = players
+        self.choose = choose
+        """What a player sends on the state he sees (None: not his to act)."""
         self.acked: list[tuple[int, int, dict[str, Any]]] = []
         self.refusals: list[str] = []
         self.started = time.monotonic()
@@ -182,7 +191,7 @@ class Match:
     def _intent(self, player: Player, between: Callable[[Match, Player], None]) -> None:
         seat = player.connect()
         if player.pending is None:
-            action = first_legal(seat.state)
+            action = self.choose(seat.state)
             if action is None:
                 return
             player.pending = (player.acked_seq + 1, action)
@@ -230,11 +239,18 @@ class Match:
                 player.seat.close()
 
 
-def seated(ayse: Account, mehmet: Account, first: Served, second: Served, **choice: Any) -> Match:
+def seated(
+    ayse: Account,
+    mehmet: Account,
+    first: Served,
+    second: Served,
+    choose: Callable[[dict[str, Any]], dict[str, Any] | None] = first_legal,
+    **choice: Any,
+) -> Match:
     """A game with ayse's socket on the first process and mehmet's on the second."""
     game_id = offer_and_accept(ayse, mehmet, **choice)
     players = (Player(ayse, first, game_id), Player(mehmet, second, game_id))
-    return Match(players if players[0].state["seat"] == 0 else (players[1], players[0]))
+    return Match(players if players[0].state["seat"] == 0 else (players[1], players[0]), choose)
 
 
 def check_final(first: Served, match: Match) -> dict[str, Any]:
@@ -351,4 +367,96 @@ def test_sockets_cut_again_and_again_every_intent_is_applied_once(pair: tuple[Se
     check_final(first, match)
     assert sum(player.reconnections for player in match.players) >= 6
     assert stored_unacked[0] >= 1, "no intent was stored before its socket was cut"
+    match.close()
+
+
+STAKE = {"initial_cents": 200, "maximum_cents": 500}
+
+
+def resigning_a_backgammon(state: dict[str, Any]) -> dict[str, Any] | None:
+    """The first legal action, but whoever must move after the opening turn resigns a
+    backgammon instead (3 points: the stake goes up to its maximum)."""
+    match = state["match"]
+    mine = match["actor"] == state["seat"]
+    if match["phase"] == "move" and mine and state["moves"] and not state["steps"]["played"]:
+        return {"kind": "resign", "level": "backgammon"}
+    return first_legal(state)
+
+
+def money(account: Account) -> dict[str, Any]:
+    answer = account.get(f"/api/federations/tbf/money/{account.name}")
+    assert answer.status_code == 200, answer.text
+    found: dict[str, Any] = answer.json()
+    return found
+
+
+def test_a_stake_game_ending_as_postgres_goes_is_settled_once_when_it_is_back(
+    pair: tuple[Served, Served], postgres: Postgres
+) -> None:
+    first, second = pair
+    owner, admin = Account(first, "owner"), Account(first, "admin")
+    ayse, mehmet = Account(first, "ayse"), Account(second, "mehmet")
+    asyncio.run(set_owner(postgres.url, "owner", True))
+    assert owner.post("/api/federations", {"name": "Tavla Birliği", "slug": "tbf"}).status_code == 201
+    assert httpx.put(
+        f"{first.url}/api/federations/tbf/administrators/admin", headers=owner._headers()
+    ).is_success
+    for name in ("ayse", "mehmet"):
+        assert httpx.put(
+            f"{first.url}/api/federations/tbf/players/{name}", headers=admin._headers()
+        ).is_success
+        deposit = admin.post(f"/api/federations/tbf/money/{name}/deposits", {"amount_cents": 2000})
+        assert deposit.status_code == 201, deposit.text
+    match = seated(
+        ayse,
+        mehmet,
+        first,
+        second,
+        resigning_a_backgammon,
+        game="tabla",
+        length=0,
+        cube=True,
+        federation="tbf",
+        stake=STAKE,
+    )
+    assert [money(player)["balance_cents"] for player in (ayse, mehmet)] == [1500, 1500]
+
+    # The database goes the moment the resignation is accepted: the game's end is
+    # stored, or not yet, and its settlement is under way, or not yet.
+    killed = []
+
+    def kill_on_accept(match: Match, player: Player) -> None:
+        if player.pending is not None and player.pending[1]["kind"] == "accept":
+            postgres.kill()
+            killed.append(True)
+
+    assert not match.play(until=lambda match: bool(killed), between=kill_on_accept)
+    time.sleep(2)
+    postgres.start()
+    assert match.play()
+    final = check_final(first, match)
+    assert final["results"][0]["points"] == 3
+    names = {
+        match.players[0].state["seat"]: match.players[0],
+        match.players[1].state["seat"]: match.players[1],
+    }
+    winner = names[final["results"][0]["winner"]].account
+    loser = ayse if winner is mehmet else mehmet
+
+    deadline = time.monotonic() + 15
+    while money(winner)["balance_cents"] == 1500 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    time.sleep(3 * LEASE_MS / 1000)  # more rounds of catching up, on both processes: nothing more
+    won, lost = money(winner), money(loser)
+    assert (won["balance_cents"], won["reserved_cents"]) == (2450, 0)
+    assert (lost["balance_cents"], lost["reserved_cents"]) == (1500, 0)
+    assert [(line["memo"], line["amount_cents"]) for line in won["lines"][-3:]] == [
+        ("own reservation back", 500),
+        (f"stake won from {loser.name}", 500),
+        ("fee 5% of the pot", -50),
+    ]
+    books = admin.get("/api/federations/tbf/books").json()
+    assert books["fees_collected_cents"] == books["house_balance_cents"] == 50
+    assert books["fee_by_game"] == [{"game_id": match.players[0].game_id, "fee_cents": 50}]
+    assert books["total_cents"] == 0
     match.close()
