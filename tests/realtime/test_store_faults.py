@@ -460,3 +460,21 @@ def test_a_stake_game_ending_as_postgres_goes_is_settled_once_when_it_is_back(
     assert books["fee_by_game"] == [{"game_id": match.players[0].game_id, "fee_cents": 50}]
     assert books["total_cents"] == 0
     match.close()
+
+
+def test_a_lobby_left_behind_while_redis_was_away_catches_up_when_it_is_back(
+    pair: tuple[Served, Served], redis_server: RedisServer
+) -> None:
+    """Nothing else changes after Redis is back: what the other process changed
+    meanwhile reaches the lobby all the same."""
+    first, second = pair
+    ayse, mehmet = Account(first, "ayse"), Account(second, "mehmet")
+    lobby = lobby_socket(ayse, first)
+    assert json.loads(lobby.recv(timeout=15))["type"] == "lobby"
+    redis_server.kill()
+    made = mehmet.post("/api/offers", {"game": "tabla", "length": 1})
+    assert made.status_code == 201, made.text
+    time.sleep(1)
+    redis_server.start()
+    assert lobby_shows(lobby, made.json()["id"])
+    lobby.close()
