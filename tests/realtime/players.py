@@ -14,9 +14,11 @@ from typing import Any
 
 from tests.realtime.test_faults import check_record, rejoin
 from tests.server.served import Account, Served, WsSeat, first_legal, offer_and_accept
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-DROPPED = (ConnectionClosed, OSError, TimeoutError)
+DROPPED = (ConnectionClosed, OSError, TimeoutError, InvalidStatus)
+"""A socket lost, or not opened again yet: while the database is away, the handshake
+itself may fail (HTTP 500); the board, like these players, tries again."""
 
 
 class Player:
@@ -100,6 +102,7 @@ class Match:
             try:
                 over = self._turn(between)
             except DROPPED:  # a socket that would not come back yet (during an outage)
+                time.sleep(0.1)
                 continue
             if over:
                 return True
