@@ -106,7 +106,10 @@ class Match:
                 continue
             if over:
                 return True
-        raise AssertionError("the match did not end in time")
+        where = [
+            (p.seat and p.seat.state["v"], p.seat and p.seat.match["phase"], p.pending) for p in self.players
+        ]
+        raise AssertionError(f"the match did not end in time: {where}")
 
     def _turn(self, between: Callable[[Match, Player], None]) -> bool:
         self._sync()
