@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from tavla.match.actions import ActionKind, MatchAction
+from tavla.match.clock import ClockSettings
 from tavla.match.settings import MatchSettings
 from tavla.match.state import new_state
 from tavla.server.live.changes import Change
 from tavla.server.live.dicefeed import DiceFeed
-from tavla.server.live.room import Room, SeatInfo
+from tavla.server.live.room import STORE_RETRY_S, Room, SeatInfo
 
 
 class Viewer:
@@ -47,8 +49,6 @@ async def _scenario() -> None:
         DiceFeed(("a", "b"), [], "ab" * 32),
         save=store,
     )
-    from tavla.match.actions import ActionKind, MatchAction
-
     async with room.lock:
         start = Change(state=room.state)
         room._apply(start, MatchAction(ActionKind.START, None, "", room.now()))
@@ -80,3 +80,37 @@ async def _scenario() -> None:
 
 def test_a_refused_store_changes_nothing_and_the_same_intent_succeeds_later() -> None:
     asyncio.run(_scenario())
+
+
+async def _flag_scenario() -> None:
+    store = FlakyStore()
+    clock = ClockSettings(move_ms=0, reserve_ms=200)
+    settings = MatchSettings(game="tabla", names=("ayse", "ivan"), clock=clock)
+    room = Room(
+        "g2",
+        settings,
+        (SeatInfo("ayse", 1, None), SeatInfo("ivan", 2, None)),
+        new_state(settings),
+        [],
+        DiceFeed(("a", "b"), [], "ab" * 32),
+        save=store,
+    )
+    async with room.lock:
+        start = Change(state=room.state)
+        room._apply(start, MatchAction(ActionKind.START, None, "", room.now()))
+        room._advance(start)
+        await room._commit(start)
+    assert room.state.actor is not None and not room.state.over
+    store.fail = True  # the database is away when the flag falls
+    await asyncio.sleep(0.5)
+    assert not room.state.over
+    store.fail = False
+    await asyncio.sleep(2 * STORE_RETRY_S + 0.2)
+    assert room.state.over and [result.reason for result in room.state.results] == ["flag"]
+    assert store.stored[-1].actions[-1].kind == ActionKind.FLAG
+    room.close()
+
+
+def test_a_flag_the_database_refused_falls_once_it_is_back() -> None:
+    """The timer's own changes have nobody to ask for them again: the room retries."""
+    asyncio.run(_flag_scenario())

@@ -52,6 +52,8 @@ async def _lobby_refresher(platform: Platform) -> None:
     """Publishes the lobby after changes, at most four times a second."""
     dirty = asyncio.Event()
     platform.hub.subscribe(DIRTY_TOPIC, lambda _message: dirty.set())
+    # While Redis was away, the other processes' changes passed by unheard.
+    platform.hub.on_reconnect.append(dirty.set)
     while True:
         await dirty.wait()
         await asyncio.sleep(LOBBY_DEBOUNCE_S)

@@ -37,6 +37,9 @@ NEXT_GAME_DELAY_MS = 4000
 """The pause after a game ends before the next one starts, to see the result."""
 CHAT_LIMIT = 300
 FLAG_MARGIN_MS = 5
+STORE_RETRY_S = 0.5
+"""How soon a change of the server's own (a fallen flag, the next game, a bot's move)
+is tried again when the database refused it: nobody else would ask for it again."""
 
 
 def monotonic_ms() -> int:
@@ -578,10 +581,19 @@ class Room:
                     change = Change(state=self.state)
                     self._apply(change, MatchAction(ActionKind.START, None, "", now))
                     self._advance(change)
-            if change is not None:
-                await self._commit(change)
-            else:
+            if change is None:
                 self.schedule()
+                return
+            try:
+                await self._commit(change)
+            except Exception:
+                log.exception("game %s: the timer's change could not be stored; trying again", self.game_id)
+                self._retry(lambda: asyncio.ensure_future(self.tick()))
+
+    def _retry(self, again: Callable[[], object]) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = asyncio.get_running_loop().call_later(STORE_RETRY_S, again)
 
     # ------------------------------------------------------------------ bots
     def _schedule_bot(self) -> None:
@@ -615,7 +627,11 @@ class Room:
                 log.error("bot of game %s refused: %s (%s)", self.game_id, refused.message, action)
                 return
             self._bot_task = None
-            await self._commit(change)
+            try:
+                await self._commit(change)
+            except Exception:
+                log.exception("game %s: the bot's move could not be stored; trying again", self.game_id)
+                self._retry(self.schedule)
 
     # ------------------------------------------------------------------ views
     def broadcast(self) -> None:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from sqlalchemy import Table, bindparam, select
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from tavla.match.actions import ActionKind, MatchAction, apply_action
@@ -134,6 +135,9 @@ class Rooms:
         """How an official's action reaches a game another process owns (relay.py)."""
         self._keeper: asyncio.Task[None] | None = None
         self._taking: dict[str, asyncio.Future[Room | None]] = {}
+        self._doubtful: set[str] = set()
+        """Games whose room this process let go of, unsure what was stored: it still holds
+        their leases, so nobody else takes them; it builds their rooms again itself."""
 
     # ---------------------------------------------------------------- storage
     async def save(self, room: Room, change: Change) -> None:
@@ -149,6 +153,14 @@ class Rooms:
             log.warning("game %s: another process owns it now; this one lets it go", room.game_id)
             # After the caller told its player that nothing was stored.
             asyncio.get_running_loop().call_soon(self._let_go, room)
+            raise
+        except DBAPIError as error:
+            if error.connection_invalidated:
+                # The connection broke in mid-transaction: the change may be stored or not.
+                # The room would guess; it is built again from what the database holds.
+                log.warning("game %s: unsure what was stored; the room is built again", room.game_id)
+                self._doubtful.add(room.game_id)
+                asyncio.get_running_loop().call_soon(self._let_go, room)
             raise
         if finishing:
             state = change.state
@@ -393,6 +405,9 @@ class Rooms:
             if not room.over and not room.closed and held.get(game_id) != room.fence:
                 log.warning("game %s: its lease went to another process; this one lets it go", game_id)
                 self._let_go(room)
+        for game_id in list(self._doubtful):
+            if game_id in self.rooms or game_id not in held or await self.get(game_id) is not None:
+                self._doubtful.discard(game_id)
 
     def start(self) -> None:
         self._keeper = asyncio.create_task(self.keep_leases())
