@@ -156,7 +156,8 @@ class Match:
             player.acked_seq, player.pending = seq, None
             return
         self.refusals.append(answer["code"])
-        assert answer["code"] in ("unavailable", "stale"), answer
+        # ("over": an intent resent after the match ended, seen by the socket that came back.)
+        assert answer["code"] in ("unavailable", "stale", "over"), answer
         if answer["code"] == "unavailable":
             time.sleep(0.2)
 

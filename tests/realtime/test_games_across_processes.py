@@ -130,6 +130,15 @@ def test_players_on_two_processes_play_a_match_the_owner_runs(settings: Settings
         record = MatchRecord.from_json(first.as_(ayse).get(f"/api/games/{game_id}/record").text)
         assert len(record.actions) == count
         assert replay(record).score == tuple(at_owner.match["score"])
+        # Coming back after the end, on the process that never ran the game: the match
+        # as it ended, and every action refused as over, nothing stored.
+        again = seated(sockets, second, mehmet, game_id)
+        assert again.match == at_owner.match and again.state["seat"] == relayed.state["seat"]
+        again.socket.send_json(
+            {"type": "intent", "seq": again.seq + 1, "v": again.state["v"], "action": {"kind": "roll"}}
+        )
+        assert again.answer()["code"] == "over"
+        assert stored_record(settings, game_id)[2] == count
 
 
 def until(predicate: Any, timeout_s: float = 10.0) -> None:

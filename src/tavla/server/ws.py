@@ -20,6 +20,7 @@ from tavla.server.federations.games import GameAccess, can_moderate_chat, can_ob
 from tavla.server.federations.standing import Standing, standing_of
 from tavla.server.gameplay import dispatch, error, game_access, whole
 from tavla.server.i18n import LANGUAGE_COOKIE, N_, choose_language
+from tavla.server.live.room import official, reads_chat
 from tavla.server.lobby import LOBBY_TOPIC, user_topic
 from tavla.server.platform import Platform
 from tavla.server.security import RateLimiter
@@ -145,8 +146,11 @@ async def _game_socket(socket: WebSocket, game_id: str) -> None:
     # The game's room is here, or this process relays to the one that owns it.
     room = await platform.rooms.get(game_id)
     owner = None if room is not None else await platform.rooms.owner_of(game_id)
-    access = game_access(room) if room is not None else await _stored_access(platform, game_id)
-    if access is None or (room is None and owner is None):
+    # A match that ended is shown as it ended, wherever its room ran, to who may see it.
+    final = None if room is not None or owner is not None else await platform.rooms.final(game_id)
+    shown = room or final
+    access = game_access(shown) if shown is not None else await _stored_access(platform, game_id)
+    if access is None or (shown is None and owner is None):
         await socket.close(code=4404, reason="no live game with this id")
         return
     user_id = None if info is None else info.user.id
@@ -172,7 +176,9 @@ async def _game_socket(socket: WebSocket, game_id: str) -> None:
     # Messages count per account over all its sockets (per address for a spectator without one).
     account = f"user:{user_id}" if user_id is not None else f"address:{address_of(socket, platform.settings)}"
     relay = platform.relay
-    if room is not None:
+    if final is not None:
+        connection.send(final.view(seat, reads_chat=reads_chat(connection), official=official(connection)))
+    elif room is not None:
         await whole(room.join(connection))
     elif owner is None or not await relay.attach(game_id, owner, connection, seat, user_id):
         connection.drop()
@@ -201,8 +207,9 @@ async def _game_socket(socket: WebSocket, game_id: str) -> None:
             if not isinstance(message, dict):
                 connection.send(error(connection, "malformed", N_("a message is one JSON object")))
                 continue
-            if room is not None:
-                await dispatch(platform, room, connection, user_id, message)
+            if shown is not None:
+                # (A finished room refuses every action as over; it stores nothing.)
+                await dispatch(platform, shown, connection, user_id, message)
             else:
                 relay.forward(connection, message)
     except WebSocketDisconnect:
@@ -216,7 +223,7 @@ async def _game_socket(socket: WebSocket, game_id: str) -> None:
         writer.cancel()
         if room is not None:
             await whole(room.leave(connection))
-        else:
+        elif final is None:
             relay.detach(connection)
 
 

@@ -366,6 +366,17 @@ class Rooms:
         log.info("game %s: taken over (fence %d)", game_id, fence)
         return room
 
+    async def final(self, game_id: str) -> Room | None:
+        """A finished game's room, rebuilt from its record to be shown (to a player who
+        reconnects after the end, on any process); it acts and stores nothing."""
+        async with self.sessions() as db:
+            row = await db.get(LiveGame, game_id)
+            if row is None or row.status != "finished":
+                return None
+            room = await self._rebuild(db, row)
+        room.close()
+        return room
+
     async def owner_of(self, game_id: str) -> str | None:
         """The process that owns a live game held elsewhere (its node); None when this
         process has or took its room, or the game is not live."""
