@@ -27,8 +27,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from tavla.realtime.hub import Hub
+from tavla.server.gameplay import dispatch, whole
 from tavla.server.i18n import N_
-from tavla.server.live.room import Refused, Room
+from tavla.server.live.room import Refused, Room, official, reads_chat
 from tavla.server.live.rooms import OFFICIALS_ACTIONS, Outcome, officiate
 
 if TYPE_CHECKING:
@@ -182,9 +183,6 @@ class Relay:
 
     async def _serve(self, room: Room, visitor: Visitor) -> None:
         """A visitor's messages, one after another, as its own process would take them."""
-        from tavla.server.gameplay import dispatch, whole
-        from tavla.server.live.room import official, reads_chat
-
         joined = False
         try:
             while True:

@@ -50,9 +50,6 @@ class Holder:
     fence: int
     lease_until_ms: int | None
 
-    def alive(self, now_ms: int) -> bool:
-        return self.owner is not None and self.lease_until_ms is not None and self.lease_until_ms > now_ms
-
 
 class Leases:
     def __init__(self, engine: AsyncEngine, *, node: str, lease_ms: int, exclusive: bool) -> None:
