@@ -48,12 +48,33 @@ def test_a_dataset_then_a_network_each_from_one_command(tmp_path: Path) -> None:
     assert commands[0].startswith("tavla teach --game tabla --make-dataset") and "--epochs 1" in commands[1]
 
 
+@pytest.mark.gnubg
+@pytest.mark.skipif(not gnubg_available(), reason="GNU Backgammon is not installed")
+def test_the_student_plays_and_its_next_best_turns_are_kept(tmp_path: Path) -> None:
+    data, more = tmp_path / "student.npz", tmp_path / "more.npz"
+    common = ("--game", "tabla", "--games", "1", "--seed", "4", "--player", "network", "--alternatives", "0")
+    made = run(*common, "--make-dataset", str(data))
+    assert run(*common, "--make-dataset", str(more), "--close", "3").exit_code == made.exit_code == 0
+    played, _ = load_dataset(str(data))
+    texts, targets = load_dataset(str(more))
+    assert len(targets) == len(texts) and ((targets >= 0) & (targets <= 1)).all()
+    # The same game (the student is deterministic, the dice seeded) with three more turns a roll.
+    assert set(played) < set(texts) and len(texts) > 2 * len(played) > 50
+    about = json.loads(more.with_suffix(".json").read_text())
+    assert about["command"].endswith("--player network --close 3") and about["games"] == 1
+
+
 @pytest.mark.parametrize(
     ("args", "words"),
     [
         (["--game", "tapa", "--dataset", "x.npz"], "teaches tabla only, not tapa"),
         (["--game", "tabla"], "either --make-dataset FILE or one or more --dataset FILE"),
         (["--game", "tabla", "--dataset", "missing.npz"], "missing.npz: no such dataset"),
+        (
+            ["--game", "tabla", "--make-dataset", "x.npz", "--player", "pubeval"],
+            "gnubg or network, not 'pubeval'",
+        ),
+        (["--game", "tabla", "--make-dataset", "x.npz", "--close", "3"], "--close needs --player network"),
     ],
 )
 def test_what_cannot_be_taught_is_refused_in_one_line(args: list[str], words: str) -> None:

@@ -34,6 +34,38 @@ def test_self_play_finds_positions_after_turns(game: str) -> None:
     assert [p.notation() for p in again] == [p.notation() for p in positions]
 
 
+class RankingChooser(RandomChooser):
+    """Ranks the turns in a seeded random order and plays the first (a stand-in student)."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.rankings: dict[str, list[str]] = {}
+
+    def ranked(self, position: DiceGame[Any]) -> list[DiceTurn[Any]]:
+        turns = list(position.legal_turns())
+        self.rng.shuffle(turns)
+        self.rankings[position.notation()] = [turn.after.notation() for turn in turns]
+        return turns
+
+
+def test_a_student_keeps_the_turns_it_rated_next_best() -> None:
+    student = RankingChooser(5)
+    positions = self_play_positions("tabla", student, games=1, seed=4, alternatives=0, close=2)
+    found = {position.notation() for position in positions}
+    assert student.rankings
+    for ranking in student.rankings.values():
+        kept = [text for text in ranking[:3] if not tavla.from_notation(text).outcome()]
+        assert set(kept) <= found  # the played turn and the two next best
+    rest = {text for ranking in student.rankings.values() for text in ranking[3:]}
+    best = {text for ranking in student.rankings.values() for text in ranking[:3]}
+    assert not (rest - best) & found  # nothing below the two next best without --alternatives
+
+
+def test_next_best_turns_need_a_player_that_ranks() -> None:
+    with pytest.raises(tavla.TavlaError, match="ranks"):
+        self_play_positions("tabla", RandomChooser(1), games=1, seed=1, close=2)
+
+
 def test_mover_view_turns_the_chances_around() -> None:
     on_roll = np.array([[0.7, 0.2, 0.01, 0.05, 0.002]])
     assert mover_view(on_roll).tolist() == [[pytest.approx(0.3), 0.05, 0.002, 0.2, 0.01]]

@@ -94,6 +94,10 @@ class ScoringPlayer:
         self.width = width
 
     def choose(self, position: DiceGame[Any]) -> DiceTurn[Any]:
+        return self.ranked(position)[0]
+
+    def ranked(self, position: DiceGame[Any]) -> list[DiceTurn[Any]]:
+        """The turns it found, best rated (noise included) first; ties in ``afterstates`` order."""
         _check(position)
         found = afterstates(
             position, limit=self.limit, score_many=self.position_scores(position), width=self.width
@@ -101,7 +105,8 @@ class ScoringPlayer:
         ratings = self.score(found.features)
         if self.noise:
             ratings = ratings + self._rng.normal(0.0, self.noise, len(ratings))
-        return found.turns[int(np.argmax(ratings))]
+        turns = found.turns
+        return [turns[index] for index in np.argsort(-ratings, kind="stable")]
 
     def position_scores(self, position: DiceGame[Any]) -> Callable[[Sequence[Any]], list[float]]:
         """The scores of positions after the mover's turn, rated together (the beam search's)."""

@@ -7,7 +7,10 @@ Two steps, each one command, each deterministic for its seed:
 
 The first plays ``--games`` games of gnubg (0-ply) against itself and keeps every
 position after a turn played, and ``--alternatives`` random legal turns not played,
-with gnubg's 0-ply estimate of each (docs/bots.md, "Training from a teacher"). The
+with gnubg's 0-ply estimate of each (docs/bots.md, "Training from a teacher").
+With ``--player network`` the student plays instead (the shipped network, or
+``--weights``) and ``--close`` of the turns it rated next best are kept too, so
+that the teacher corrects the student's ranking where its choices are close. The
 second fits a fresh network (``--hidden`` units, weights drawn from ``--seed``, the
 batches shuffled from ``--seed`` + 1) to the positions of every dataset, in order.
 """
@@ -40,6 +43,13 @@ def teach_command(
     games: Annotated[int, typer.Option(help="--make-dataset: games of gnubg against itself.")] = 1000,
     alternatives: Annotated[int, typer.Option(help="--make-dataset: turns not played kept per turn.")] = 3,
     processes: Annotated[int, typer.Option(help="--make-dataset: gnubg processes labelling at once.")] = 2,
+    player: Annotated[
+        str, typer.Option(help="--make-dataset: who plays, 'gnubg' (0-ply) or 'network' (the student).")
+    ] = "gnubg",
+    weights: Annotated[
+        Path | None, typer.Option(help="--player network: a weights file instead of the shipped network.")
+    ] = None,
+    close: Annotated[int, typer.Option(help="--player network: turns it rated next best kept per turn.")] = 0,
     seed: Annotated[int, typer.Option(help="Seed of the games, or of the network and its batches.")] = 0,
     hidden: Annotated[int, typer.Option(help="Hidden units of the network.")] = 128,
     terms: Annotated[
@@ -64,34 +74,53 @@ def teach_command(
     if (make_dataset is None) == (not dataset):
         raise fail("give either --make-dataset FILE or one or more --dataset FILE")
     if make_dataset is not None:
-        _make(name, make_dataset, games, seed, alternatives, processes)
+        if player not in ("gnubg", "network"):
+            raise fail(f"--player is gnubg or network, not {player!r}")
+        if close and player != "network":
+            raise fail("--close needs --player network: gnubg does not tell its next best turns here")
+        _make(name, make_dataset, games, seed, alternatives, processes, player, weights, close)
     else:
         _fit(name, dataset or [], seed, hidden, terms, epochs, batch, learning_rate, decay, out)
 
 
-def _make(game: str, path: Path, games: int, seed: int, alternatives: int, processes: int) -> None:
+def _make(
+    game: str,
+    path: Path,
+    games: int,
+    seed: int,
+    alternatives: int,
+    processes: int,
+    player: str,
+    weights: Path | None,
+    close: int,
+) -> None:
     from rich.progress import Progress
 
+    from tavla.bots.network import Network
+    from tavla.bots.players import network_player
     from tavla.oracles.gnubg import GnubgError, GnubgOracle, GnubgPlayer
-    from tavla.training.teacher import gnubg_targets, save_dataset, self_play_positions
+    from tavla.training.teacher import Chooser, gnubg_targets, save_dataset, self_play_positions
 
     if path.exists():
         raise fail(f"{path} exists: give another --make-dataset file")
-    command = shlex.join(
-        [
-            *("tavla", "teach", "--game", game, "--make-dataset", str(path), "--games", str(games)),
-            *("--seed", str(seed), "--alternatives", str(alternatives)),
-        ]
-    )
+    words = ["tavla", "teach", "--game", game, "--make-dataset", str(path), "--games", str(games)]
+    words += ["--seed", str(seed), "--alternatives", str(alternatives)]
+    if player == "network":
+        words += ["--player", "network", "--close", str(close)]
+        words += ["--weights", str(weights)] if weights is not None else []
+    command = shlex.join(words)
     try:
         with Progress() as progress, GnubgOracle() as oracle:
-            task = progress.add_task("gnubg against itself", total=games)
+            student = network_player(Network.load(weights) if weights else Network.shipped(game))
+            chooser: Chooser = student if player == "network" else GnubgPlayer(oracle, 0)
+            task = progress.add_task(f"{player} against itself", total=games)
             positions = self_play_positions(
                 game,
-                GnubgPlayer(oracle, 0),
+                chooser,
                 games,
                 seed,
                 alternatives=alternatives,
+                close=close,
                 progress=lambda done, _: progress.update(task, completed=done),
             )
             label = progress.add_task("gnubg's estimates", total=len(positions))
@@ -104,7 +133,10 @@ def _make(game: str, path: Path, games: int, seed: int, alternatives: int, proce
         raise fail(str(error)) from None
     save_dataset(str(path), positions, targets)
     path.with_suffix(".json").write_text(
-        json.dumps({"command": command, "positions": len(positions), "teacher": "gnubg 0-ply"}, indent=2)
+        json.dumps(
+            {"command": command, "games": games, "positions": len(positions), "teacher": "gnubg 0-ply"},
+            indent=2,
+        )
         + "\n"
     )
     typer.echo(f"{len(positions)} positions from {games} games: {path}")

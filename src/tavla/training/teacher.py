@@ -2,9 +2,13 @@
 
 Self-play finds the positions a bot meets: every position after a turn played,
 and a few of the turns it did not play (a bot must rank bad turns too, so it
-must have seen them). GNU Backgammon estimates each at a chosen depth; its
-estimate is for its player on roll, the opponent of the one who just moved, and
-is turned to the mover's side here, the convention of the bots' estimates.
+must have seen them). When the student itself plays (a :class:`Ranker`), the
+turns it rated next best are kept too: its mistakes hide among them, and a
+teacher's estimate of each is what corrects its ranking where it matters.
+
+GNU Backgammon estimates each at a chosen depth; its estimate is for its player
+on roll, the opponent of the one who just moved, and is turned to the mover's
+side here, the convention of the bots' estimates.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -33,6 +37,12 @@ class Chooser(Protocol):
     def choose(self, position: DiceGame[Any]) -> DiceTurn[Any]: ...
 
 
+class Ranker(Chooser, Protocol):
+    def ranked(self, position: DiceGame[Any]) -> Sequence[DiceTurn[Any]]:
+        """The legal turns, the one it plays first and the rest best first."""
+        ...
+
+
 def self_play_positions(
     game: str,
     player: Chooser,
@@ -40,11 +50,15 @@ def self_play_positions(
     seed: int,
     *,
     alternatives: int = 2,
+    close: int = 0,
     progress: Callable[[int, int], None] | None = None,
 ) -> list[DiceGame[Any]]:
     """Positions after the turns of ``games`` seeded games of ``player`` against itself:
-    each turn played and up to ``alternatives`` other legal turns, drawn at random.
+    each turn played, the ``close`` turns ``player`` (then a :class:`Ranker`) rated
+    next best, and up to ``alternatives`` other legal turns, drawn at random.
     Finished games are left out (their value is known); repeats are kept once."""
+    if close and not hasattr(player, "ranked"):
+        raise TavlaError("keeping the next best turns needs a player that ranks them")
     rng = random.Random(seed)
     seen: dict[str, DiceGame[Any]] = {}
     start = find_game(game).start()
@@ -58,10 +72,14 @@ def self_play_positions(
             if position.is_chance:
                 position = position.with_roll((rng.randint(1, 6), rng.randint(1, 6)))
                 continue
-            chosen = player.choose(position)
-            others = position.legal_turns_within(400) or ()
-            picked = rng.sample(list(others), min(alternatives, len(others)))
-            for turn in (chosen, *picked):
+            if close:
+                chosen, *rest = cast(Ranker, player).ranked(position)
+                near, others = rest[:close], rest[close:]
+            else:
+                chosen, near = player.choose(position), []
+                others = list(position.legal_turns_within(400) or ())
+            picked = rng.sample(others, min(alternatives, len(others)))
+            for turn in (chosen, *near, *picked):
                 after = turn.after
                 if after.outcome() is None:
                     seen.setdefault(after.notation(), after)
