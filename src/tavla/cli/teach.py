@@ -21,11 +21,17 @@ import json
 import shlex
 from datetime import date
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from tavla.cli.errors import fail, reports_errors
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from tavla.bots.network import Network
 
 TEACHER_GAMES = ("tabla",)
 """Games GNU Backgammon can teach: its rules are tabla's."""
@@ -157,8 +163,6 @@ def _fit(
     import numpy as np
     from rich.progress import Progress
 
-    import tavla
-    from tavla.bots.encoding import encoder_for
     from tavla.bots.network import Network
     from tavla.training.supervised import FitSettings, fit
     from tavla.training.teacher import load_dataset
@@ -178,21 +182,13 @@ def _fit(
         made_by.append(str(about.get("command", path)))
         games += int(about.get("games", 0))
     targets = np.concatenate(parts)
-    positions = [tavla.from_notation(text) for text in texts]
-    encoder = encoder_for(positions[0])
-    features = np.empty((len(positions), encoder.size))
-    for mover in (0, 1):  # each position is seen from the player who just moved
-        rows = [index for index, position in enumerate(positions) if position.to_act == 1 - mover]
-        for start in range(0, len(rows), 20_000):
-            chunk = rows[start : start + 20_000]
-            features[chunk] = encoder.encode_many([positions[index] for index in chunk], mover)
     network = Network.create(game, hidden=hidden, seed=seed, terms=terms)
-    inputs = network.prepare(features)
+    inputs = _inputs(network, texts)
     settings = FitSettings(
         epochs=epochs, batch=batch, learning_rate=learning_rate, decay=decay, seed=seed + 1
     )
     with Progress() as progress:
-        task = progress.add_task(f"fitting {len(positions)} positions", total=1)
+        task = progress.add_task(f"fitting {len(texts)} positions", total=1)
         reports = fit(
             network,
             inputs,
@@ -221,11 +217,32 @@ def _fit(
             "seed": seed,
             "games": games,
             "date": date.today().isoformat(),
-            "positions": len(positions),
+            "positions": len(texts),
             "validation_equity_error": round(reports[-1].validation_equity_error, 5),
         }
     )
     typer.echo(f"weights: {network.save(out)}")
+
+
+def _inputs(network: Network, texts: list[str]) -> npt.NDArray[np.float32]:
+    """The network's inputs for each position, seen from the player who just moved, in
+    single precision (the fit's), made a slice at a time so that millions fit in memory."""
+    import numpy as np
+
+    import tavla
+    from tavla.bots.encoding import encoder_for
+
+    encoder = None
+    inputs = np.empty((len(texts), network.inputs), dtype=np.float32)
+    for start in range(0, len(texts), 20_000):
+        positions = [tavla.from_notation(text) for text in texts[start : start + 20_000]]
+        encoder = encoder or encoder_for(positions[0])
+        for mover in (0, 1):
+            rows = [index for index, position in enumerate(positions) if position.to_act == 1 - mover]
+            if rows:
+                features = encoder.encode_many([positions[index] for index in rows], mover)
+                inputs[[start + index for index in rows]] = network.prepare(features)
+    return inputs
 
 
 def register(app: typer.Typer) -> None:

@@ -7,27 +7,55 @@ cross-entropy of each output, which suits chances better than squared error: its
 gradient at the output logits is simply ``prediction - target``.
 
 Works on any network with one sigmoid hidden layer and five sigmoid outputs
-(``w1``, ``b1``, ``w2``, ``b2`` and an output ``mask``), updated in place.
+(``w1``, ``b1``, ``w2``, ``b2`` and an output ``mask``), updated in place. The
+steps run in single precision on copies of the weights (twice as fast, half the
+memory for millions of rows), written back into the network after every epoch.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-Array = npt.NDArray[np.float64]
+Array = npt.NDArray[np.floating[Any]]
 
 
 class Layers(Protocol):
+    """The arrays are changed in place, never replaced: read-only members suffice."""
+
+    @property
+    def w1(self) -> Array: ...
+    @property
+    def b1(self) -> Array: ...
+    @property
+    def w2(self) -> Array: ...
+    @property
+    def b2(self) -> Array: ...
+    @property
+    def mask(self) -> Array: ...
+
+
+@dataclass
+class _Single:
+    """Single-precision copies of a network's arrays, the ones the optimiser steps."""
+
     w1: Array
     b1: Array
     w2: Array
     b2: Array
     mask: Array
+
+    @classmethod
+    def of(cls, net: Layers) -> _Single:
+        return cls(*(np.array(a, dtype=np.float32) for a in (net.w1, net.b1, net.w2, net.b2, net.mask)))
+
+    def store(self, net: Layers) -> None:
+        for mine, theirs in ((self.w1, net.w1), (self.b1, net.b1), (self.w2, net.w2), (self.b2, net.b2)):
+            theirs[...] = mine
 
 
 @dataclass(frozen=True)
@@ -124,7 +152,10 @@ def fit(
     order = rng.permutation(len(features))
     held = int(len(features) * settings.validation)
     test_rows, train_rows = order[:held], order[held:]
-    optimiser = Adam([net.w1, net.b1, net.w2, net.b2], settings.learning_rate)
+    work = _Single.of(net)
+    features = np.asarray(features, dtype=np.float32)
+    targets = np.asarray(targets, dtype=np.float32)
+    optimiser = Adam([work.w1, work.b1, work.w2, work.b2], settings.learning_rate)
     batches = -(-len(train_rows) // settings.batch)
     reports: list[EpochReport] = []
     for epoch in range(1, settings.epochs + 1):
@@ -132,11 +163,12 @@ def fit(
         losses = []
         for index in range(batches):
             chosen = train_rows[index * settings.batch : (index + 1) * settings.batch]
-            grads, loss = _gradients(net, features[chosen], targets[chosen])
+            grads, loss = _gradients(work, features[chosen], targets[chosen])
             optimiser.step(grads)
             losses.append(loss * len(chosen))
             if on_batch is not None:
                 on_batch((epoch - 1) * batches + index + 1, settings.epochs * batches)
+        work.store(net)
         report = _report(net, features[test_rows], targets[test_rows], epoch, sum(losses) / len(train_rows))
         reports.append(report)
         if on_epoch is not None:
