@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 import typer
 from typer.testing import CliRunner, Result
@@ -64,6 +65,36 @@ def test_the_student_plays_and_its_next_best_turns_are_kept(tmp_path: Path) -> N
     assert about["command"].endswith("--player network --close 3") and about["games"] == 1
 
 
+@pytest.mark.gnubg
+@pytest.mark.skipif(not gnubg_available(), reason="GNU Backgammon is not installed")
+def test_deeper_targets_for_a_sample_of_found_positions_then_a_refined_network(tmp_path: Path) -> None:
+    found, deeper = tmp_path / "found.npz", tmp_path / "deeper.npz"
+    assert run("--game", "tabla", "--make-dataset", str(found), "--games", "1", "--seed", "2").exit_code == 0
+    made = run(
+        *("--game", "tabla", "--make-dataset", str(deeper), "--relabel", str(found)),
+        *("--plies", "1", "--sample", "40", "--seed", "5"),
+    )
+    assert made.exit_code == 0, made.output
+    texts, shallow = load_dataset(str(found))
+    sampled, targets = load_dataset(str(deeper))
+    assert len(sampled) == 40 and set(sampled) <= set(texts)
+    at_zero = shallow[[texts.index(text) for text in sampled]]
+    assert np.abs(targets - at_zero).max() > 0.01  # 1-ply estimates, not the 0-ply ones again
+    about = json.loads(deeper.with_suffix(".json").read_text())
+    assert (
+        about["teacher"] == "gnubg 1-ply" and about["positions"] == 40 and "--sample 40" in about["command"]
+    )
+    first, refined = tmp_path / "first", tmp_path / "refined"
+    common = ("--game", "tabla", "--epochs", "1", "--hidden", "8")
+    assert run(*common, "--dataset", str(found), "--out", str(first)).exit_code == 0
+    again = run(*common, "--dataset", str(deeper), "--out", str(refined), "--refine", f"{first}.npz")
+    assert again.exit_code == 0, again.output
+    before, after = Network.load(f"{first}.npz"), Network.load(f"{refined}.npz")
+    assert after.hidden == 8 and not np.array_equal(before.w1, after.w1)
+    meta = after.metadata
+    assert meta["teacher"] == "gnubg 1-ply" and len(meta["commands"]) == 4 and "--refine" in meta["command"]
+
+
 @pytest.mark.parametrize(
     ("args", "words"),
     [
@@ -75,6 +106,12 @@ def test_the_student_plays_and_its_next_best_turns_are_kept(tmp_path: Path) -> N
             "gnubg or network, not 'pubeval'",
         ),
         (["--game", "tabla", "--make-dataset", "x.npz", "--close", "3"], "--close needs --player network"),
+        (["--game", "tabla", "--make-dataset", "x.npz", "--plies", "3"], "--plies is 0, 1 or 2, not 3"),
+        (
+            ["--game", "tabla", "--make-dataset", "x.npz", "--relabel", "none.npz"],
+            "none.npz: no such dataset",
+        ),
+        (["--game", "tabla", "--dataset", "x.npz", "--refine", "none.npz"], "none.npz: no such weights"),
     ],
 )
 def test_what_cannot_be_taught_is_refused_in_one_line(args: list[str], words: str) -> None:

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import json
 import shlex
+from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -56,6 +57,14 @@ def teach_command(
         Path | None, typer.Option(help="--player network: a weights file instead of the shipped network.")
     ] = None,
     close: Annotated[int, typer.Option(help="--player network: turns it rated next best kept per turn.")] = 0,
+    relabel: Annotated[
+        Path | None,
+        typer.Option(help="--make-dataset: label this dataset's positions again instead of playing games."),
+    ] = None,
+    plies: Annotated[int, typer.Option(help="--make-dataset: the depth of gnubg's estimates.")] = 0,
+    sample: Annotated[
+        int | None, typer.Option(help="--relabel: this many of its positions, drawn with --seed.")
+    ] = None,
     seed: Annotated[int, typer.Option(help="Seed of the games, or of the network and its batches.")] = 0,
     hidden: Annotated[int, typer.Option(help="Hidden units of the network.")] = 128,
     terms: Annotated[
@@ -70,6 +79,10 @@ def teach_command(
     learning_rate: Annotated[float, typer.Option(help="Adam's step size at the start.")] = 0.002,
     decay: Annotated[float, typer.Option(help="The step size's factor after each epoch.")] = 0.85,
     out: Annotated[Path, typer.Option(help="Where to write the weights (.npz + .json).")] = Path("tabla"),
+    refine: Annotated[
+        Path | None,
+        typer.Option(help="Go on training these weights (their size and inputs) instead of fresh ones."),
+    ] = None,
 ) -> None:
     """Train tabla's network on GNU Backgammon's estimates (or make a dataset for it)."""
     from tavla.core.registry import find_game
@@ -84,9 +97,17 @@ def teach_command(
             raise fail(f"--player is gnubg or network, not {player!r}")
         if close and player != "network":
             raise fail("--close needs --player network: gnubg does not tell its next best turns here")
-        _make(name, make_dataset, games, seed, alternatives, processes, player, weights, close)
+        if not 0 <= plies <= 2:
+            raise fail(f"--plies is 0, 1 or 2, not {plies}")
+        if relabel is not None:
+            _relabel(make_dataset, relabel, plies, sample, seed, processes)
+        else:
+            _make(name, make_dataset, games, seed, alternatives, processes, player, weights, close, plies)
     else:
-        _fit(name, dataset or [], seed, hidden, terms, epochs, batch, learning_rate, decay, out)
+        if refine is not None and not refine.exists():
+            raise fail(f"{refine}: no such weights to refine")
+        settings = (seed, hidden, terms, epochs, batch, learning_rate, decay)
+        _fit(name, dataset or [], settings, out, refine)
 
 
 def _make(
@@ -99,13 +120,14 @@ def _make(
     player: str,
     weights: Path | None,
     close: int,
+    plies: int,
 ) -> None:
     from rich.progress import Progress
 
     from tavla.bots.network import Network
     from tavla.bots.players import network_player
     from tavla.oracles.gnubg import GnubgError, GnubgOracle, GnubgPlayer
-    from tavla.training.teacher import Chooser, gnubg_targets, save_dataset, self_play_positions
+    from tavla.training.teacher import Chooser, gnubg_targets, self_play_positions
 
     if path.exists():
         raise fail(f"{path} exists: give another --make-dataset file")
@@ -114,6 +136,7 @@ def _make(
     if player == "network":
         words += ["--player", "network", "--close", str(close)]
         words += ["--weights", str(weights)] if weights is not None else []
+    words += ["--plies", str(plies)] if plies else []
     command = shlex.join(words)
     try:
         with Progress() as progress, GnubgOracle() as oracle:
@@ -129,36 +152,73 @@ def _make(
                 close=close,
                 progress=lambda done, _: progress.update(task, completed=done),
             )
-            label = progress.add_task("gnubg's estimates", total=len(positions))
+            label = progress.add_task(f"gnubg's {plies}-ply estimates", total=len(positions))
             targets = gnubg_targets(
                 positions,  # type: ignore[arg-type]  # gnubg played them: tabla positions
+                plies=plies,
                 processes=processes,
                 progress=lambda done, _: progress.update(label, completed=done),
             )
     except GnubgError as error:
         raise fail(str(error)) from None
-    save_dataset(str(path), positions, targets)
-    path.with_suffix(".json").write_text(
-        json.dumps(
-            {"command": command, "games": games, "positions": len(positions), "teacher": "gnubg 0-ply"},
-            indent=2,
-        )
-        + "\n"
-    )
+    _save(path, positions, targets, {"command": command, "games": games, "teacher": f"gnubg {plies}-ply"})
     typer.echo(f"{len(positions)} positions from {games} games: {path}")
+
+
+def _relabel(path: Path, source: Path, plies: int, sample: int | None, seed: int, processes: int) -> None:
+    """A dataset of another's positions (all, or ``sample`` of them) with gnubg's estimates
+    at ``plies``: deeper targets for positions already found."""
+    import random
+
+    from rich.progress import Progress
+
+    import tavla
+    from tavla.oracles.gnubg import GnubgError
+    from tavla.training.teacher import gnubg_targets, load_dataset
+
+    if path.exists():
+        raise fail(f"{path} exists: give another --make-dataset file")
+    if not source.exists():
+        raise fail(f"{source}: no such dataset to relabel")
+    texts, _ = load_dataset(str(source))
+    if sample is not None and sample < len(texts):
+        texts = [texts[index] for index in sorted(random.Random(seed).sample(range(len(texts)), sample))]
+    positions = [tavla.from_notation(text) for text in texts]
+    words = ["tavla", "teach", "--game", "tabla", "--make-dataset", str(path), "--relabel", str(source)]
+    words += ["--plies", str(plies), "--seed", str(seed)] + (["--sample", str(sample)] if sample else [])
+    info = source.with_suffix(".json")
+    about = json.loads(info.read_text()) if info.exists() else {}
+    try:
+        with Progress() as progress:
+            label = progress.add_task(f"gnubg's {plies}-ply estimates", total=len(positions))
+            targets = gnubg_targets(
+                positions,  # type: ignore[arg-type]  # a tabla dataset holds tabla positions
+                plies=plies,
+                processes=processes,
+                progress=lambda done, _: progress.update(label, completed=done),
+            )
+    except GnubgError as error:
+        raise fail(str(error)) from None
+    games = int(about.get("games", 0)) * len(texts) // max(1, int(about.get("positions", len(texts))))
+    made = {"command": shlex.join(words), "source": about.get("command", str(source)), "games": games}
+    _save(path, positions, targets, {**made, "teacher": f"gnubg {plies}-ply"})
+    typer.echo(f"{len(positions)} positions of {source} labelled at {plies} plies: {path}")
+
+
+def _save(path: Path, positions: Sequence[Any], targets: Any, about: dict[str, Any]) -> None:
+    from tavla.training.teacher import save_dataset
+
+    save_dataset(str(path), positions, targets)
+    text = json.dumps({**about, "positions": len(positions)}, indent=2)
+    path.with_suffix(".json").write_text(text + "\n")
 
 
 def _fit(
     game: str,
     paths: list[Path],
-    seed: int,
-    hidden: int,
-    terms: bool,
-    epochs: int,
-    batch: int,
-    learning_rate: float,
-    decay: float,
+    settings: tuple[int, int, bool, int, int, float, float],
     out: Path,
+    refine: Path | None,
 ) -> None:
     import numpy as np
     from rich.progress import Progress
@@ -170,6 +230,7 @@ def _fit(
     texts: list[str] = []
     parts = []
     made_by: list[str] = []
+    teachers: set[str] = set()
     games = 0
     for path in paths:
         if not path.exists():
@@ -180,20 +241,26 @@ def _fit(
         info = path.with_suffix(".json")
         about = json.loads(info.read_text()) if info.exists() else {}
         made_by.append(str(about.get("command", path)))
+        teachers.add(str(about.get("teacher", "gnubg 0-ply")))
         games += int(about.get("games", 0))
     targets = np.concatenate(parts)
-    network = Network.create(game, hidden=hidden, seed=seed, terms=terms)
+    seed, hidden, terms, epochs, batch, learning_rate, decay = settings
+    if refine is None:
+        network = Network.create(game, hidden=hidden, seed=seed, terms=terms)
+        before: list[str] = []
+    else:
+        network = Network.load(refine)
+        hidden, terms = network.hidden, bool(network.metadata.get("terms"))
+        before = list(network.metadata.get("commands", []))
+        games += int(network.metadata.get("games", 0))
     inputs = _inputs(network, texts)
-    settings = FitSettings(
-        epochs=epochs, batch=batch, learning_rate=learning_rate, decay=decay, seed=seed + 1
-    )
     with Progress() as progress:
         task = progress.add_task(f"fitting {len(texts)} positions", total=1)
         reports = fit(
             network,
             inputs,
             targets,
-            settings,
+            FitSettings(epochs=epochs, batch=batch, learning_rate=learning_rate, decay=decay, seed=seed + 1),
             on_epoch=lambda report: progress.console.print(
                 f"epoch {report.epoch}: loss {report.train_loss:.4f}, held out {report.validation_loss:.4f}, "
                 f"equity error {report.validation_equity_error:.4f}"
@@ -207,13 +274,14 @@ def _fit(
             *("--seed", str(seed), "--hidden", str(hidden), "--terms" if terms else "--raw"),
             *("--epochs", str(epochs), "--batch", str(batch)),
             *("--learning-rate", str(learning_rate), "--decay", str(decay), "--out", str(out)),
+            *(("--refine", str(refine)) if refine is not None else ()),
         ]
     )
     network.metadata.update(
         {
-            "teacher": "gnubg 0-ply",
+            "teacher": " and ".join(sorted(teachers)),
             "command": command,
-            "commands": [*made_by, command],
+            "commands": [*before, *made_by, command],
             "seed": seed,
             "games": games,
             "date": date.today().isoformat(),
