@@ -139,3 +139,44 @@ def test_a_clean_stop_lets_go_at_once_and_one_process_alone_takes_over_at_once(t
         alone.close()
 
     run(tmp_path, scenario)
+
+
+def test_looking_up_an_owner_claims_nothing_and_a_game_let_go_meanwhile_is_taken(tmp_path: Path) -> None:
+    async def scenario(engine: Any) -> None:
+        first, second = rooms_of(engine, "first"), rooms_of(engine, "second")
+        room = await first.create(MatchSettings(game="tabla"), SEATS, client_seeds=SEEDS)
+        claims: list[str] = []
+        claim = second.leases.claim
+
+        async def counted(game_id: str) -> int | None:
+            claims.append(game_id)
+            return await claim(game_id)
+
+        second.leases.claim = counted  # type: ignore[method-assign]
+        # Held elsewhere: one claim (refused), then a read of who holds it.
+        assert await second.locate(room.game_id) == (None, "first")
+        assert claims == [room.game_id]
+        # A lease run out: the look says nobody holds it, and takes nothing.
+        async with engine.begin() as connection:
+            await connection.execute(update(LiveGame).values(lease_until_ms=wall_ms() - 1))
+        assert await second.owner_of(room.game_id) is None
+        assert await holder(engine, room.game_id) == ("first", 1)
+        # The owner lets go between the claim and the look: the game is taken, not lost.
+        async with engine.begin() as connection:
+            await connection.execute(update(LiveGame).values(lease_until_ms=wall_ms() + 5000))
+        claims.clear()
+
+        async def refused_then_let_go(game_id: str) -> int | None:
+            claims.append(game_id)
+            if len(claims) == 1:
+                await first.stop()
+                return None
+            return await claim(game_id)
+
+        second.leases.claim = refused_then_let_go  # type: ignore[method-assign]
+        taken, owner = await second.locate(room.game_id)
+        assert taken is not None and owner is None and len(claims) == 2
+        assert await holder(engine, room.game_id) == ("second", 2)
+        second.close()
+
+    run(tmp_path, scenario)

@@ -144,8 +144,7 @@ async def _game_socket(socket: WebSocket, game_id: str) -> None:
         return
     platform, info = shook
     # The game's room is here, or this process relays to the one that owns it.
-    room = await platform.rooms.get(game_id)
-    owner = None if room is not None else await platform.rooms.owner_of(game_id)
+    room, owner = await platform.rooms.locate(game_id)
     # A match that ended is shown as it ended, wherever its room ran, to who may see it.
     final = None if room is not None or owner is not None else await platform.rooms.final(game_id)
     shown = room or final

@@ -378,12 +378,31 @@ class Rooms:
         return room
 
     async def owner_of(self, game_id: str) -> str | None:
-        """The process that owns a live game held elsewhere (its node); None when this
-        process has or took its room, or the game is not live."""
-        if await self.get(game_id) is not None:
-            return None
+        """The process that holds a live game elsewhere (its node), as the database says;
+        None when nobody else holds it or it is not live. It reads and claims nothing:
+        only :meth:`get` takes a game over."""
+        if self.leases.exclusive:
+            return None  # the only process: nobody else holds anything
         holder = (await self.leases.holders([game_id])).get(game_id)
-        return None if holder is None else holder.owner
+        if holder is None or holder.owner in (None, self.leases.node):
+            return None
+        if holder.lease_until_ms is None or holder.lease_until_ms < wall_ms():
+            return None  # run out: its owner stopped or died
+        return holder.owner
+
+    async def locate(self, game_id: str) -> tuple[Room | None, str | None]:
+        """A live game's room in this process (taken over if nobody holds it), else the
+        process that owns it; (None, None) when it is not live. An owner that lets go of
+        the game between the claim and the look is followed by one more claim, so a live
+        game nobody holds is never reported as gone."""
+        for _ in range(2):
+            room = await self.get(game_id)
+            if room is not None:
+                return room, None
+            owner = await self.owner_of(game_id)
+            if owner is not None:
+                return None, owner
+        return None, None
 
     async def load_live(self) -> int:
         """Take over every live game nobody holds (at start-up, and every few seconds
@@ -448,11 +467,10 @@ class Rooms:
         Raises :class:`Refused` as the room does."""
         if action not in OFFICIALS_ACTIONS:
             raise ValueError(f"unknown official's action {action!r}")
-        room = await self.get(game_id)
+        room, owner = await self.locate(game_id)
         if room is not None:
             await officiate(room, action, seat, note)
             return Outcome.of(room)
-        owner = await self.owner_of(game_id)
         if owner is None:
             return None
         if self.forward is None:
