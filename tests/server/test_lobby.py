@@ -93,6 +93,27 @@ def test_an_accepted_offer_goes_for_everybody_and_its_maker_hears_the_game_start
         assert state["seat"] == 0 and [p["name"] for p in state["players"]] == ["ayse", "mehmet"]
 
 
+def test_the_lobby_is_drawn_again_after_the_database_failed_to_give_its_snapshot(site: Site) -> None:
+    ayse = site.register("ayse")
+    lobby = site.client.app.state.platform.lobby  # type: ignore[attr-defined]
+    snapshot, failures = lobby.snapshot, []
+
+    async def failing_twice() -> dict[str, Any]:
+        if len(failures) < 2:
+            failures.append(1)
+            raise OSError("the database is away")
+        return await snapshot()
+
+    with site.as_(None).websocket_connect("/ws/lobby") as socket:
+        assert lobby_until(socket, lambda m: True)["offers"] == []
+        lobby.snapshot = failing_twice
+        # The offer is stored though its drawing fails, at once and in the refresher;
+        # the lobby shows it when the database answers again, with no other change.
+        offer = make_offer(site, ayse)
+        lobby_until(socket, lambda m: offer in offer_ids(m))
+        assert len(failures) == 2
+
+
 def test_another_players_offer_cannot_be_cancelled_nor_ones_own_accepted(site: Site) -> None:
     ayse, mehmet = site.register("ayse"), site.register("mehmet")
     offer = make_offer(site, ayse)

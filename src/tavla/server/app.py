@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -31,6 +32,8 @@ from tavla.server.tournaments import router as tournaments
 
 STATIC = Path(__file__).with_name("static")
 LOBBY_DEBOUNCE_S = 0.25
+LOBBY_RETRY_S = 1.0
+log = logging.getLogger(__name__)
 FRAMEWORK_REFUSALS = {
     400: ("invalid", N_("the request's body could not be read as JSON")),
     404: ("not_found", N_("there is nothing at this address")),
@@ -59,8 +62,14 @@ async def _lobby_refresher(platform: Platform) -> None:
         await asyncio.sleep(LOBBY_DEBOUNCE_S)
         dirty.clear()
         if platform.hub.subscribers(LOBBY_TOPIC):
-            with contextlib.suppress(Exception):
+            try:
                 await platform.lobby.show_here()
+            except Exception:
+                # The database is away: the lobby is drawn again once it is back, not
+                # at the next change, which may be long in coming.
+                log.warning("the lobby could not be drawn; trying again", exc_info=True)
+                await asyncio.sleep(LOBBY_RETRY_S)
+                dirty.set()
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
