@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy.exc import OperationalError
 from starlette.testclient import WebSocketTestSession
 from tests.server.conftest import Player, Site
 from tests.server.play import Seat
@@ -112,6 +113,25 @@ def test_the_lobby_is_drawn_again_after_the_database_failed_to_give_its_snapshot
         offer = make_offer(site, ayse)
         lobby_until(socket, lambda m: offer in offer_ids(m))
         assert len(failures) == 2
+
+
+def test_an_acceptance_whose_game_cannot_be_stored_leaves_the_offer_open_and_no_game(site: Site) -> None:
+    ayse, mehmet = site.register("ayse"), site.register("mehmet")
+    offer = make_offer(site, ayse)
+    rooms = site.client.app.state.platform.rooms  # type: ignore[attr-defined]
+    update_game = rooms._update_game
+
+    async def database_away(connection: Any, room: Any, change: Any) -> None:
+        raise OperationalError("UPDATE games", {}, OSError("the database is away"))
+
+    rooms._update_game = database_away
+    with pytest.raises(OperationalError):
+        site.post(mehmet, f"/api/offers/{offer}/accept", {})
+    rooms._update_game = update_game
+    lobby = site.as_(None).get("/api/lobby").json()
+    assert lobby["live"] == [] and offer in {o["id"] for o in lobby["offers"]}
+    accepted = site.post(mehmet, f"/api/offers/{offer}/accept", {})
+    assert accepted.status_code == 200, accepted.text
 
 
 def test_another_players_offer_cannot_be_cancelled_nor_ones_own_accepted(site: Site) -> None:

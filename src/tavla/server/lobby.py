@@ -308,6 +308,9 @@ class Lobby:
         except BaseException:
             if deal is not None:
                 await self.staked.ledger.release(game_id, reason="the game could not start")
+            # No game was made (rooms.py): the offer is open again for whoever comes next.
+            async with self.sessions() as db, db.begin():
+                await db.execute(update(Offer).where(Offer.id == offer_id).values(status="open"))
             raise
         async with self.sessions() as db, db.begin():
             await db.execute(update(Offer).where(Offer.id == offer_id).values(game_id=room.game_id))

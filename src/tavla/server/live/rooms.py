@@ -135,6 +135,8 @@ class Rooms:
         """How an official's action reaches a game another process owns (relay.py)."""
         self._keeper: asyncio.Task[None] | None = None
         self._taking: dict[str, asyncio.Future[Room | None]] = {}
+        self._unstored: dict[str, dict[str, Any]] = {}
+        """The rows of new games, stored with their first change (create)."""
         self._doubtful: set[str] = set()
         """Games whose room this process let go of, unsure what was stored: it still holds
         their leases, so nobody else takes them; it builds their rooms again itself."""
@@ -172,6 +174,9 @@ class Rooms:
         # the ORM's unit of work would cost more than they do (benchmarks/server_load.py).
         game_id = room.game_id
         async with self.engine.begin() as connection:
+            new_game = self._unstored.get(game_id)
+            if new_game is not None:
+                await connection.execute(GAMES.insert().values(new_game))
             # The game's row first: its update holds the row (a claim waits for this
             # transaction) and, under another fence, stores nothing and says so.
             await self._update_game(connection, room, change)
@@ -281,35 +286,32 @@ class Rooms:
         no_show_from = 0 if await_players else None
         arrived = tuple(0 if await_players and seat.bot is not None else None for seat in seats)
         chain_end = seed_chain_end or new_chain_end()
-        async with self.sessions() as db, db.begin():
-            db.add(
-                LiveGame(
-                    id=game_id,
-                    settings=settings.to_json(),
-                    seat0_user_id=seats[0].user_id,
-                    seat1_user_id=seats[1].user_id,
-                    seat0_bot=seats[0].bot,
-                    seat1_bot=seats[1].bot,
-                    spectators=spectators,
-                    chat0=chat_on[0],
-                    chat1=chat_on[1],
-                    seed_chain_end=chain_end,
-                    client_seed0=client_seeds[0],
-                    client_seed1=client_seeds[1],
-                    status="live",
-                    version=0,
-                    pending_steps=[],
-                    score=[0, 0],
-                    created_ms=wall_ms(),
-                    rematch_of=rematch_of,
-                    federation_id=federation_id,
-                    clock_ms=0,
-                    no_show_from_ms=no_show_from,
-                    arrived0_ms=arrived[0],
-                    arrived1_ms=arrived[1],
-                    **self.leases.new_game_values(),
-                )
-            )
+        values: dict[str, Any] = {
+            "id": game_id,
+            "settings": settings.to_json(),
+            "seat0_user_id": seats[0].user_id,
+            "seat1_user_id": seats[1].user_id,
+            "seat0_bot": seats[0].bot,
+            "seat1_bot": seats[1].bot,
+            "spectators": spectators,
+            "chat0": chat_on[0],
+            "chat1": chat_on[1],
+            "seed_chain_end": chain_end,
+            "client_seed0": client_seeds[0],
+            "client_seed1": client_seeds[1],
+            "status": "live",
+            "version": 0,
+            "pending_steps": [],
+            "score": [0, 0],
+            "created_ms": wall_ms(),
+            "rematch_of": rematch_of,
+            "federation_id": federation_id,
+            "clock_ms": 0,
+            "no_show_from_ms": no_show_from,
+            "arrived0_ms": arrived[0],
+            "arrived1_ms": arrived[1],
+            **self.leases.new_game_values(),
+        }
         room = Room(
             game_id,
             settings,
@@ -325,17 +327,39 @@ class Rooms:
             arrived=(arrived[0], arrived[1]),
             fence=1,
         )
-        self.rooms[game_id] = room
         self.configure(room)
         if room.awaiting_players and None in arrived:
+            async with self.engine.begin() as connection:
+                await connection.execute(GAMES.insert().values(values))
+            self.rooms[game_id] = room
             room.schedule()
             return room
-        async with room.lock:
-            change = Change(state=room.state)
-            room._apply(change, MatchAction(ActionKind.START, None, "", room.now()))
-            room._advance(change)
-            await room._commit(change)
+        # The game's row is stored with its first change, in one transaction: a game
+        # whose start failed leaves nothing behind (no live game that nobody plays).
+        # Its room joins the others once stored, so a renewal meanwhile misses nothing.
+        self._unstored[game_id] = values
+        try:
+            async with room.lock:
+                change = Change(state=room.state)
+                room._apply(change, MatchAction(ActionKind.START, None, "", room.now()))
+                room._advance(change)
+                await room._commit(change)
+        except BaseException:
+            await self._unmake(room)
+            raise
+        finally:
+            self._unstored.pop(game_id, None)
+        self.rooms[game_id] = room
         return room
+
+    async def _unmake(self, room: Room) -> None:
+        """Forget a new game whose first store failed. A broken connection leaves it
+        unsure whether the commit went through: its rows go too (nobody has seen the
+        game); if the database cannot even do that, the game is in doubt like any other
+        (save) and this process builds its room again from what was stored."""
+        self._let_go(room)
+        with contextlib.suppress(Exception):
+            await self._delete_rows(room.game_id)
 
     async def get(self, game_id: str) -> Room | None:
         """The game's room in this process, taking the game over if nobody holds it;
@@ -453,10 +477,13 @@ class Rooms:
         """Forget a game nobody is to play (one made twice by a race between processes,
         before anybody saw it): its room here, and its rows."""
         self._let_go(room)
+        await self._delete_rows(room.game_id)
+
+    async def _delete_rows(self, game_id: str) -> None:
         async with self.engine.begin() as connection:
             for table in (ACTIONS, DICE, CHAT):
-                await connection.execute(table.delete().where(table.c.game_id == room.game_id))
-            await connection.execute(GAMES.delete().where(GAMES.c.id == room.game_id))
+                await connection.execute(table.delete().where(table.c.game_id == game_id))
+            await connection.execute(GAMES.delete().where(GAMES.c.id == game_id))
 
     # ---------------------------------------------------------------- officials
     async def officiate(
