@@ -12,6 +12,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import DataError
 from starlette.exceptions import HTTPException
 
 import tavla
@@ -21,6 +22,7 @@ from tavla.server.federations import pages as federation_pages
 from tavla.server.federations import router as federations
 from tavla.server.i18n import LANGUAGE_COOKIE, N_, choose_language, translate
 from tavla.server.lobby import DIRTY_TOPIC, LOBBY_TOPIC
+from tavla.server.nul import RefuseNulAddresses
 from tavla.server.platform import Platform
 from tavla.server.ratings import router as ratings
 from tavla.server.settings import Settings
@@ -121,6 +123,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         message = translate(answer_language(request), N_("invalid request: {detail}"), {"detail": detail})
         return JSONResponse({"error": {"code": "invalid", "message": message}}, status_code=422)
 
+    @app.exception_handler(DataError)
+    async def _unstorable(request: Request, error: DataError) -> JSONResponse:
+        # A value the database cannot hold (a character PostgreSQL's text refuses, a
+        # number beyond its column) is the request's fault; its transaction rolled back.
+        log.warning("refused a value the database cannot hold: %s", error.orig)
+        detail = {"detail": "a value the database cannot hold"}
+        message = translate(answer_language(request), N_("invalid request: {detail}"), detail)
+        return JSONResponse({"error": {"code": "invalid", "message": message}}, status_code=422)
+
+    app.add_middleware(RefuseNulAddresses)
     app.include_router(api.router)
     app.include_router(federations.router)
     app.include_router(tournaments.router)
