@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError, OperationalError
 from starlette.testclient import WebSocketTestSession
 from tests.server.conftest import Player, Site
 from tests.server.play import Seat
@@ -132,6 +132,29 @@ def test_an_acceptance_whose_game_cannot_be_stored_leaves_the_offer_open_and_no_
     assert lobby["live"] == [] and offer in {o["id"] for o in lobby["offers"]}
     accepted = site.post(mehmet, f"/api/offers/{offer}/accept", {})
     assert accepted.status_code == 200, accepted.text
+
+
+def test_a_request_whose_database_connection_died_is_unavailable_and_the_next_one_is_served(
+    site: Site,
+) -> None:
+    # No connection is pinged before use: one that died with a database restart fails
+    # its first statement, and the request says to try again rather than fail.
+    lobby = site.client.app.state.platform.lobby  # type: ignore[attr-defined]
+    snapshot, lost = lobby.snapshot, []
+
+    async def connection_lost_once() -> dict[str, Any]:
+        if not lost:
+            lost.append(1)
+            raise DBAPIError(
+                "SELECT", {}, OSError("server closed the connection"), connection_invalidated=True
+            )
+        return await snapshot()
+
+    lobby.snapshot = connection_lost_once
+    refused = site.as_(None).get("/api/lobby")
+    assert refused.status_code == 503 and refused.headers["Retry-After"] == "1"
+    assert refused.json()["error"]["code"] == "unavailable"
+    assert site.as_(None).get("/api/lobby").status_code == 200
 
 
 def test_another_players_offer_cannot_be_cancelled_nor_ones_own_accepted(site: Site) -> None:

@@ -12,7 +12,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
-from sqlalchemy.exc import DataError
+from sqlalchemy.exc import DataError, DBAPIError
 from starlette.exceptions import HTTPException
 
 import tavla
@@ -131,6 +131,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         detail = {"detail": "a value the database cannot hold"}
         message = translate(answer_language(request), N_("invalid request: {detail}"), detail)
         return JSONResponse({"error": {"code": "invalid", "message": message}}, status_code=422)
+
+    @app.exception_handler(DBAPIError)
+    async def _database_lost(request: Request, error: DBAPIError) -> JSONResponse:
+        if not error.connection_invalidated:
+            raise error
+        # The pool pings no connection before lending it (storage/database.py): one
+        # that died with a database restart fails its first statement, and the pool
+        # starts afresh. The request stored nothing; asked again, it finds a new one.
+        log.warning("a database connection was lost in a request; the pool reconnects: %s", error.orig)
+        message = translate(answer_language(request), N_("the database could not be reached; try again"))
+        return JSONResponse(
+            {"error": {"code": "unavailable", "message": message}},
+            status_code=503,
+            headers={"Retry-After": "1"},
+        )
 
     app.add_middleware(RefuseNulAddresses)
     app.include_router(api.router)
