@@ -7,6 +7,7 @@ from typing import Any
 from hypothesis import strategies as st
 from sqlalchemy import Engine, column, create_engine, inspect, select, table
 from sqlalchemy.pool import NullPool
+from tests.server.federation_world import sync_url
 
 HUGE_INTS = st.sampled_from([2**63, -(2**63) - 1, 10**300, -1, 0, 2**31, 2**53 + 1])
 HOSTILE_TEXT = st.one_of(
@@ -90,8 +91,7 @@ _ENGINES: dict[str, Engine] = {}
 
 
 def _engine(database_url: str) -> Engine:
-    # The tests' PostgreSQL URLs name no driver; psycopg (3) is the one installed.
-    url = database_url.replace("postgresql://", "postgresql+psycopg://", 1)
+    url = sync_url(database_url)
     if url not in _ENGINES:
         _ENGINES[url] = create_engine(url, poolclass=NullPool)
     return _ENGINES[url]

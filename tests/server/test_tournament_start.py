@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from tests.server.hostile import game_ids
 from tests.server.tournament_world import World, build_world
 
 
@@ -59,6 +60,7 @@ def test_a_round_whose_third_game_fails_is_finished_by_starting_it_again(world: 
     world.ok("POST", "admin", f"{base}/check-in")
     rooms = world.site.client.app.state.platform.rooms  # type: ignore[attr-defined]
     # Either the rooms refuse to make the third game, or the database refuses its start.
+    games_before = game_ids(world.database_url)
     wrapper = FailingOnce(rooms.create, nth=3) if failing == "create" else StoreFailingOnce(rooms.save, nth=3)
     setattr(rooms, failing, wrapper)
     try:
@@ -74,6 +76,8 @@ def test_a_round_whose_third_game_fails_is_finished_by_starting_it_again(world: 
     boards = shown["played_rounds"][0]["pairings"]
     assert len(boards) == 3 and [b["game_id"] is not None for b in boards] == [True, True, False]
     first_games = {b["board"]: b["game_id"] for b in boards if b["game_id"]}
+    # The game that failed left nothing behind (no live game that no board knows of).
+    assert game_ids(world.database_url) - games_before == set(first_games.values())
     admin_page = world.site.as_(world.people["admin"]).get(f"/tournaments/{tournament}/admin").text
     assert 'id="resume-round"' in admin_page and 'id="start-round"' not in admin_page
     assert "still without their game: 1." in admin_page
