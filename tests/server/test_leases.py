@@ -157,6 +157,9 @@ def test_looking_up_an_owner_claims_nothing_and_a_game_let_go_meanwhile_is_taken
         # Held elsewhere: one claim (refused), then a read of who holds it.
         assert await second.locate(room.game_id) == (None, "first")
         assert claims == [room.game_id]
+        # No such game: one claim (that finds nothing), and no second try.
+        assert await second.locate("no-such-game") == (None, None)
+        assert claims == [room.game_id, "no-such-game"]
         # A lease run out: the look says nobody holds it, and takes nothing.
         async with engine.begin() as connection:
             await connection.execute(update(LiveGame).values(lease_until_ms=wall_ms() - 1))

@@ -29,7 +29,7 @@ from tavla.server.events import Events, GameFinished
 from tavla.server.i18n import N_
 from tavla.server.live.changes import Change, ChatLine
 from tavla.server.live.dicefeed import DiceFeed, GameSeed, new_chain_end
-from tavla.server.live.leases import LeaseLost, Leases, new_node_id, wall_ms
+from tavla.server.live.leases import Holder, LeaseLost, Leases, new_node_id, wall_ms
 from tavla.server.live.room import Book, Refused, Room, SeatInfo
 from tavla.storage.models import ChatMessage, GameAction, GameDice, LiveGame, User
 
@@ -405,11 +405,11 @@ class Rooms:
         """The process that holds a live game elsewhere (its node), as the database says;
         None when nobody else holds it or it is not live. It reads and claims nothing:
         only :meth:`get` takes a game over."""
-        if self.leases.exclusive:
-            return None  # the only process: nobody else holds anything
-        holder = (await self.leases.holders([game_id])).get(game_id)
-        if holder is None or holder.owner in (None, self.leases.node):
-            return None
+        return self._elsewhere((await self.leases.holders([game_id])).get(game_id))
+
+    def _elsewhere(self, holder: Holder | None) -> str | None:
+        if self.leases.exclusive or holder is None or holder.owner in (None, self.leases.node):
+            return None  # (the only process: nobody else holds anything)
         if holder.lease_until_ms is None or holder.lease_until_ms < wall_ms():
             return None  # run out: its owner stopped or died
         return holder.owner
@@ -423,7 +423,10 @@ class Rooms:
             room = await self.get(game_id)
             if room is not None:
                 return room, None
-            owner = await self.owner_of(game_id)
+            holder = (await self.leases.holders([game_id])).get(game_id)
+            if holder is None:
+                return None, None  # not live (finished, or no such game)
+            owner = self._elsewhere(holder)
             if owner is not None:
                 return None, owner
         return None, None
