@@ -327,13 +327,14 @@ class Rooms:
             arrived=(arrived[0], arrived[1]),
             fence=1,
         )
-        self.configure(room)
         if room.awaiting_players and None in arrived:
             async with self.engine.begin() as connection:
                 await connection.execute(GAMES.insert().values(values))
             self.rooms[game_id] = room
+            self.configure(room)
             room.schedule()
             return room
+        self.configure(room)
         # The game's row is stored with its first change, in one transaction: a game
         # whose start failed leaves nothing behind (no live game that nobody plays).
         # Its room joins the others once stored, so a renewal meanwhile misses nothing.
