@@ -1,12 +1,14 @@
 """Fuzzing counts: the hostile-client property tests run with many more examples.
 
     PYTHONPATH=src .venv/bin/python benchmarks/fuzz_counts.py [--ws 2000] [--http 5000] [--seed N]
+        [--database sqlite|postgresql]
 
 Runs tests/server/test_fuzz_ws.py and test_fuzz_http.py (the suite draws 200 frames
 and 600 requests) with the numbers given, and prints what each tried and how the
 server answered: the frames sent to the game websocket by kind, the requests by
 method over how many routes, the answers by error code or status. A found bug fails
-the run with Hypothesis's smallest example.
+the run with Hypothesis's smallest example. ``--database postgresql`` runs them on the
+PostgreSQL that ``TAVLA_TEST_POSTGRES`` names (``scripts/with-postgres.sh`` starts one).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ TESTS = {
 }
 
 
-def run(name: str, examples: int, seed: int | None) -> bool:
+def run(name: str, examples: int, seed: int | None, database: str) -> bool:
     test, variable = TESTS[name]
     command = [
         sys.executable,
@@ -44,6 +46,8 @@ def run(name: str, examples: int, seed: int | None) -> bool:
         "no:cacheprovider",
         "--timeout",
         "3600",
+        "-k",
+        database,
     ]
     if seed is not None:
         command += ["--hypothesis-seed", str(seed), "--hypothesis-profile", "explore"]
@@ -69,8 +73,14 @@ def main() -> None:
     parser.add_argument("--ws", type=int, default=2000, help="frames sent to the game websocket")
     parser.add_argument("--http", type=int, default=5000, help="requests sent to the HTTP routes")
     parser.add_argument("--seed", type=int, default=None, help="a random search from this seed")
+    parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite")
     arguments = parser.parse_args()
-    passed = [run("ws", arguments.ws, arguments.seed), run("http", arguments.http, arguments.seed)]
+    if arguments.database == "postgresql" and not os.environ.get("TAVLA_TEST_POSTGRES"):
+        parser.error("--database postgresql needs TAVLA_TEST_POSTGRES (scripts/with-postgres.sh)")
+    passed = [
+        run(name, examples, arguments.seed, arguments.database)
+        for name, examples in (("ws", arguments.ws), ("http", arguments.http))
+    ]
     sys.exit(0 if all(passed) else 1)
 
 

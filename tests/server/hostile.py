@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import sqlite3
-from pathlib import Path
 from typing import Any
 
 from hypothesis import strategies as st
+from sqlalchemy import Engine, column, create_engine, inspect, select, table
+from sqlalchemy.pool import NullPool
+from tests.server.federation_world import sync_url
 
 HUGE_INTS = st.sampled_from([2**63, -(2**63) - 1, 10**300, -1, 0, 2**31, 2**53 + 1])
 HOSTILE_TEXT = st.one_of(
@@ -56,37 +57,44 @@ of the game."""
 
 
 def dump(
-    database: Path, game_id: str | None = None, *, among: set[str] | None = None
+    database_url: str, game_id: str | None = None, *, among: set[str] | None = None
 ) -> dict[str, list[tuple[Any, ...]]]:
     """Every row of every table, or, given a game, that game's rows only. With ``among``,
     the rows of games not among those are left out: games made meanwhile, whose bots
-    play on by themselves."""
-    with sqlite3.connect(database) as db:
-        tables = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-        rows: dict[str, list[tuple[Any, ...]]] = {}
-        for table in sorted(tables):
-            columns = [row[1] for row in db.execute(f'PRAGMA table_info("{table}")')]
-            columns = [column for column in columns if column not in BOOKKEEPING]
-            key = "id" if table == "games" else "game_id"
-            selected = ", ".join(f'"{column}"' for column in columns)
+    play on by themselves. SQLite or PostgreSQL, as the test's server runs on."""
+    engine = _engine(database_url)
+    rows: dict[str, list[tuple[Any, ...]]] = {}
+    with engine.connect() as db:
+        found_tables = inspect(db)
+        for name in sorted(found_tables.get_table_names()):
+            columns = [c["name"] for c in found_tables.get_columns(name) if c["name"] not in BOOKKEEPING]
+            key = "id" if name == "games" else "game_id"
+            statement = select(*(column(c) for c in columns)).select_from(table(name))
             if game_id is not None:
                 if key not in columns:
                     continue
-                found = db.execute(
-                    f'SELECT {selected} FROM "{table}" WHERE "{key}" = ?', (game_id,)
-                ).fetchall()
-            else:
-                found = db.execute(f'SELECT {selected} FROM "{table}"').fetchall()
-                if among is not None and key in columns:
-                    at = columns.index(key)
-                    found = [row for row in found if row[at] is None or row[at] in among]
-            rows[table] = sorted(found, key=repr)
-        return rows
+                statement = statement.where(column(key) == game_id)
+            found = [tuple(row) for row in db.execute(statement)]
+            if game_id is None and among is not None and key in columns:
+                at = columns.index(key)
+                found = [row for row in found if row[at] is None or row[at] in among]
+            rows[name] = sorted(found, key=repr)
+    return rows
 
 
-def game_ids(database: Path) -> set[str]:
-    with sqlite3.connect(database) as db:
-        return {row[0] for row in db.execute("SELECT id FROM games")}
+def game_ids(database_url: str) -> set[str]:
+    with _engine(database_url).connect() as db:
+        return {str(row[0]) for row in db.execute(select(column("id")).select_from(table("games")))}
+
+
+_ENGINES: dict[str, Engine] = {}
+
+
+def _engine(database_url: str) -> Engine:
+    url = sync_url(database_url)
+    if url not in _ENGINES:
+        _ENGINES[url] = create_engine(url, poolclass=NullPool)
+    return _ENGINES[url]
 
 
 def routes(app: Any) -> list[tuple[str, str, list[str]]]:
@@ -112,16 +120,16 @@ def routes(app: Any) -> list[tuple[str, str, list[str]]]:
     return found
 
 
-def settled(database: Path, wait_s: float = 10.0) -> None:
+def settled(database_url: str, wait_s: float = 10.0) -> None:
     """Wait until what the database holds stops changing (a player who just left is
     stored a moment later), so that a test's "before" is not taken mid-change."""
     import time
 
     deadline = time.monotonic() + wait_s
-    last = dump(database)
+    last = dump(database_url)
     while time.monotonic() < deadline:
         time.sleep(0.2)
-        now = dump(database)
+        now = dump(database_url)
         if now == last:
             return
         last = now

@@ -13,7 +13,6 @@ import os
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,6 +20,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import WebSocketTestSession
+from starlette.websockets import WebSocketDisconnect
 from tests.server.conftest import Player, Site, make_settings
 from tests.server.hostile import HOSTILE_TEXT, HUGE_INTS, JSON_VALUES, SCALARS, dump, nested
 from tests.server.play import Seat
@@ -103,7 +103,8 @@ FRAMES: st.SearchStrategy[Frame] = st.one_of(
 @dataclass
 class Arena:
     site: Site
-    database: Path
+    database: str
+    """Its URL (SQLite or PostgreSQL)."""
     game: str
     seat: int | None
     socket: WebSocketTestSession
@@ -153,10 +154,10 @@ class Arena:
 
 
 @pytest.fixture
-def arena(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Arena]:
+def arena(request: pytest.FixtureRequest, database_url: str) -> Iterator[Arena]:
     """The fuzzed socket is a player's (``ayse``), or a spectator's when asked."""
-    database = tmp_path / "tavla.db"
-    app = create_app(make_settings(f"sqlite:///{database}"))
+    database = database_url
+    app = create_app(make_settings(database_url))
     with TestClient(app, base_url="http://testserver") as client:
         site = Site(client)
         host, guest, other = site.register("ayse"), site.register("ivan"), site.register("zeynep")
@@ -234,3 +235,17 @@ def test_json_nested_too_deep_is_malformed_not_a_crash(arena: Arena) -> None:
     assert [a.get("code") for a in answers] == ["malformed"]
     assert dump(arena.database, arena.game) == before
     assert arena.bystander_plays() in ("ack", "sync")
+
+
+@pytest.mark.timeout(60)
+def test_a_nul_character_in_a_message_is_malformed_and_stores_nothing(arena: Arena) -> None:
+    # PostgreSQL's text cannot hold one; SQLite would store it: both refuse it alike.
+    before = dump(arena.database, arena.game)
+    frame = json.dumps({"type": "chat", "seq": NEXT_SEQ, "text": "merhaba\x00"})
+    answers = arena.send(("text", frame))
+    assert [(a["type"], a.get("code")) for a in answers] == [("error", "malformed")]
+    assert "NUL" in answers[0]["message"]
+    assert dump(arena.database, arena.game) == before
+    with pytest.raises(WebSocketDisconnect) as closed, arena.site.client.websocket_connect("/ws/game/%00"):
+        pass
+    assert closed.value.code == 1008

@@ -13,6 +13,7 @@ import pytest
 pytest.importorskip("sqlalchemy")
 
 from sqlalchemy import func, select, update
+from sqlalchemy.exc import OperationalError
 
 from tavla.match.settings import MatchSettings
 from tavla.server.live.leases import LeaseLost, Leases, wall_ms
@@ -137,5 +138,73 @@ def test_a_clean_stop_lets_go_at_once_and_one_process_alone_takes_over_at_once(t
         assert await holder(engine, room.game_id) == ("alone", 3)
         second.close()
         alone.close()
+
+    run(tmp_path, scenario)
+
+
+def test_looking_up_an_owner_claims_nothing_and_a_game_let_go_meanwhile_is_taken(tmp_path: Path) -> None:
+    async def scenario(engine: Any) -> None:
+        first, second = rooms_of(engine, "first"), rooms_of(engine, "second")
+        room = await first.create(MatchSettings(game="tabla"), SEATS, client_seeds=SEEDS)
+        claims: list[str] = []
+        claim = second.leases.claim
+
+        async def counted(game_id: str) -> int | None:
+            claims.append(game_id)
+            return await claim(game_id)
+
+        second.leases.claim = counted  # type: ignore[method-assign]
+        # Held elsewhere: one claim (refused), then a read of who holds it.
+        assert await second.locate(room.game_id) == (None, "first")
+        assert claims == [room.game_id]
+        # No such game: one claim (that finds nothing), and no second try.
+        assert await second.locate("no-such-game") == (None, None)
+        assert claims == [room.game_id, "no-such-game"]
+        # A lease run out: the look says nobody holds it, and takes nothing.
+        async with engine.begin() as connection:
+            await connection.execute(update(LiveGame).values(lease_until_ms=wall_ms() - 1))
+        assert await second.owner_of(room.game_id) is None
+        assert await holder(engine, room.game_id) == ("first", 1)
+        # The owner lets go between the claim and the look: the game is taken, not lost.
+        async with engine.begin() as connection:
+            await connection.execute(update(LiveGame).values(lease_until_ms=wall_ms() + 5000))
+        claims.clear()
+
+        async def refused_then_let_go(game_id: str) -> int | None:
+            claims.append(game_id)
+            if len(claims) == 1:
+                await first.stop()
+                return None
+            return await claim(game_id)
+
+        second.leases.claim = refused_then_let_go  # type: ignore[method-assign]
+        taken, owner = await second.locate(room.game_id)
+        assert taken is not None and owner is None and len(claims) == 2
+        assert await holder(engine, room.game_id) == ("second", 2)
+        second.close()
+
+    run(tmp_path, scenario)
+
+
+def test_a_game_whose_first_store_fails_leaves_nothing_behind(tmp_path: Path) -> None:
+    async def scenario(engine: Any) -> None:
+        rooms = rooms_of(engine, "first")
+        update_game = rooms._update_game
+
+        async def database_away(connection: Any, room: Any, change: Any) -> None:
+            raise OperationalError("UPDATE games", {}, OSError("the database is away"))
+
+        rooms._update_game = database_away  # type: ignore[method-assign]
+        with pytest.raises(OperationalError):
+            await rooms.create(MatchSettings(game="tabla"), SEATS, client_seeds=SEEDS)
+        async with engine.connect() as connection:
+            assert (await connection.execute(select(func.count()).select_from(LiveGame))).scalar_one() == 0
+        assert rooms.rooms == {}
+        # The database back, games are made as before, and there is nothing to take over.
+        rooms._update_game = update_game  # type: ignore[method-assign]
+        room = await rooms.create(MatchSettings(game="tabla"), SEATS, client_seeds=SEEDS)
+        assert list(rooms.rooms) == [room.game_id] and await actions(engine, room.game_id) > 0
+        assert await rooms_of(engine, "second").load_live() == 0
+        rooms.close()
 
     run(tmp_path, scenario)

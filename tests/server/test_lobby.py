@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy.exc import DBAPIError, OperationalError
 from starlette.testclient import WebSocketTestSession
 from tests.server.conftest import Player, Site
 from tests.server.play import Seat
@@ -91,6 +92,69 @@ def test_an_accepted_offer_goes_for_everybody_and_its_maker_hears_the_game_start
     with site.as_(ayse).websocket_connect(f"/ws/game/{game_id}") as socket:
         state = Seat(socket).state
         assert state["seat"] == 0 and [p["name"] for p in state["players"]] == ["ayse", "mehmet"]
+
+
+def test_the_lobby_is_drawn_again_after_the_database_failed_to_give_its_snapshot(site: Site) -> None:
+    ayse = site.register("ayse")
+    lobby = site.client.app.state.platform.lobby  # type: ignore[attr-defined]
+    snapshot, failures = lobby.snapshot, []
+
+    async def failing_twice() -> dict[str, Any]:
+        if len(failures) < 2:
+            failures.append(1)
+            raise OSError("the database is away")
+        return await snapshot()
+
+    with site.as_(None).websocket_connect("/ws/lobby") as socket:
+        assert lobby_until(socket, lambda m: True)["offers"] == []
+        lobby.snapshot = failing_twice
+        # The offer is stored though its drawing fails, at once and in the refresher;
+        # the lobby shows it when the database answers again, with no other change.
+        offer = make_offer(site, ayse)
+        lobby_until(socket, lambda m: offer in offer_ids(m))
+        assert len(failures) == 2
+
+
+def test_an_acceptance_whose_game_cannot_be_stored_leaves_the_offer_open_and_no_game(site: Site) -> None:
+    ayse, mehmet = site.register("ayse"), site.register("mehmet")
+    offer = make_offer(site, ayse)
+    rooms = site.client.app.state.platform.rooms  # type: ignore[attr-defined]
+    update_game = rooms._update_game
+
+    async def database_away(connection: Any, room: Any, change: Any) -> None:
+        raise OperationalError("UPDATE games", {}, OSError("the database is away"))
+
+    rooms._update_game = database_away
+    with pytest.raises(OperationalError):
+        site.post(mehmet, f"/api/offers/{offer}/accept", {})
+    rooms._update_game = update_game
+    lobby = site.as_(None).get("/api/lobby").json()
+    assert lobby["live"] == [] and offer in {o["id"] for o in lobby["offers"]}
+    accepted = site.post(mehmet, f"/api/offers/{offer}/accept", {})
+    assert accepted.status_code == 200, accepted.text
+
+
+def test_a_request_whose_database_connection_died_is_unavailable_and_the_next_one_is_served(
+    site: Site,
+) -> None:
+    # No connection is pinged before use: one that died with a database restart fails
+    # its first statement, and the request says to try again rather than fail.
+    lobby = site.client.app.state.platform.lobby  # type: ignore[attr-defined]
+    snapshot, lost = lobby.snapshot, []
+
+    async def connection_lost_once() -> dict[str, Any]:
+        if not lost:
+            lost.append(1)
+            raise DBAPIError(
+                "SELECT", {}, OSError("server closed the connection"), connection_invalidated=True
+            )
+        return await snapshot()
+
+    lobby.snapshot = connection_lost_once
+    refused = site.as_(None).get("/api/lobby")
+    assert refused.status_code == 503 and refused.headers["Retry-After"] == "1"
+    assert refused.json()["error"]["code"] == "unavailable"
+    assert site.as_(None).get("/api/lobby").status_code == 200
 
 
 def test_another_players_offer_cannot_be_cancelled_nor_ones_own_accepted(site: Site) -> None:

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from tests.server.hostile import game_ids
 from tests.server.tournament_world import World, build_world
 
 
@@ -48,8 +49,32 @@ class StoreFailingOnce:
         await self.save(room, change)
 
 
+class BoardFailingOnce:
+    """The rooms' ``create``, after which the ``nth`` game's board cannot be told its
+    game (the database fails as the director writes it down)."""
+
+    def __init__(self, create: Any, director: Any, nth: int) -> None:
+        self.create = create
+        self.director = director
+        self.nth = nth
+        self.calls = 0
+
+    async def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        room = await self.create(*args, **kwargs)
+        self.calls += 1
+        if self.calls == self.nth:
+            sessions = self.director.sessions
+
+            def failing() -> Any:
+                self.director.sessions = sessions
+                raise OSError("the database went away")
+
+            self.director.sessions = failing
+        return room
+
+
 @pytest.mark.timeout(180)
-@pytest.mark.parametrize("failing", ["create", "save"])
+@pytest.mark.parametrize("failing", ["create", "save", "board"])
 def test_a_round_whose_third_game_fails_is_finished_by_starting_it_again(world: World, failing: str) -> None:
     tournament = world.create(game="abluka", format="swiss", rounds=3, match_lengths=[1])
     base = f"/api/tournaments/{tournament}"
@@ -58,13 +83,20 @@ def test_a_round_whose_third_game_fails_is_finished_by_starting_it_again(world: 
         world.ok("POST", "admin", f"{base}/bots", {"level": "beginner"})
     world.ok("POST", "admin", f"{base}/check-in")
     rooms = world.site.client.app.state.platform.rooms  # type: ignore[attr-defined]
-    # Either the rooms refuse to make the third game, or the database refuses its start.
-    wrapper = FailingOnce(rooms.create, nth=3) if failing == "create" else StoreFailingOnce(rooms.save, nth=3)
-    setattr(rooms, failing, wrapper)
+    games_before = game_ids(world.database_url)
+    # Either the rooms refuse to make the third game, or the database refuses its start,
+    # or the third game is made but its board cannot be told.
+    director = world.site.client.app.state.platform.tournaments  # type: ignore[attr-defined]
+    wrapped, wrapper = {
+        "create": ("create", FailingOnce(rooms.create, nth=3)),
+        "save": ("save", StoreFailingOnce(rooms.save, nth=3)),
+        "board": ("create", BoardFailingOnce(rooms.create, director, nth=3)),
+    }[failing]
+    setattr(rooms, wrapped, wrapper)
     try:
         answer = world.send("POST", "admin", f"{base}/rounds")
     finally:
-        delattr(rooms, failing)  # the class's method again, for the games made from now on
+        delattr(rooms, wrapped)  # the class's method again, for the games made from now on
     assert answer.status_code == 503, answer.text
     error = answer.json()["error"]
     assert error["code"] == "round_incomplete" and "1 of its games" in error["message"]
@@ -74,6 +106,8 @@ def test_a_round_whose_third_game_fails_is_finished_by_starting_it_again(world: 
     boards = shown["played_rounds"][0]["pairings"]
     assert len(boards) == 3 and [b["game_id"] is not None for b in boards] == [True, True, False]
     first_games = {b["board"]: b["game_id"] for b in boards if b["game_id"]}
+    # The game that failed left nothing behind (no live game that no board knows of).
+    assert game_ids(world.database_url) - games_before == set(first_games.values())
     admin_page = world.site.as_(world.people["admin"]).get(f"/tournaments/{tournament}/admin").text
     assert 'id="resume-round"' in admin_page and 'id="start-round"' not in admin_page
     assert "still without their game: 1." in admin_page

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import DataError, DBAPIError
 from starlette.exceptions import HTTPException
 
 import tavla
@@ -20,6 +22,7 @@ from tavla.server.federations import pages as federation_pages
 from tavla.server.federations import router as federations
 from tavla.server.i18n import LANGUAGE_COOKIE, N_, choose_language, translate
 from tavla.server.lobby import DIRTY_TOPIC, LOBBY_TOPIC
+from tavla.server.nul import RefuseNulAddresses
 from tavla.server.platform import Platform
 from tavla.server.ratings import router as ratings
 from tavla.server.settings import Settings
@@ -31,6 +34,8 @@ from tavla.server.tournaments import router as tournaments
 
 STATIC = Path(__file__).with_name("static")
 LOBBY_DEBOUNCE_S = 0.25
+LOBBY_RETRY_S = 1.0
+log = logging.getLogger(__name__)
 FRAMEWORK_REFUSALS = {
     400: ("invalid", N_("the request's body could not be read as JSON")),
     404: ("not_found", N_("there is nothing at this address")),
@@ -59,8 +64,14 @@ async def _lobby_refresher(platform: Platform) -> None:
         await asyncio.sleep(LOBBY_DEBOUNCE_S)
         dirty.clear()
         if platform.hub.subscribers(LOBBY_TOPIC):
-            with contextlib.suppress(Exception):
+            try:
                 await platform.lobby.show_here()
+            except Exception:
+                # The database is away: the lobby is drawn again once it is back, not
+                # at the next change, which may be long in coming.
+                log.warning("the lobby could not be drawn; trying again", exc_info=True)
+                await asyncio.sleep(LOBBY_RETRY_S)
+                dirty.set()
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -112,6 +123,31 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         message = translate(answer_language(request), N_("invalid request: {detail}"), {"detail": detail})
         return JSONResponse({"error": {"code": "invalid", "message": message}}, status_code=422)
 
+    @app.exception_handler(DataError)
+    async def _unstorable(request: Request, error: DataError) -> JSONResponse:
+        # A value the database cannot hold (a character PostgreSQL's text refuses, a
+        # number beyond its column) is the request's fault; its transaction rolled back.
+        log.warning("refused a value the database cannot hold: %s", error.orig)
+        detail = {"detail": "a value the database cannot hold"}
+        message = translate(answer_language(request), N_("invalid request: {detail}"), detail)
+        return JSONResponse({"error": {"code": "invalid", "message": message}}, status_code=422)
+
+    @app.exception_handler(DBAPIError)
+    async def _database_lost(request: Request, error: DBAPIError) -> JSONResponse:
+        if not error.connection_invalidated:
+            raise error
+        # The pool pings no connection before lending it (storage/database.py): one
+        # that died with a database restart fails its first statement, and the pool
+        # starts afresh. The request stored nothing; asked again, it finds a new one.
+        log.warning("a database connection was lost in a request; the pool reconnects: %s", error.orig)
+        message = translate(answer_language(request), N_("the database could not be reached; try again"))
+        return JSONResponse(
+            {"error": {"code": "unavailable", "message": message}},
+            status_code=503,
+            headers={"Retry-After": "1"},
+        )
+
+    app.add_middleware(RefuseNulAddresses)
     app.include_router(api.router)
     app.include_router(federations.router)
     app.include_router(tournaments.router)

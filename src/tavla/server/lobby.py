@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import secrets
 from typing import Any
 
@@ -32,6 +33,8 @@ MAX_OPEN_OFFERS = 5
 
 COMMITMENTS_KEPT = 20
 """Unused commitments kept per player (a page drawn and left holds one)."""
+
+log = logging.getLogger(__name__)
 
 
 async def draw_commitment(db: AsyncSession, user: User) -> DiceCommitment:
@@ -187,9 +190,15 @@ class Lobby:
     async def publish(self) -> None:
         """Show the lobby as it is now to this process's lobby connections and, when
         several processes share the hub, have the others show theirs."""
-        await self.show_here()
         if self.hub.distributed:
             self.hub.publish(DIRTY_TOPIC, {})
+        try:
+            await self.show_here()
+        except Exception:
+            # The change is stored; only its drawing failed (the database went away
+            # meanwhile): the refresher (app.py) draws it again until it can.
+            log.warning("the lobby could not be drawn; it is drawn again shortly", exc_info=True)
+            self.hub.publish_here(DIRTY_TOPIC, {})
 
     async def show_here(self) -> None:
         """Send the lobby's snapshot to this process's own lobby connections: each
@@ -299,6 +308,9 @@ class Lobby:
         except BaseException:
             if deal is not None:
                 await self.staked.ledger.release(game_id, reason="the game could not start")
+            # No game was made (rooms.py): the offer is open again for whoever comes next.
+            async with self.sessions() as db, db.begin():
+                await db.execute(update(Offer).where(Offer.id == offer_id).values(status="open"))
             raise
         async with self.sessions() as db, db.begin():
             await db.execute(update(Offer).where(Offer.id == offer_id).values(game_id=room.game_id))

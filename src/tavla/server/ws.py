@@ -22,6 +22,7 @@ from tavla.server.gameplay import dispatch, error, game_access, whole
 from tavla.server.i18n import LANGUAGE_COOKIE, N_, choose_language
 from tavla.server.live.room import official, reads_chat
 from tavla.server.lobby import LOBBY_TOPIC, user_topic
+from tavla.server.nul import NUL_REFUSED, holds_nul
 from tavla.server.platform import Platform
 from tavla.server.security import RateLimiter
 from tavla.server.ws_guard import address_of, parse, receive_text, refused_too_often
@@ -144,8 +145,7 @@ async def _game_socket(socket: WebSocket, game_id: str) -> None:
         return
     platform, info = shook
     # The game's room is here, or this process relays to the one that owns it.
-    room = await platform.rooms.get(game_id)
-    owner = None if room is not None else await platform.rooms.owner_of(game_id)
+    room, owner = await platform.rooms.locate(game_id)
     # A match that ended is shown as it ended, wherever its room ran, to who may see it.
     final = None if room is not None or owner is not None else await platform.rooms.final(game_id)
     shown = room or final
@@ -206,6 +206,10 @@ async def _game_socket(socket: WebSocket, game_id: str) -> None:
                 continue
             if not isinstance(message, dict):
                 connection.send(error(connection, "malformed", N_("a message is one JSON object")))
+                continue
+            # (JSON's reader lets a NUL into a string only through this escape.)
+            if "\\u0000" in text and holds_nul(message):
+                connection.send(error(connection, "malformed", NUL_REFUSED))
                 continue
             if shown is not None:
                 # (A finished room refuses every action as over; it stores nothing.)

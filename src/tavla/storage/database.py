@@ -53,7 +53,11 @@ def _sqlite_pragmas(dbapi_connection: object, _record: object) -> None:
 def open_engine(url: str) -> AsyncEngine:
     """An engine for ``url``; SQLite files get WAL and foreign keys."""
     full = async_url(url)
-    engine = create_async_engine(full, pool_pre_ping=True)
+    # No ping before each use: it doubled the transactions of every intent
+    # (docs/capacity.md). A connection that died with a database restart fails its first
+    # statement instead; the pool then starts afresh, and the caller answers
+    # "unavailable" (the board resends, an HTTP client is told to try again).
+    engine = create_async_engine(full, pool_pre_ping=False)
     if engine.dialect.name == "sqlite":
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
     return engine

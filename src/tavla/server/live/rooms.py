@@ -29,7 +29,7 @@ from tavla.server.events import Events, GameFinished
 from tavla.server.i18n import N_
 from tavla.server.live.changes import Change, ChatLine
 from tavla.server.live.dicefeed import DiceFeed, GameSeed, new_chain_end
-from tavla.server.live.leases import LeaseLost, Leases, new_node_id, wall_ms
+from tavla.server.live.leases import Holder, LeaseLost, Leases, new_node_id, wall_ms
 from tavla.server.live.room import Book, Refused, Room, SeatInfo
 from tavla.storage.models import ChatMessage, GameAction, GameDice, LiveGame, User
 
@@ -135,6 +135,8 @@ class Rooms:
         """How an official's action reaches a game another process owns (relay.py)."""
         self._keeper: asyncio.Task[None] | None = None
         self._taking: dict[str, asyncio.Future[Room | None]] = {}
+        self._unstored: dict[str, dict[str, Any]] = {}
+        """The rows of new games, stored with their first change (create)."""
         self._doubtful: set[str] = set()
         """Games whose room this process let go of, unsure what was stored: it still holds
         their leases, so nobody else takes them; it builds their rooms again itself."""
@@ -172,6 +174,9 @@ class Rooms:
         # the ORM's unit of work would cost more than they do (benchmarks/server_load.py).
         game_id = room.game_id
         async with self.engine.begin() as connection:
+            new_game = self._unstored.get(game_id)
+            if new_game is not None:
+                await connection.execute(GAMES.insert().values(new_game))
             # The game's row first: its update holds the row (a claim waits for this
             # transaction) and, under another fence, stores nothing and says so.
             await self._update_game(connection, room, change)
@@ -281,35 +286,32 @@ class Rooms:
         no_show_from = 0 if await_players else None
         arrived = tuple(0 if await_players and seat.bot is not None else None for seat in seats)
         chain_end = seed_chain_end or new_chain_end()
-        async with self.sessions() as db, db.begin():
-            db.add(
-                LiveGame(
-                    id=game_id,
-                    settings=settings.to_json(),
-                    seat0_user_id=seats[0].user_id,
-                    seat1_user_id=seats[1].user_id,
-                    seat0_bot=seats[0].bot,
-                    seat1_bot=seats[1].bot,
-                    spectators=spectators,
-                    chat0=chat_on[0],
-                    chat1=chat_on[1],
-                    seed_chain_end=chain_end,
-                    client_seed0=client_seeds[0],
-                    client_seed1=client_seeds[1],
-                    status="live",
-                    version=0,
-                    pending_steps=[],
-                    score=[0, 0],
-                    created_ms=wall_ms(),
-                    rematch_of=rematch_of,
-                    federation_id=federation_id,
-                    clock_ms=0,
-                    no_show_from_ms=no_show_from,
-                    arrived0_ms=arrived[0],
-                    arrived1_ms=arrived[1],
-                    **self.leases.new_game_values(),
-                )
-            )
+        values: dict[str, Any] = {
+            "id": game_id,
+            "settings": settings.to_json(),
+            "seat0_user_id": seats[0].user_id,
+            "seat1_user_id": seats[1].user_id,
+            "seat0_bot": seats[0].bot,
+            "seat1_bot": seats[1].bot,
+            "spectators": spectators,
+            "chat0": chat_on[0],
+            "chat1": chat_on[1],
+            "seed_chain_end": chain_end,
+            "client_seed0": client_seeds[0],
+            "client_seed1": client_seeds[1],
+            "status": "live",
+            "version": 0,
+            "pending_steps": [],
+            "score": [0, 0],
+            "created_ms": wall_ms(),
+            "rematch_of": rematch_of,
+            "federation_id": federation_id,
+            "clock_ms": 0,
+            "no_show_from_ms": no_show_from,
+            "arrived0_ms": arrived[0],
+            "arrived1_ms": arrived[1],
+            **self.leases.new_game_values(),
+        }
         room = Room(
             game_id,
             settings,
@@ -325,17 +327,40 @@ class Rooms:
             arrived=(arrived[0], arrived[1]),
             fence=1,
         )
-        self.rooms[game_id] = room
-        self.configure(room)
         if room.awaiting_players and None in arrived:
+            async with self.engine.begin() as connection:
+                await connection.execute(GAMES.insert().values(values))
+            self.rooms[game_id] = room
+            self.configure(room)
             room.schedule()
             return room
-        async with room.lock:
-            change = Change(state=room.state)
-            room._apply(change, MatchAction(ActionKind.START, None, "", room.now()))
-            room._advance(change)
-            await room._commit(change)
+        self.configure(room)
+        # The game's row is stored with its first change, in one transaction: a game
+        # whose start failed leaves nothing behind (no live game that nobody plays).
+        # Its room joins the others once stored, so a renewal meanwhile misses nothing.
+        self._unstored[game_id] = values
+        try:
+            async with room.lock:
+                change = Change(state=room.state)
+                room._apply(change, MatchAction(ActionKind.START, None, "", room.now()))
+                room._advance(change)
+                await room._commit(change)
+        except BaseException:
+            await self._unmake(room)
+            raise
+        finally:
+            self._unstored.pop(game_id, None)
+        self.rooms[game_id] = room
         return room
+
+    async def _unmake(self, room: Room) -> None:
+        """Forget a new game whose first store failed. A broken connection leaves it
+        unsure whether the commit went through: its rows go too (nobody has seen the
+        game); if the database cannot even do that, the game is in doubt like any other
+        (save) and this process builds its room again from what was stored."""
+        self._let_go(room)
+        with contextlib.suppress(Exception):
+            await self._delete_rows(room.game_id)
 
     async def get(self, game_id: str) -> Room | None:
         """The game's room in this process, taking the game over if nobody holds it;
@@ -378,12 +403,34 @@ class Rooms:
         return room
 
     async def owner_of(self, game_id: str) -> str | None:
-        """The process that owns a live game held elsewhere (its node); None when this
-        process has or took its room, or the game is not live."""
-        if await self.get(game_id) is not None:
-            return None
-        holder = (await self.leases.holders([game_id])).get(game_id)
-        return None if holder is None else holder.owner
+        """The process that holds a live game elsewhere (its node), as the database says;
+        None when nobody else holds it or it is not live. It reads and claims nothing:
+        only :meth:`get` takes a game over."""
+        return self._elsewhere((await self.leases.holders([game_id])).get(game_id))
+
+    def _elsewhere(self, holder: Holder | None) -> str | None:
+        if self.leases.exclusive or holder is None or holder.owner in (None, self.leases.node):
+            return None  # (the only process: nobody else holds anything)
+        if holder.lease_until_ms is None or holder.lease_until_ms < wall_ms():
+            return None  # run out: its owner stopped or died
+        return holder.owner
+
+    async def locate(self, game_id: str) -> tuple[Room | None, str | None]:
+        """A live game's room in this process (taken over if nobody holds it), else the
+        process that owns it; (None, None) when it is not live. An owner that lets go of
+        the game between the claim and the look is followed by one more claim, so a live
+        game nobody holds is never reported as gone."""
+        for _ in range(2):
+            room = await self.get(game_id)
+            if room is not None:
+                return room, None
+            holder = (await self.leases.holders([game_id])).get(game_id)
+            if holder is None:
+                return None, None  # not live (finished, or no such game)
+            owner = self._elsewhere(holder)
+            if owner is not None:
+                return None, owner
+        return None, None
 
     async def load_live(self) -> int:
         """Take over every live game nobody holds (at start-up, and every few seconds
@@ -434,10 +481,13 @@ class Rooms:
         """Forget a game nobody is to play (one made twice by a race between processes,
         before anybody saw it): its room here, and its rows."""
         self._let_go(room)
+        await self._delete_rows(room.game_id)
+
+    async def _delete_rows(self, game_id: str) -> None:
         async with self.engine.begin() as connection:
             for table in (ACTIONS, DICE, CHAT):
-                await connection.execute(table.delete().where(table.c.game_id == room.game_id))
-            await connection.execute(GAMES.delete().where(GAMES.c.id == room.game_id))
+                await connection.execute(table.delete().where(table.c.game_id == game_id))
+            await connection.execute(GAMES.delete().where(GAMES.c.id == game_id))
 
     # ---------------------------------------------------------------- officials
     async def officiate(
@@ -448,11 +498,10 @@ class Rooms:
         Raises :class:`Refused` as the room does."""
         if action not in OFFICIALS_ACTIONS:
             raise ValueError(f"unknown official's action {action!r}")
-        room = await self.get(game_id)
+        room, owner = await self.locate(game_id)
         if room is not None:
             await officiate(room, action, seat, note)
             return Outcome.of(room)
-        owner = await self.owner_of(game_id)
         if owner is None:
             return None
         if self.forward is None:

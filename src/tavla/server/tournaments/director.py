@@ -9,6 +9,7 @@ end before the round's last game is made, and its result must find its board.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
@@ -142,12 +143,19 @@ class Director:
         # Only a board still without a game takes this one: a start of the same round on
         # another process may have made its game meanwhile (each start only sees which
         # boards lacked one when it locked the tournament).
-        async with self.sessions() as db, db.begin():
-            made = update(TournamentPairing).where(
-                TournamentPairing.id == pairing_id, TournamentPairing.game_id.is_(None)
-            )
-            result = cast(CursorResult[Any], await db.execute(made.values(game_id=room.game_id)))
-            taken = result.rowcount == 1
+        try:
+            async with self.sessions() as db, db.begin():
+                made = update(TournamentPairing).where(
+                    TournamentPairing.id == pairing_id, TournamentPairing.game_id.is_(None)
+                )
+                result = cast(CursorResult[Any], await db.execute(made.values(game_id=room.game_id)))
+                taken = result.rowcount == 1
+        except BaseException:
+            # A game no board knows would wait for players nobody sends: it goes, and
+            # the next start finds the board still without one.
+            with contextlib.suppress(Exception):
+                await self.rooms.discard(room)
+            raise
         if not taken:
             log.info(
                 "board %s got its game from another start; game %s is discarded", pairing_id, room.game_id
