@@ -22,7 +22,7 @@ from tavla.server.federations import pages as federation_pages
 from tavla.server.federations import router as federations
 from tavla.server.i18n import LANGUAGE_COOKIE, N_, choose_language, translate
 from tavla.server.lobby import DIRTY_TOPIC, LOBBY_TOPIC
-from tavla.server.nul import RefuseNulAddresses
+from tavla.server.nul import RefuseNul
 from tavla.server.platform import Platform
 from tavla.server.ratings import router as ratings
 from tavla.server.settings import Settings
@@ -147,7 +147,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             headers={"Retry-After": "1"},
         )
 
-    app.add_middleware(RefuseNulAddresses)
+    app.add_middleware(RefuseNul)
     app.include_router(api.router)
     app.include_router(federations.router)
     app.include_router(tournaments.router)
