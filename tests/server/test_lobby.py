@@ -115,6 +115,29 @@ def test_the_lobby_is_drawn_again_after_the_database_failed_to_give_its_snapshot
         assert len(failures) == 2
 
 
+def test_a_snapshot_that_fails_takes_no_number_so_the_lobby_shown_has_no_gap(site: Site) -> None:
+    ayse = site.register("ayse")
+    lobby = site.client.app.state.platform.lobby  # type: ignore[attr-defined]
+    snapshot, failures = lobby.snapshot, []
+
+    async def failing_twice() -> dict[str, Any]:
+        if len(failures) < 2:
+            failures.append(1)
+            raise OSError("the database is away")
+        return await snapshot()
+
+    with site.as_(None).websocket_connect("/ws/lobby") as socket:
+        first = lobby_until(socket, lambda m: True)["v"]
+        lobby.snapshot = failing_twice
+        offer = make_offer(site, ayse)
+        assert lobby_until(socket, lambda m: offer in offer_ids(m))["v"] == first + 1
+        assert len(failures) == 2
+        later = make_offer(site, ayse)
+        assert lobby_until(socket, lambda m: later in offer_ids(m))["v"] == first + 2
+    # Whoever asks now is given the number of the last lobby shown.
+    assert site.as_(None).get("/api/lobby").json()["v"] == first + 2
+
+
 def test_an_acceptance_whose_game_cannot_be_stored_leaves_the_offer_open_and_no_game(site: Site) -> None:
     ayse, mehmet = site.register("ayse"), site.register("mehmet")
     offer = make_offer(site, ayse)

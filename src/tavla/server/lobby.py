@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 from typing import Any
@@ -150,9 +151,13 @@ class Lobby:
         self.hub = hub
         self.staked = staked
         self.version = 0
+        """The number of the last snapshot sent to this process's lobby connections."""
+        self._drawing = asyncio.Lock()
 
     # ------------------------------------------------------------- snapshot
     async def snapshot(self) -> dict[str, Any]:
+        """The lobby as the database holds it now, under the number of the last one
+        sent (a connection that opens is sent it; show_here numbers the next)."""
         async with self.sessions() as db:
             rows = (
                 await db.execute(
@@ -202,9 +207,15 @@ class Lobby:
 
     async def show_here(self) -> None:
         """Send the lobby's snapshot to this process's own lobby connections: each
-        process numbers and sends its own, so a connection sees one sequence."""
-        self.version += 1
-        self.hub.publish_here(LOBBY_TOPIC, await self.snapshot())
+        process numbers and sends its own, so a connection sees one sequence. A number
+        is taken only by a snapshot that is sent: one that fails (the database away)
+        leaves no gap in the numbers the connections see."""
+        # One drawing at a time: a higher number never shows an older lobby.
+        async with self._drawing:
+            shown = await self.snapshot()
+            self.version += 1
+            shown["v"] = self.version
+            self.hub.publish_here(LOBBY_TOPIC, shown)
 
     # --------------------------------------------------------------- offers
     async def create_offer(self, db: AsyncSession, user: User, choice: OfferCreate) -> Offer:
