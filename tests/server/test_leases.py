@@ -189,19 +189,19 @@ def test_looking_up_an_owner_claims_nothing_and_a_game_let_go_meanwhile_is_taken
 def test_a_game_whose_first_store_fails_leaves_nothing_behind(tmp_path: Path) -> None:
     async def scenario(engine: Any) -> None:
         rooms = rooms_of(engine, "first")
-        update_game = rooms._update_game
+        update_game = rooms.rows.update_game
 
         async def database_away(connection: Any, room: Any, change: Any) -> None:
             raise OperationalError("UPDATE games", {}, OSError("the database is away"))
 
-        rooms._update_game = database_away  # type: ignore[method-assign]
+        rooms.rows.update_game = database_away  # type: ignore[method-assign]
         with pytest.raises(OperationalError):
             await rooms.create(MatchSettings(game="tabla"), SEATS, client_seeds=SEEDS)
         async with engine.connect() as connection:
             assert (await connection.execute(select(func.count()).select_from(LiveGame))).scalar_one() == 0
         assert rooms.rooms == {}
         # The database back, games are made as before, and there is nothing to take over.
-        rooms._update_game = update_game  # type: ignore[method-assign]
+        rooms.rows.update_game = update_game  # type: ignore[method-assign]
         room = await rooms.create(MatchSettings(game="tabla"), SEATS, client_seeds=SEEDS)
         assert list(rooms.rooms) == [room.game_id] and await actions(engine, room.game_id) > 0
         assert await rooms_of(engine, "second").load_live() == 0

@@ -142,15 +142,15 @@ def test_an_acceptance_whose_game_cannot_be_stored_leaves_the_offer_open_and_no_
     ayse, mehmet = site.register("ayse"), site.register("mehmet")
     offer = make_offer(site, ayse)
     rooms = site.client.app.state.platform.rooms  # type: ignore[attr-defined]
-    update_game = rooms._update_game
+    update_game = rooms.rows.update_game
 
     async def database_away(connection: Any, room: Any, change: Any) -> None:
         raise OperationalError("UPDATE games", {}, OSError("the database is away"))
 
-    rooms._update_game = database_away
+    rooms.rows.update_game = database_away
     with pytest.raises(OperationalError):
         site.post(mehmet, f"/api/offers/{offer}/accept", {})
-    rooms._update_game = update_game
+    rooms.rows.update_game = update_game
     lobby = site.as_(None).get("/api/lobby").json()
     assert lobby["live"] == [] and offer in {o["id"] for o in lobby["offers"]}
     accepted = site.post(mehmet, f"/api/offers/{offer}/accept", {})

@@ -46,7 +46,7 @@ async def _scenario(folder: Path) -> None:
         assert last_answer(viewer)["type"] == "ack"
     actions = len(room.actions)
 
-    store = rooms._store
+    store = rooms.rows.store
 
     async def stored_then_cut(room: Room, change: Change) -> None:
         await store(room, change)  # committed, but the answer never came back
@@ -54,11 +54,11 @@ async def _scenario(folder: Path) -> None:
             "COMMIT", {}, OSError("server closed the connection"), connection_invalidated=True
         )
 
-    rooms._store = stored_then_cut  # type: ignore[method-assign]
+    rooms.rows.store = stored_then_cut  # type: ignore[method-assign]
     seq += 1
     await room.intent(viewer, seq, room.book.version, {"kind": "commit"})
     assert last_answer(viewer)["code"] == "unavailable"
-    rooms._store = store  # type: ignore[method-assign]
+    rooms.rows.store = store  # type: ignore[method-assign]
     await asyncio.sleep(0)
     assert room.closed and room.game_id not in rooms.rooms
 

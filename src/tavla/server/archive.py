@@ -16,7 +16,7 @@ from tavla.match.settings import MatchSettings
 from tavla.schema import match_state_json
 from tavla.server.errors import ApiError
 from tavla.server.i18n import N_
-from tavla.server.live.rooms import bot_name
+from tavla.server.live.gamerows import bot_name
 from tavla.storage.models import GameAction, GameDice, LiveGame, User
 
 __all__ = ["profile", "record_json", "record_mat", "replay_json", "summary"]

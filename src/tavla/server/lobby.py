@@ -17,8 +17,9 @@ from tavla.server.accounts import now_ms
 from tavla.server.errors import ApiError, forbidden, invalid, not_found
 from tavla.server.i18n import N_
 from tavla.server.live.dicefeed import first_commitment, new_chain_end
+from tavla.server.live.gamerows import bot_name
 from tavla.server.live.room import Room, SeatInfo
-from tavla.server.live.rooms import Rooms, bot_name, new_game_id
+from tavla.server.live.rooms import Rooms, new_game_id
 from tavla.server.offers import BotGameCreate, GameChoice, OfferAccept, OfferCreate
 from tavla.server.rematches import rematch_offer
 from tavla.server.stakes import games as stakes

@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING, Any
 from tavla.realtime.hub import Hub
 from tavla.server.gameplay import dispatch, whole
 from tavla.server.i18n import N_
+from tavla.server.live.officials import OFFICIALS_ACTIONS, Outcome, officiate
 from tavla.server.live.room import Refused, Room, official, reads_chat
-from tavla.server.live.rooms import OFFICIALS_ACTIONS, Outcome, officiate
 
 if TYPE_CHECKING:
     from tavla.server.platform import Platform

@@ -22,8 +22,8 @@ from tavla.server.federations.schemas import (
 )
 from tavla.server.federations.standing import Role
 from tavla.server.i18n import N_
+from tavla.server.live.officials import Outcome
 from tavla.server.live.room import Refused
-from tavla.server.live.rooms import Outcome
 from tavla.storage.models import LiveGame
 
 router = APIRouter(prefix="/api", tags=["federations"])

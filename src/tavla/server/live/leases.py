@@ -5,7 +5,7 @@ renews the leases of all its games in one statement, well before they run out. A
 process that finds a lease run out takes the game over: the claim raises the game's
 ``fence``. Every change the owner stores is conditional on the fence it took, in the
 same transaction, so an owner that was paused past its lease and wakes up after
-another took over can store nothing more (rooms.py).
+another took over can store nothing more (gamerows.py).
 
 With one process (no hub between processes) nobody else can own a game: a claim then
 takes over at once whatever the lease says, so a restart after a crash resumes the

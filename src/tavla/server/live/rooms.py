@@ -1,10 +1,9 @@
-"""The rooms of this process: created for new games, rebuilt from the database.
+"""The rooms of this process: created for new games, taken over from the database.
 
-A room is rebuilt from the stored settings and actions exactly as a record is
-replayed; the stored steps of a turn in progress, the seeds and the chat follow.
-A process holds only the games whose lease it holds (leases.py): it creates them,
-or takes them over when their owner stopped, and stores their changes under the
-lease's fence.
+A process holds only the games whose lease it holds (leases.py): it creates them, or
+takes them over when their owner stopped, and stores their changes under the lease's
+fence (gamerows.py). It renews its leases, lets go of a game whose lease went to
+another, and finds the process that owns a game it does not.
 """
 
 from __future__ import annotations
@@ -14,94 +13,30 @@ import contextlib
 import logging
 import random
 import secrets
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from typing import Any, cast
+from collections.abc import Callable
 
-from sqlalchemy import Table, bindparam, select
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
-from tavla.match.actions import ActionKind, MatchAction, apply_action
+from tavla.match.actions import ActionKind, MatchAction
 from tavla.match.settings import MatchSettings
 from tavla.match.state import new_state
 from tavla.server.events import Events, GameFinished
 from tavla.server.i18n import N_
-from tavla.server.live.changes import Change, ChatLine
-from tavla.server.live.dicefeed import DiceFeed, GameSeed, new_chain_end
+from tavla.server.live.basics import Refused, SeatInfo
+from tavla.server.live.changes import Change
+from tavla.server.live.dicefeed import DiceFeed, new_chain_end
+from tavla.server.live.gamerows import GameRows, new_game_row, read_room
 from tavla.server.live.leases import Holder, LeaseLost, Leases, new_node_id, wall_ms
-from tavla.server.live.room import Book, Refused, Room, SeatInfo
-from tavla.storage.models import ChatMessage, GameAction, GameDice, LiveGame, User
-
-ACTIONS = cast(Table, GameAction.__table__)
-DICE = cast(Table, GameDice.__table__)
-CHAT = cast(Table, ChatMessage.__table__)
-GAMES = cast(Table, LiveGame.__table__)
-# Statements made once: building one per change cost more than running it.
-COUNT_DICE = DICE.update().where(
-    DICE.c.game_id == bindparam("b_game"), DICE.c.game_number == bindparam("b_number")
-)
-# The fence makes the update, and so the whole change, conditional on the lease.
-UPDATE_GAME = GAMES.update().where(GAMES.c.id == bindparam("b_id"), GAMES.c.fence == bindparam("b_fence"))
-OFFICIALS_ACTIONS = ("warn", "forfeit", "close_chat")
+from tavla.server.live.officials import OFFICIALS_ACTIONS, Forward, Outcome, officiate
+from tavla.server.live.room import Room
+from tavla.storage.models import LiveGame
 
 log = logging.getLogger(__name__)
 
 
 def new_game_id() -> str:
     return secrets.token_urlsafe(9)[:12]
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """The match after an official's action, wherever its room runs."""
-
-    over: bool
-    winner: int | None
-    score: tuple[int, int]
-    federation_id: int | None
-    warnings: tuple[int, int] = (0, 0)
-    forfeit: str | None = None
-    """Why the match ended early (``MatchState.forfeit``), or None."""
-
-    @classmethod
-    def of(cls, room: Room) -> Outcome:
-        state = room.state
-        return cls(
-            state.over,
-            state.winner,
-            (state.score[0], state.score[1]),
-            room.federation_id,
-            (state.warnings[0], state.warnings[1]),
-            None if state.forfeit is None else str(state.forfeit),
-        )
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "over": self.over,
-            "winner": self.winner,
-            "score": list(self.score),
-            "federation_id": self.federation_id,
-            "warnings": list(self.warnings),
-            "forfeit": self.forfeit,
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Outcome:
-        score, warnings = data["score"], data["warnings"]
-        return cls(
-            data["over"],
-            data["winner"],
-            (score[0], score[1]),
-            data["federation_id"],
-            (warnings[0], warnings[1]),
-            data["forfeit"],
-        )
-
-
-Forward = Callable[[str, str, str, object, object], Awaitable[Outcome]]
-"""Runs an official's action in the process that owns the game: (game id, owner, action,
-seat, note); raises :class:`Refused` as the room would."""
 
 
 class Rooms:
@@ -122,6 +57,8 @@ class Rooms:
         if not isinstance(engine, AsyncEngine):
             raise TypeError("the rooms' sessions must be bound to an asynchronous engine")
         self.engine = engine
+        self.rows = GameRows(engine)
+        """Where the games' changes are stored."""
         self._writes = asyncio.Lock() if one_writer else None
         """SQLite takes one writer at a time: the rooms queue here, in turn, instead of
         in SQLite's busy handler, whose growing sleeps starve some writers for seconds."""
@@ -135,8 +72,6 @@ class Rooms:
         """How an official's action reaches a game another process owns (relay.py)."""
         self._keeper: asyncio.Task[None] | None = None
         self._taking: dict[str, asyncio.Future[Room | None]] = {}
-        self._unstored: dict[str, dict[str, Any]] = {}
-        """The rows of new games, stored with their first change (create)."""
         self._doubtful: set[str] = set()
         """Games whose room this process let go of, unsure what was stored: it still holds
         their leases, so nobody else takes them; it builds their rooms again itself."""
@@ -147,10 +82,10 @@ class Rooms:
         finishing = change.state.over and not room.state.over
         try:
             if self._writes is None:
-                await self._store(room, change)
+                await self.rows.store(room, change)
             else:
                 async with self._writes:
-                    await self._store(room, change)
+                    await self.rows.store(room, change)
         except LeaseLost:
             log.warning("game %s: another process owns it now; this one lets it go", room.game_id)
             # After the caller told its player that nothing was stored.
@@ -168,101 +103,6 @@ class Rooms:
             state = change.state
             score = (state.score[0], state.score[1])
             self.events.game_finished(GameFinished(room.game_id, room.federation_id, state.winner, score))
-
-    async def _store(self, room: Room, change: Change) -> None:
-        # SQLAlchemy Core on one connection: a change is a handful of statements, and
-        # the ORM's unit of work would cost more than they do (benchmarks/server_load.py).
-        game_id = room.game_id
-        async with self.engine.begin() as connection:
-            new_game = self._unstored.get(game_id)
-            if new_game is not None:
-                await connection.execute(GAMES.insert().values(new_game))
-            # The game's row first: its update holds the row (a claim waits for this
-            # transaction) and, under another fence, stores nothing and says so.
-            await self._update_game(connection, room, change)
-            if change.actions:
-                first = len(room.actions)
-                await connection.execute(
-                    ACTIONS.insert(),
-                    [
-                        {
-                            "game_id": game_id,
-                            "index": first + offset,
-                            "kind": str(action.kind),
-                            "seat": action.seat,
-                            "value": action.value,
-                            "t_ms": action.t_ms,
-                        }
-                        for offset, action in enumerate(change.actions)
-                    ],
-                )
-            if change.new_dice:
-                await connection.execute(
-                    DICE.insert(),
-                    [
-                        {
-                            "game_id": game_id,
-                            "game_number": new.game_number,
-                            "server_seed": new.server_seed,
-                            "commitment": new.commitment,
-                            "client_seed": new.client_seed,
-                            "dice_drawn": 0,
-                            "revealed": False,
-                        }
-                        for new in change.new_dice
-                    ],
-                )
-            if change.dice_drawn is not None:
-                await connection.execute(
-                    COUNT_DICE,
-                    {
-                        "b_game": game_id,
-                        "b_number": change.state.game_number,
-                        "dice_drawn": change.dice_drawn,
-                    },
-                )
-            if change.reveal:
-                await connection.execute(
-                    DICE.update()
-                    .where(DICE.c.game_id == game_id, DICE.c.game_number.in_(change.reveal))
-                    .values(revealed=True)
-                )
-            if change.chat is not None:
-                await connection.execute(
-                    CHAT.insert().values(
-                        game_id=game_id,
-                        index=len(room.chat),
-                        seat=change.chat.seat,
-                        text=change.chat.text,
-                        t_ms=change.chat.t_ms,
-                    )
-                )
-
-    @staticmethod
-    async def _update_game(connection: Any, room: Room, change: Change) -> None:
-        state = change.state
-        values: dict[str, Any] = {
-            "version": room.book.version,
-            "last_seq0": room.book.last_seq[0],
-            "last_seq1": room.book.last_seq[1],
-            "last_ack0": room.book.last_ack[0],
-            "last_ack1": room.book.last_ack[1],
-            "pending_steps": change.pending_steps,
-            "score": list(state.score),
-            "clock_ms": change.clock_ms,
-            "stored_wall_ms": wall_ms(),
-        }
-        if change.close_chat:
-            values["chat_closed"] = True
-        if change.arrived is not None:
-            values["arrived0_ms"], values["arrived1_ms"] = change.arrived
-        if state.over:
-            values.update(status="finished", winner=state.winner, finished_ms=values["stored_wall_ms"])
-        result = await connection.execute(
-            UPDATE_GAME, {"b_id": room.game_id, "b_fence": room.fence, **values}
-        )
-        if result.rowcount != 1:
-            raise LeaseLost(f"game {room.game_id} has another owner now")
 
     # ---------------------------------------------------------------- rooms
     async def create(
@@ -286,32 +126,6 @@ class Rooms:
         no_show_from = 0 if await_players else None
         arrived = tuple(0 if await_players and seat.bot is not None else None for seat in seats)
         chain_end = seed_chain_end or new_chain_end()
-        values: dict[str, Any] = {
-            "id": game_id,
-            "settings": settings.to_json(),
-            "seat0_user_id": seats[0].user_id,
-            "seat1_user_id": seats[1].user_id,
-            "seat0_bot": seats[0].bot,
-            "seat1_bot": seats[1].bot,
-            "spectators": spectators,
-            "chat0": chat_on[0],
-            "chat1": chat_on[1],
-            "seed_chain_end": chain_end,
-            "client_seed0": client_seeds[0],
-            "client_seed1": client_seeds[1],
-            "status": "live",
-            "version": 0,
-            "pending_steps": [],
-            "score": [0, 0],
-            "created_ms": wall_ms(),
-            "rematch_of": rematch_of,
-            "federation_id": federation_id,
-            "clock_ms": 0,
-            "no_show_from_ms": no_show_from,
-            "arrived0_ms": arrived[0],
-            "arrived1_ms": arrived[1],
-            **self.leases.new_game_values(),
-        }
         room = Room(
             game_id,
             settings,
@@ -327,9 +141,10 @@ class Rooms:
             arrived=(arrived[0], arrived[1]),
             fence=1,
         )
+        values = new_game_row(room, client_seeds=client_seeds, chain_end=chain_end, rematch_of=rematch_of)
+        values.update(self.leases.new_game_values())
         if room.awaiting_players and None in arrived:
-            async with self.engine.begin() as connection:
-                await connection.execute(GAMES.insert().values(values))
+            await self.rows.insert(values)
             self.rooms[game_id] = room
             self.configure(room)
             room.schedule()
@@ -338,18 +153,16 @@ class Rooms:
         # The game's row is stored with its first change, in one transaction: a game
         # whose start failed leaves nothing behind (no live game that nobody plays).
         # Its room joins the others once stored, so a renewal meanwhile misses nothing.
-        self._unstored[game_id] = values
         try:
-            async with room.lock:
-                change = Change(state=room.state)
-                room._apply(change, MatchAction(ActionKind.START, None, "", room.now()))
-                room._advance(change)
-                await room._commit(change)
+            with self.rows.first_change_inserts(game_id, values):
+                async with room.lock:
+                    change = Change(state=room.state)
+                    room._apply(change, MatchAction(ActionKind.START, None, "", room.now()))
+                    room._advance(change)
+                    await room._commit(change)
         except BaseException:
             await self._unmake(room)
             raise
-        finally:
-            self._unstored.pop(game_id, None)
         self.rooms[game_id] = room
         return room
 
@@ -360,7 +173,7 @@ class Rooms:
         (save) and this process builds its room again from what was stored."""
         self._let_go(room)
         with contextlib.suppress(Exception):
-            await self._delete_rows(room.game_id)
+            await self.rows.delete(room.game_id)
 
     async def get(self, game_id: str) -> Room | None:
         """The game's room in this process, taking the game over if nobody holds it;
@@ -383,7 +196,7 @@ class Rooms:
             row = await db.get(LiveGame, game_id)
             if row is None or row.status != "live":
                 return None
-            room = await self._rebuild(db, row)
+            room = await read_room(db, row, save=self.save)
         room.fence = fence
         self.rooms[game_id] = room
         self.configure(room)
@@ -398,7 +211,7 @@ class Rooms:
             row = await db.get(LiveGame, game_id)
             if row is None or row.status != "finished":
                 return None
-            room = await self._rebuild(db, row)
+            room = await read_room(db, row, save=self.save)
         room.close()
         return room
 
@@ -481,13 +294,7 @@ class Rooms:
         """Forget a game nobody is to play (one made twice by a race between processes,
         before anybody saw it): its room here, and its rows."""
         self._let_go(room)
-        await self._delete_rows(room.game_id)
-
-    async def _delete_rows(self, game_id: str) -> None:
-        async with self.engine.begin() as connection:
-            for table in (ACTIONS, DICE, CHAT):
-                await connection.execute(table.delete().where(table.c.game_id == game_id))
-            await connection.execute(GAMES.delete().where(GAMES.c.id == game_id))
+        await self.rows.delete(room.game_id)
 
     # ---------------------------------------------------------------- officials
     async def officiate(
@@ -508,54 +315,6 @@ class Rooms:
             raise Refused("unavailable", N_("the server that runs this game cannot be reached; try again"))
         return await self.forward(game_id, owner, action, seat, note)
 
-    async def _rebuild(self, db: AsyncSession, row: LiveGame) -> Room:
-        settings = MatchSettings.from_json(row.settings)
-        stored = list(
-            await db.scalars(
-                select(GameAction).where(GameAction.game_id == row.id).order_by(GameAction.index)
-            )
-        )
-        state = new_state(settings)
-        actions: list[MatchAction] = []
-        for item in stored:
-            action = MatchAction(ActionKind(item.kind), item.seat, item.value, item.t_ms)
-            state, recorded = apply_action(state, action)
-            actions.append(recorded)
-        dice_rows = list(await db.scalars(select(GameDice).where(GameDice.game_id == row.id)))
-        seeds = [
-            GameSeed(d.game_number, d.server_seed, d.commitment, d.client_seed, d.dice_drawn, d.revealed)
-            for d in dice_rows
-        ]
-        chat_rows = list(
-            await db.scalars(
-                select(ChatMessage).where(ChatMessage.game_id == row.id).order_by(ChatMessage.index)
-            )
-        )
-        seats = (
-            await seat_info(db, row.seat0_user_id, row.seat0_bot),
-            await seat_info(db, row.seat1_user_id, row.seat1_bot),
-        )
-        book = Book(row.version, [row.last_seq0, row.last_seq1], [row.last_ack0, row.last_ack1])
-        return Room(
-            row.id,
-            settings,
-            seats,
-            state,
-            actions,
-            DiceFeed((row.client_seed0, row.client_seed1), seeds, row.seed_chain_end),
-            save=self.save,
-            book=book,
-            spectators=row.spectators,
-            chat_on=(row.chat0, row.chat1),
-            chat=[ChatLine(c.seat, c.text, c.t_ms) for c in chat_rows],
-            pending_steps=list(row.pending_steps),
-            clock_base_ms=clock_at_takeover(row, max((a.t_ms for a in actions), default=0)),
-            federation_id=row.federation_id,
-            chat_closed=row.chat_closed,
-            no_show_from_ms=row.no_show_from_ms,
-            arrived=(row.arrived0_ms, row.arrived1_ms),
-        )
-
     async def stop(self) -> None:
         """Close every room and let go of the leases, so another process takes the games
         over at once rather than when the leases run out."""
@@ -570,35 +329,3 @@ class Rooms:
     def close(self) -> None:
         for room in self.rooms.values():
             room.close()
-
-
-async def officiate(room: Room, action: str, seat: object, note: object) -> None:
-    if action == "warn":
-        await room.warn(seat, note)
-    elif action == "forfeit":
-        await room.forfeit(seat, note)
-    else:
-        await room.close_chat()
-
-
-def clock_at_takeover(row: LiveGame, last_action_ms: int) -> int:
-    """Where a rebuilt room's clock goes on: from the stored clock, plus the time its
-    owner was still alive after storing it (its clocks ran meanwhile); the time after
-    the owner's last renewal (a crash, a stop, a takeover) is charged to nobody."""
-    ran = 0
-    if row.stored_wall_ms is not None and row.held_ms is not None:
-        ran = max(0, row.held_ms - row.stored_wall_ms)
-    return max(row.clock_ms + ran, last_action_ms)
-
-
-async def seat_info(db: AsyncSession, user_id: int | None, bot: str | None) -> SeatInfo:
-    """A seat of a stored game: a person, the site's bot, or a bot account (a
-    tournament's bot entrant: the engine plays it under the account's name)."""
-    if user_id is None:
-        return SeatInfo(bot_name(bot or "?"), None, bot)
-    user = await db.get(User, user_id)
-    return SeatInfo(user.name if user else "?", user_id, bot)
-
-
-def bot_name(level: str) -> str:
-    return f"Tavla bot ({level})"
