@@ -92,7 +92,9 @@ def test_deeper_targets_for_a_sample_of_found_positions_then_a_refined_network(t
     before, after = Network.load(f"{first}.npz"), Network.load(f"{refined}.npz")
     assert after.hidden == 8 and not np.array_equal(before.w1, after.w1)
     meta = after.metadata
-    assert meta["teacher"] == "gnubg 1-ply" and len(meta["commands"]) == 4 and "--refine" in meta["command"]
+    assert meta["teacher"] == "gnubg 1-ply" and "--refine" in meta["command"]
+    # first's dataset and fit, then the relabelled set's source, its relabelling and this fit
+    assert len(meta["commands"]) == 5 and meta["commands"][2] == meta["commands"][0]
 
 
 @pytest.mark.parametrize(

@@ -240,6 +240,8 @@ def _fit(
         parts.append(targets)
         info = path.with_suffix(".json")
         about = json.loads(info.read_text()) if info.exists() else {}
+        if "source" in about:  # relabelled: the command that found its positions first
+            made_by.append(str(about["source"]))
         made_by.append(str(about.get("command", path)))
         teachers.add(str(about.get("teacher", "gnubg 0-ply")))
         games += int(about.get("games", 0))
