@@ -8,9 +8,9 @@ second acceptance, a guest) change nothing; rematches follow finished games.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from sqlalchemy.exc import DBAPIError, OperationalError
@@ -94,17 +94,24 @@ def test_an_accepted_offer_goes_for_everybody_and_its_maker_hears_the_game_start
         assert state["seat"] == 0 and [p["name"] for p in state["players"]] == ["ayse", "mehmet"]
 
 
+def snapshots_failing(lobby: Any, times: int) -> tuple[Callable[[], Awaitable[dict[str, Any]]], list[int]]:
+    """A stand-in for ``lobby.snapshot`` that fails ``times`` times (the database away),
+    then draws as before; the list counts the failures."""
+    snapshot, failures = lobby.snapshot, []
+
+    async def failing() -> dict[str, Any]:
+        if len(failures) < times:
+            failures.append(1)
+            raise OSError("the database is away")
+        return cast(dict[str, Any], await snapshot())
+
+    return failing, failures
+
+
 def test_the_lobby_is_drawn_again_after_the_database_failed_to_give_its_snapshot(site: Site) -> None:
     ayse = site.register("ayse")
     lobby = site.client.app.state.platform.lobby  # type: ignore[attr-defined]
-    snapshot, failures = lobby.snapshot, []
-
-    async def failing_twice() -> dict[str, Any]:
-        if len(failures) < 2:
-            failures.append(1)
-            raise OSError("the database is away")
-        return await snapshot()
-
+    failing_twice, failures = snapshots_failing(lobby, 2)
     with site.as_(None).websocket_connect("/ws/lobby") as socket:
         assert lobby_until(socket, lambda m: True)["offers"] == []
         lobby.snapshot = failing_twice
@@ -118,14 +125,7 @@ def test_the_lobby_is_drawn_again_after_the_database_failed_to_give_its_snapshot
 def test_a_snapshot_that_fails_takes_no_number_so_the_lobby_shown_has_no_gap(site: Site) -> None:
     ayse = site.register("ayse")
     lobby = site.client.app.state.platform.lobby  # type: ignore[attr-defined]
-    snapshot, failures = lobby.snapshot, []
-
-    async def failing_twice() -> dict[str, Any]:
-        if len(failures) < 2:
-            failures.append(1)
-            raise OSError("the database is away")
-        return await snapshot()
-
+    failing_twice, failures = snapshots_failing(lobby, 2)
     with site.as_(None).websocket_connect("/ws/lobby") as socket:
         first = lobby_until(socket, lambda m: True)["v"]
         lobby.snapshot = failing_twice
