@@ -8,8 +8,7 @@ second acceptance, a guest) change nothing; rematches follow finished games.
 from __future__ import annotations
 
 import threading
-from collections.abc import Awaitable, Callable, Iterator
-from pathlib import Path
+from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
 import pytest
@@ -200,16 +199,6 @@ def test_a_guest_can_neither_offer_nor_accept(site: Site) -> None:
     refused = site.post(guest, f"/api/offers/{offer}/accept", {})
     assert refused.status_code == 403
     assert offer in offer_ids(site.as_(None).get("/api/lobby").json())
-
-
-@pytest.fixture
-def served(tmp_path: Path) -> Iterator[Served]:
-    server = Served(tmp_path / "tavla.db", tmp_path / "server.log")
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def test_of_players_accepting_one_offer_at_once_exactly_one_wins(served: Served) -> None:
