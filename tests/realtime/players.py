@@ -173,11 +173,24 @@ class Match:
             player.patience_s = 60.0
         return len(self.acked) - before
 
-    def final(self) -> dict[str, Any]:
-        self._sync()
-        matches = [player.state["match"] for player in self.players]
-        assert matches[0] == matches[1] and matches[0]["over"]
-        return matches[0]
+    def final(self, timeout_s: float = 15) -> dict[str, Any]:
+        """The finished match as both players see it. A socket relayed through the other
+        process hears the last change a moment later: both are read again until they
+        agree, and if they never do, the parts that differ are named."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            self._sync()
+            matches = [player.state["match"] for player in self.players]
+            if matches[0] == matches[1] and matches[0]["over"]:
+                return matches[0]
+            if time.monotonic() > deadline:
+                differ = {key: (matches[0].get(key), matches[1].get(key)) for key in matches[0]}
+                versions = [player.state["v"] for player in self.players]
+                raise AssertionError(
+                    f"the players' views of the finished match differ at versions {versions}: "
+                    f"{ {key: pair for key, pair in differ.items() if pair[0] != pair[1]} }"
+                )
+            time.sleep(0.2)
 
     def close(self) -> None:
         for player in self.players:

@@ -38,7 +38,11 @@ async def get_db(platform: PlatformDep) -> AsyncIterator[AsyncSession]:
         yield db
 
 
-Db = Annotated[AsyncSession, Depends(get_db)]
+Db = Annotated[AsyncSession, Depends(get_db, scope="function")]
+"""The request's transaction, committed when its handler returns and before the answer
+is sent ("function" scope): an answer never tells of a change the database has not
+stored, a page loaded right after it sees the change, and a commit that fails answers
+as an error instead of after a success was sent."""
 
 
 def same_origin(request: Request, origin: str, platform: Platform) -> bool:
