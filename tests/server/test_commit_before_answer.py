@@ -1,4 +1,4 @@
-"""A request's transaction is committed before its answer starts (docs/API.md 9): the
+"""A request's transaction is committed before its answer starts (docs/API.md 6): the
 client that is told "done" finds the change on its next request, and a commit that
 fails is answered as an error, never after a success was already sent."""
 
