@@ -190,8 +190,14 @@ def test_the_board_and_the_lobby_get_their_texts_translated(site: Site, language
     assert board.keys() == english.keys()
     assert board["btn.roll"] != english["btn.roll"] and board["turn.you_move"] != english["turn.you_move"]
     assert board["key.roll"] == english["key.roll"]  # shortcuts stay the same letters
-    _texts, lobby = page_texts(site.as_(guest).get("/", params={"lang": language}).text)
+    assert board["game.gulbara"] == translate(language, "Gul bara") != "Gul bara"
+    page = site.as_(guest).get("/", params={"lang": language}).text
+    _texts, lobby = page_texts(page)
     assert lobby["accept"] == translate(language, "Accept") != "Accept"
+    # The games by their names in the language: in the list of live games and offers,
+    # and in the form's choices.
+    assert lobby["games"]["tabla"] == board["game.tabla"] == translate(language, "Tabla") != "Tabla"
+    assert f'data-cube="1">{translate(language, "Gul bara")}</option>' in page
 
 
 def test_a_guest_gets_the_browser_language_and_a_pick_stays(site: Site) -> None:

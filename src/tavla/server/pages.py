@@ -18,7 +18,15 @@ from tavla.server.accounts import name_key
 from tavla.server.deps import Db, OptionalSession, PlatformDep
 from tavla.server.errors import ApiError
 from tavla.server.federations.observing import check_may_observe
-from tavla.server.i18n import LANGUAGE_COOKIE, LANGUAGE_NAMES, LANGUAGES, N_, choose_language, translations
+from tavla.server.i18n import (
+    LANGUAGE_COOKIE,
+    LANGUAGE_NAMES,
+    LANGUAGES,
+    N_,
+    choose_language,
+    translate,
+    translations,
+)
 from tavla.server.live.bots import bot_levels
 from tavla.server.ratings.views import profile_ratings
 from tavla.server.stakes.money import money
@@ -111,7 +119,9 @@ def _games() -> list[dict[str, Any]]:
 @router.get("/", response_class=HTMLResponse)
 async def lobby_page(request: Request, session: OptionalSession) -> Response:
     games = _games()
-    titles = {game["name"]: game["title"] for game in games}
+    language = page_language(request, session)
+    # (The titles are the web board's texts "game.*": the catalog has them.)
+    titles = {game["name"]: translate(language, game["title"]) for game in games}
     return render(request, session, "lobby.html", games=games, games_titles=titles, levels=bot_levels())
 
 

@@ -884,7 +884,7 @@ export class Board {
     }
     if (position.board === "grid") this.drawGrid(position);
     else this.drawPoints(position);
-    this.svg.setAttribute("aria-label", `${position.title}: ${t("board.label")}`);
+    this.svg.setAttribute("aria-label", `${t(`game.${position.game}`)}: ${t("board.label")}`);
     this.info.textContent = this.infoText(position);
     this.refresh();
     if (hadFocus) {

@@ -705,7 +705,8 @@ export class GameClient {
     if (match.game_number > 0) parts.push(t("match.game", { n: match.game_number }));
     parts.push(`${t("score.label")} ${match.score[0]}–${match.score[1]}`);
     if (match.crawford) parts.push(t("match.crawford"));
-    this.matchInfo.textContent = `${match.position ? match.position.title : ""} · ${parts.join(" · ")}`;
+    const title = match.position ? t(`game.${match.position.game}`) : "";
+    this.matchInfo.textContent = `${title} · ${parts.join(" · ")}`;
   }
 
   renderMoves() {

@@ -12,6 +12,13 @@
 /* BEGIN TAVLA_TEXT */
 export const DEFAULT_TEXT = {
   "board.label": "Board",
+  "game.tabla": "Tabla",
+  "game.antitabla": "Antitabla",
+  "game.chelebi": "Chelebi",
+  "game.tapa": "Tapa",
+  "game.gulbara": "Gul bara",
+  "game.indiyka": "Indiyka",
+  "game.abluka": "Abluka",
   "colour.white": "White",
   "colour.black": "Black",
   "point.label": "Point {n}",
