@@ -125,3 +125,23 @@ def test_weights_made_with_other_terms_are_refused(tmp_path: Path) -> None:
         Network.load(network.save(tmp_path / "rescaled"))
     with pytest.raises(TavlaError, match="indiyka has no board terms"):
         Network.create("indiyka", terms=True)
+
+
+def test_a_tabla_network_may_take_the_next_rolls_chances_too(tmp_path: Path) -> None:
+    board_only = Network.create("tabla", hidden=4, seed=3, terms=True)
+    with_chances = Network.create("tabla", hidden=4, seed=3, terms="chances")
+    assert with_chances.inputs == board_only.inputs + 4
+    assert (board_only.term_label, with_chances.term_label) == ("board", "chances")
+    assert Network.create("tabla", hidden=4).term_label is None
+    # A blot of White's on 14 with a checker of Black's 6 pips behind: 17 rolls hit it.
+    position = tavla.from_notation("tabla 14w/-/-/-/-/-/-/1b/-/-/-/-/-/1w/-/-/-/-/-/-/-/-/-/14b 0,0 0,0 b -")
+    rows = encoder_for(position).encode_many([position], 0)
+    prepared = with_chances.prepare(rows)[0]
+    hit = rows.shape[1] + with_chances.metadata["terms"].index("his_hit_chance")
+    assert prepared[hit] == pytest.approx(17 / 36)
+    loaded = Network.load(with_chances.save(tmp_path / "chances"))
+    assert loaded.term_label == "chances" and loaded.evaluate(rows[0]) == pytest.approx(
+        with_chances.evaluate(rows[0])
+    )
+    with pytest.raises(TavlaError, match="no board terms called 'shots'"):
+        Network.create("tabla", terms="shots")

@@ -114,6 +114,7 @@ def test_deeper_targets_for_a_sample_of_found_positions_then_a_refined_network(t
             "none.npz: no such dataset",
         ),
         (["--game", "tabla", "--dataset", "x.npz", "--refine", "none.npz"], "none.npz: no such weights"),
+        (["--game", "tabla", "--dataset", "x.npz", "--raw", "--chances"], "--chances goes with --terms"),
     ],
 )
 def test_what_cannot_be_taught_is_refused_in_one_line(args: list[str], words: str) -> None:

@@ -29,7 +29,7 @@ import numpy.typing as npt
 from tavla.bots.encoding import encoder_for
 from tavla.bots.encoding.base import Features
 from tavla.bots.outcomes import OUTPUTS, Estimate, consistent, equity, flip, output_mask, ruled_out
-from tavla.bots.terms import GAME_TERMS, Terms
+from tavla.bots.terms import GAME_TERMS, TERM_SETS, Terms, term_set
 from tavla.core.errors import TavlaError
 from tavla.core.registry import find_game
 
@@ -65,10 +65,10 @@ class Network:
 
     @classmethod
     def create(
-        cls, game: str, *, hidden: int = DEFAULT_HIDDEN, seed: int = 0, terms: bool = False
+        cls, game: str, *, hidden: int = DEFAULT_HIDDEN, seed: int = 0, terms: bool | str = False
     ) -> Network:
         """Fresh small random weights for ``game``'s encoder (and its board terms after it
-        when ``terms``), from ``seed``."""
+        when ``terms``: True for the game's default set, or a set's label), from ``seed``."""
         encoder = encoder_for(find_game(game).position_class)
         rng = np.random.default_rng(seed)
         inputs = encoder.size
@@ -83,9 +83,13 @@ class Network:
             if game not in GAME_TERMS:
                 known = ", ".join(GAME_TERMS)
                 raise TavlaError(f"{game} has no board terms for a network (games with them: {known})")
-            metadata["terms"] = list(GAME_TERMS[game].names)
-            metadata["term_sizes"] = GAME_TERMS[game].divisors().tolist()
-            inputs += len(GAME_TERMS[game].names)
+            chosen = GAME_TERMS[game] if terms is True else term_set(game, str(terms))
+            if chosen is None:
+                labels = ", ".join(t.label for t in TERM_SETS[game])
+                raise TavlaError(f"{game} has no board terms called {terms!r} (it has: {labels})")
+            metadata["terms"] = list(chosen.names)
+            metadata["term_sizes"] = chosen.divisors().tolist()
+            inputs += len(chosen.names)
         metadata["inputs"] = inputs
         return cls(
             w1=rng.uniform(-INIT_SCALE, INIT_SCALE, (inputs, hidden)),
@@ -99,6 +103,11 @@ class Network:
     @property
     def game(self) -> str:
         return str(self.metadata.get("game", ""))
+
+    @property
+    def term_label(self) -> str | None:
+        """The label of the board terms it takes beside the encoding (None: none)."""
+        return None if self._terms is None else self._terms.label
 
     @property
     def inputs(self) -> int:
@@ -204,8 +213,8 @@ def _terms_of(metadata: dict[str, Any]) -> Terms | None:
     if not names:
         return None
     game = str(metadata.get("game", ""))
-    terms = GAME_TERMS.get(game)
-    if terms is None or list(terms.names) != list(names):
+    terms = next((known for known in TERM_SETS.get(game, ()) if list(known.names) == list(names)), None)
+    if terms is None:
         raise TavlaError(f"these {game} weights were made with other board terms: {names}")
     sizes = metadata.get("term_sizes")
     if sizes is not None and not np.array_equal(np.asarray(sizes, dtype=np.float64), terms.divisors()):

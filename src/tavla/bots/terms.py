@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from tavla.bots.chances import chance_to_land, escape_chance
 from tavla.bots.encoding.base import Features
 
 Counts = npt.NDArray[np.float64]
@@ -63,6 +64,9 @@ class Terms:
     names: tuple[str, ...]
     compute: Callable[[Features], Counts]
     sizes: dict[str, float]
+    label: str = "board"
+    """Which of a game's sets: "board", or "chances" (the board's, then the next roll's
+    chances of hits and escapes)."""
 
     def __call__(self, rows: Features) -> Counts:
         values = self.compute(rows)
@@ -170,6 +174,46 @@ def tabla_terms(rows: Features) -> Counts:
             (mine @ (POINTS >= 19) + my_bar) / 15,
         ]
     )
+
+
+def _tabla_chances(mine: Counts, theirs: Counts, my_bar: Counts, their_bar: Counts) -> Counts:
+    """His chance to hit one of my blots on his coming roll, mine to hit his on the
+    roll after, and each side's chance to bring its rearmost checker past the other's
+    points in front of it (:mod:`tavla.bots.chances`). Each side's cells run as it
+    moves: his are my points, mine are 25 minus them."""
+    rows, empty = len(mine), np.zeros((len(mine), 1), dtype=bool)
+    # His rows, then mine: one pass over the rolls for both sides.
+    sides = np.concatenate(
+        [np.column_stack([their_bar > 0, theirs > 0]), np.column_stack([my_bar > 0, (mine > 0)[:, ::-1]])]
+    )
+    opened = np.concatenate(
+        [np.column_stack([empty, mine < 2]), np.column_stack([empty, (theirs < 2)[:, ::-1]])]
+    )
+    blots = np.concatenate(
+        [np.column_stack([empty, mine == 1]), np.column_stack([empty, (theirs == 1)[:, ::-1]])]
+    )
+    waiting = np.concatenate([their_bar, my_bar]).astype(np.int64)
+    hits = chance_to_land(sides, opened, waiting, blots)
+    escapes = escape_chance(sides, opened, waiting)
+    his_hit, my_hit, his_escape, my_escape = hits[:rows], hits[rows:], escapes[:rows], escapes[rows:]
+    return np.column_stack([his_hit, my_hit, my_escape, his_escape])
+
+
+TABLA_CHANCE_NAMES = (
+    *TABLA_NAMES,
+    "his_hit_chance",
+    "my_hit_chance",
+    "my_escape_chance",
+    "his_escape_chance",
+)
+
+
+def tabla_chance_terms(rows: Features) -> Counts:
+    """:func:`tabla_terms`, then the next roll's chances of hits and escapes (0 in a race)."""
+    mine, theirs, my_bar, their_bar, _, _ = _tabla_board(rows)
+    contact = _contact(mine, theirs, my_bar, their_bar)
+    chances = _tabla_chances(mine, theirs, my_bar, their_bar) * contact[:, None]
+    return np.column_stack([tabla_terms(rows), chances])
 
 
 # -------------------------------------------------------------------------- tapa
@@ -301,4 +345,17 @@ GAME_TERMS: dict[str, Terms] = {
     "tapa": Terms(TAPA_NAMES, tapa_terms, _TAPA_SIZES),
     "gulbara": Terms(GULBARA_NAMES, gulbara_terms, _GULBARA_SIZES),
 }
-"""Games whose boards have terms (indiyka's rolls leave too few choices to need them)."""
+"""Games whose boards have terms (indiyka's rolls leave too few choices to need them),
+and the set a network is given by default."""
+
+_TABLA_CHANCES = Terms(TABLA_CHANCE_NAMES, tabla_chance_terms, _TABLA_SIZES, "chances")
+TERM_SETS: dict[str, tuple[Terms, ...]] = {
+    game: (terms, _TABLA_CHANCES) if terms.compute is tabla_terms else (terms,)
+    for game, terms in GAME_TERMS.items()
+}
+"""Every set of terms a game's network may be made with."""
+
+
+def term_set(game: str, label: str) -> Terms | None:
+    """``game``'s set of terms called ``label``, if it has one."""
+    return next((terms for terms in TERM_SETS.get(game, ()) if terms.label == label), None)

@@ -74,6 +74,12 @@ def teach_command(
             help="Give the network tabla's board terms (race, shots, primes) beside the raw encoding.",
         ),
     ] = False,
+    chances: Annotated[
+        bool,
+        typer.Option(
+            help="With --terms: also the next roll's chances of hits and escapes (tabla's family).",
+        ),
+    ] = False,
     epochs: Annotated[int, typer.Option(help="Passes over the positions.")] = 12,
     batch: Annotated[int, typer.Option(help="Positions per step.")] = 128,
     learning_rate: Annotated[float, typer.Option(help="Adam's step size at the start.")] = 0.002,
@@ -106,7 +112,10 @@ def teach_command(
     else:
         if refine is not None and not refine.exists():
             raise fail(f"{refine}: no such weights to refine")
-        settings = (seed, hidden, terms, epochs, batch, learning_rate, decay)
+        if chances and not terms:
+            raise fail("--chances goes with --terms: they are terms of the board")
+        chosen: bool | str = "chances" if chances else terms
+        settings = (seed, hidden, chosen, epochs, batch, learning_rate, decay)
         _fit(name, dataset or [], settings, out, refine)
 
 
@@ -216,7 +225,7 @@ def _save(path: Path, positions: Sequence[Any], targets: Any, about: dict[str, A
 def _fit(
     game: str,
     paths: list[Path],
-    settings: tuple[int, int, bool, int, int, float, float],
+    settings: tuple[int, int, bool | str, int, int, float, float],
     out: Path,
     refine: Path | None,
 ) -> None:
@@ -252,7 +261,8 @@ def _fit(
         before: list[str] = []
     else:
         network = Network.load(refine)
-        hidden, terms = network.hidden, bool(network.metadata.get("terms"))
+        label = network.term_label
+        hidden, terms = network.hidden, ("chances" if label == "chances" else label is not None)
         before = list(network.metadata.get("commands", []))
         games += int(network.metadata.get("games", 0))
     inputs = _inputs(network, texts)
@@ -274,6 +284,7 @@ def _fit(
             *("tavla", "teach", "--game", game),
             *(word for path in paths for word in ("--dataset", str(path))),
             *("--seed", str(seed), "--hidden", str(hidden), "--terms" if terms else "--raw"),
+            *(("--chances",) if terms == "chances" else ()),
             *("--epochs", str(epochs), "--batch", str(batch)),
             *("--learning-rate", str(learning_rate), "--decay", str(decay), "--out", str(out)),
             *(("--refine", str(refine)) if refine is not None else ()),
