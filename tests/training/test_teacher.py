@@ -13,7 +13,15 @@ import tavla
 from tavla.oracles.gnubg import GnubgOracle, gnubg_available
 from tavla.rules.dicegame import DiceGame
 from tavla.rules.dicesteps import DiceTurn
-from tavla.training.teacher import gnubg_targets, load_dataset, mover_view, save_dataset, self_play_positions
+from tavla.training.teacher import (
+    deepest_labels,
+    gnubg_targets,
+    load_dataset,
+    mover_view,
+    save_dataset,
+    self_play_positions,
+    teacher_plies,
+)
 
 
 class RandomChooser:
@@ -97,3 +105,15 @@ def test_a_dataset_round_trips_through_its_file(tmp_path: Any) -> None:
     texts, again = load_dataset(path)
     assert texts == [p.notation() for p in positions]
     assert np.array_equal(again, targets)
+
+
+def test_a_position_labelled_twice_keeps_its_deepest_estimate() -> None:
+    texts = ["a", "b", "c", "b", "a", "d"]
+    targets = np.arange(6, dtype=np.float64)[:, None] * np.ones((1, 5))
+    depths = [0, 0, 0, 2, 1, 2]
+    kept, rows, dropped = deepest_labels(texts, targets, depths)
+    assert kept == ["c", "b", "a", "d"] and dropped == 2
+    assert rows[:, 0].tolist() == [2.0, 3.0, 4.0, 5.0]
+    # Equally deep: the first stays.
+    assert deepest_labels(["x", "x"], targets[:2], [2, 2])[1][:, 0].tolist() == [0.0]
+    assert [teacher_plies(t) for t in ("gnubg 0-ply", "gnubg 2-ply", "self-play")] == [0, 2, 0]

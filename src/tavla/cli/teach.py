@@ -234,10 +234,11 @@ def _fit(
 
     from tavla.bots.network import Network
     from tavla.training.supervised import FitSettings, fit
-    from tavla.training.teacher import load_dataset
+    from tavla.training.teacher import deepest_labels, load_dataset, teacher_plies
 
     texts: list[str] = []
     parts = []
+    depths: list[int] = []
     made_by: list[str] = []
     teachers: set[str] = set()
     games = 0
@@ -252,9 +253,13 @@ def _fit(
         if "source" in about:  # relabelled: the command that found its positions first
             made_by.append(str(about["source"]))
         made_by.append(str(about.get("command", path)))
-        teachers.add(str(about.get("teacher", "gnubg 0-ply")))
+        teacher = str(about.get("teacher", "gnubg 0-ply"))
+        teachers.add(teacher)
+        depths += [teacher_plies(teacher)] * len(found)
         games += int(about.get("games", 0))
-    targets = np.concatenate(parts)
+    texts, targets, dropped = deepest_labels(texts, np.concatenate(parts), depths)
+    if dropped:
+        typer.echo(f"{dropped} positions labelled again more deeply: their shallower rows are left out")
     seed, hidden, terms, epochs, batch, learning_rate, decay = settings
     if refine is None:
         network = Network.create(game, hidden=hidden, seed=seed, terms=terms)

@@ -143,3 +143,25 @@ def load_dataset(path: str) -> tuple[list[str], npt.NDArray[np.float64]]:
     """The positions' notations and their targets written by :func:`save_dataset`."""
     with np.load(path) as data:
         return [str(text) for text in data["positions"]], np.asarray(data["targets"], dtype=np.float64)
+
+
+def deepest_labels(
+    texts: Sequence[str], targets: npt.NDArray[np.float64], depths: Sequence[int]
+) -> tuple[list[str], npt.NDArray[np.float64], int]:
+    """One row per position: where datasets label the same position more than once (a
+    sample relabelled at 2-ply beside its 0-ply set), the deepest estimate is kept, the
+    first of equally deep ones. ``depths`` gives each row's plies. Returns the texts, the
+    targets, and how many rows were dropped."""
+    best: dict[str, int] = {}
+    for row, text in enumerate(texts):
+        kept = best.get(text)
+        if kept is None or depths[row] > depths[kept]:
+            best[text] = row
+    rows = sorted(best.values())
+    return [texts[row] for row in rows], targets[rows], len(texts) - len(rows)
+
+
+def teacher_plies(teacher: str) -> int:
+    """The depth of a dataset's teacher, as its metadata names it ("gnubg 2-ply": 2)."""
+    words = teacher.split()
+    return int(words[-1].removesuffix("-ply")) if words and words[-1].endswith("-ply") else 0
