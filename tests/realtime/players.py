@@ -181,7 +181,7 @@ class Match:
         while True:
             self._sync()
             matches = [player.state["match"] for player in self.players]
-            if matches[0] == matches[1] and matches[0]["over"]:
+            if _as_finished(matches[0]) == _as_finished(matches[1]) and matches[0]["over"]:
                 return matches[0]
             if time.monotonic() > deadline:
                 differ = {key: (matches[0].get(key), matches[1].get(key)) for key in matches[0]}
@@ -196,6 +196,16 @@ class Match:
         for player in self.players:
             if player.seat is not None:
                 player.seat.close()
+
+
+def _as_finished(match: dict[str, Any]) -> dict[str, Any]:
+    """A match as compared between players: a stopped clock is read at the moment the
+    message was written (``now_ms``), so a socket that came back after the end reads it
+    later than the other; the rest must be the same."""
+    seen = copy.deepcopy(match)
+    if seen["clock"] is not None and seen["clock"]["running"] is None:
+        seen["clock"]["now_ms"] = seen["clock"]["since_ms"]
+    return seen
 
 
 def seated(
@@ -213,12 +223,10 @@ def seated(
 
 
 def check_final(first: Served, match: Match) -> dict[str, Any]:
-    """``check_record`` on what both players saw last. A stopped clock reads the same
-    at any time: it is compared as read when the match ended."""
+    """``check_record`` on what both players saw last, a stopped clock as read when the
+    match ended (``_as_finished``)."""
     final = match.final()
-    seen = copy.deepcopy(final)
-    if seen["clock"] is not None and seen["clock"]["running"] is None:
-        seen["clock"]["now_ms"] = seen["clock"]["since_ms"]
+    seen = _as_finished(final)
     check_record(first, match.players[0].game_id, match.acked, seen)
     return final
 
