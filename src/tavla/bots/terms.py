@@ -199,13 +199,8 @@ def _tabla_chances(mine: Counts, theirs: Counts, my_bar: Counts, their_bar: Coun
     return np.column_stack([his_hit, my_hit, my_escape, his_escape])
 
 
-TABLA_CHANCE_NAMES = (
-    *TABLA_NAMES,
-    "his_hit_chance",
-    "my_hit_chance",
-    "my_escape_chance",
-    "his_escape_chance",
-)
+CHANCE_NAMES = ("his_hit_chance", "my_hit_chance", "my_escape_chance", "his_escape_chance")
+TABLA_CHANCE_NAMES = (*TABLA_NAMES, *CHANCE_NAMES)
 
 
 def tabla_chance_terms(rows: Features) -> Counts:
