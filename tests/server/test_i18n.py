@@ -198,6 +198,7 @@ def test_the_board_and_the_lobby_get_their_texts_translated(site: Site, language
     # and in the form's choices.
     assert lobby["games"]["tabla"] == board["game.tabla"] == translate(language, "Tabla") != "Tabla"
     assert f'data-cube="1">{translate(language, "Gul bara")}</option>' in page
+    assert f'value="medium" selected>{translate(language, "Medium")}</option>' in page
 
 
 def test_a_guest_gets_the_browser_language_and_a_pick_stays(site: Site) -> None:

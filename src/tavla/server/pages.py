@@ -27,7 +27,7 @@ from tavla.server.i18n import (
     translate,
     translations,
 )
-from tavla.server.live.bots import bot_levels
+from tavla.server.live.bots import LEVEL_TITLES, bot_levels
 from tavla.server.ratings.views import profile_ratings
 from tavla.server.stakes.money import money
 from tavla.storage.models import LiveGame, User
@@ -122,7 +122,8 @@ async def lobby_page(request: Request, session: OptionalSession) -> Response:
     language = page_language(request, session)
     # (The titles are the web board's texts "game.*": the catalog has them.)
     titles = {game["name"]: translate(language, game["title"]) for game in games}
-    return render(request, session, "lobby.html", games=games, games_titles=titles, levels=bot_levels())
+    context: dict[str, Any] = {"games_titles": titles, "levels": bot_levels(), "level_titles": LEVEL_TITLES}
+    return render(request, session, "lobby.html", games=games, **context)
 
 
 @router.get("/game/{game_id}", response_class=HTMLResponse)

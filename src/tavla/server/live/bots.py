@@ -17,6 +17,7 @@ from tavla.engine.registry import LEVELS, engine_for, engine_games
 from tavla.match.actions import double_error
 from tavla.match.state import Phase
 from tavla.schema import match_state_json
+from tavla.server.i18n import N_
 from tavla.server.live.room import Room
 
 _worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tavla-bot")
@@ -28,6 +29,16 @@ def bot_games() -> list[str]:
 
 def bot_levels() -> tuple[str, ...]:
     return LEVELS
+
+
+LEVEL_TITLES: dict[str, str] = {
+    "beginner": N_("Beginner"),
+    "easy": N_("Easy"),
+    "medium": N_("Medium"),
+    "hard": N_("Hard (looks a roll ahead)"),
+    "max": N_("Strongest (looks two rolls ahead)"),
+}
+"""The levels as the pages name them (docs/bots.md, Levels); the forms send the key."""
 
 
 async def _call(function: Any, *args: Any) -> Any:

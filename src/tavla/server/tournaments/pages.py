@@ -13,6 +13,7 @@ from tavla.server.deps import Db, OptionalSession, PlatformDep, RowId
 from tavla.server.errors import ApiError
 from tavla.server.federations.standing import Role, standing_of
 from tavla.server.i18n import N_, translate
+from tavla.server.live.bots import LEVEL_TITLES
 from tavla.server.pages import page_language, render
 from tavla.server.stakes import tournaments as tournament_money
 from tavla.server.stakes.money import money
@@ -127,6 +128,7 @@ async def administration_page(
         runs=runs,
         arbitrates=arbitrates,
         levels=LEVELS,
+        level_titles=LEVEL_TITLES,
         confirm_for=lambda pairing: arbitrates and _own_board(pairing, name) is None,
         gameless=_gameless(shown),
         # Names are unique: an official entered in the tournament may withdraw nobody.
