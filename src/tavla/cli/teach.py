@@ -259,7 +259,7 @@ def _fit(
         games += int(about.get("games", 0))
     texts, targets, dropped = deepest_labels(texts, np.concatenate(parts), depths)
     if dropped:
-        typer.echo(f"{dropped} positions labelled again more deeply: their shallower rows are left out")
+        typer.echo(f"{dropped} rows of positions labelled more than once left out (the deepest label stays)")
     seed, hidden, terms, epochs, batch, learning_rate, decay = settings
     if refine is None:
         network = Network.create(game, hidden=hidden, seed=seed, terms=terms)

@@ -150,8 +150,10 @@ def deepest_labels(
 ) -> tuple[list[str], npt.NDArray[np.float64], int]:
     """One row per position: where datasets label the same position more than once (a
     sample relabelled at 2-ply beside its 0-ply set), the deepest estimate is kept, the
-    first of equally deep ones. ``depths`` gives each row's plies. Returns the texts, the
-    targets, and how many rows were dropped."""
+    first of equally deep ones. A position met again in the same games (an opening
+    reached twice) is fitted once too: gnubg gave it the same estimate each time.
+    ``depths`` gives each row's plies. Returns the texts, the targets, and how many rows
+    were dropped."""
     best: dict[str, int] = {}
     for row, text in enumerate(texts):
         kept = best.get(text)
