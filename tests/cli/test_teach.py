@@ -95,6 +95,17 @@ def test_deeper_targets_for_a_sample_of_found_positions_then_a_refined_network(t
     assert meta["teacher"] == "gnubg 1-ply" and "--refine" in meta["command"]
     # first's dataset and fit, then the relabelled set's source, its relabelling and this fit
     assert len(meta["commands"]) == 5 and meta["commands"][2] == meta["commands"][0]
+    # Both sets at once, with the chance terms: the 40 relabelled positions are fitted
+    # once, on their 1-ply labels.
+    both = tmp_path / "both"
+    fitted = run(
+        *common, "--dataset", str(found), "--dataset", str(deeper), "--terms", "--chances", "--out", str(both)
+    )
+    assert fitted.exit_code == 0, fitted.output
+    assert "40 rows of positions labelled more than once left out" in fitted.output
+    network = Network.load(f"{both}.npz")
+    assert network.term_label == "chances" and "--terms --chances" in network.metadata["command"]
+    assert network.metadata["positions"] == len(set(texts))
 
 
 @pytest.mark.parametrize(
