@@ -722,6 +722,9 @@ def game(page: Any, base_url: str) -> Any:
     )
     page.goto(f"{base_url}/game-test.html")
     page.wait_for_function("window.sockets && window.sockets.length === 1")
+    # Installed, the page's clock still runs with the wall clock: paused here, it moves
+    # only when a test says, so a slow machine cannot fire a timer early.
+    page.clock.pause_at((page.evaluate("Date.now()") + 1) / 1000)  # (seconds)
     return page
 
 
