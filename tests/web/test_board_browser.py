@@ -716,15 +716,17 @@ def state_message(name: str, v: int, *, seat: int | None = 0, last_seq: int = 12
 
 @pytest.fixture
 def game(page: Any, base_url: str) -> Any:
-    page.clock.install(time=1_700_000_000_000)
+    # Installed, the page's clock would still run with the wall clock, and a slow machine
+    # would fire a timer early. Paused before the page loads (a jump made before any of
+    # its timers exists), it moves only when a test says.
+    page.clock.install(time=1_700_000_000)  # (seconds)
+    page.clock.pause_at(1_700_000_001)
     page.route(
         f"{base_url}/game-test.html", lambda route: route.fulfill(body=GAME_PAGE, content_type="text/html")
     )
     page.goto(f"{base_url}/game-test.html")
     page.wait_for_function("window.sockets && window.sockets.length === 1")
-    # Installed, the page's clock still runs with the wall clock: paused here, it moves
-    # only when a test says, so a slow machine cannot fire a timer early.
-    page.clock.pause_at((page.evaluate("Date.now()") + 1) / 1000)  # (seconds)
+    assert page.evaluate("Date.now()") == 1_700_000_001_000  # (milliseconds)
     return page
 
 
@@ -918,7 +920,7 @@ def test_a_spectator_sees_the_board_without_controls(game: Any) -> None:
 
 
 def test_texts_come_from_tavla_text(page: Any, base_url: str) -> None:
-    page.clock.install(time=1_700_000_000_000)
+    page.clock.install(time=1_700_000_000)  # (seconds)
     html = GAME_PAGE.replace(
         "<script>", '<script>window.TAVLA_TEXT = {"btn.roll": "Zar at", "conn.connecting": "Bağlanıyor…"};', 1
     )
@@ -947,7 +949,7 @@ def test_the_game_page_on_a_desktop(browser: Any, base_url: str, screenshots: Pa
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     try:
-        page.clock.install(time=1_700_000_000_000)
+        page.clock.install(time=1_700_000_000)  # (seconds)
         page.route(
             f"{base_url}/game-test.html",
             lambda route: route.fulfill(body=GAME_PAGE, content_type="text/html"),
@@ -968,7 +970,7 @@ def test_the_game_page_fits_a_phone(browser: Any, base_url: str, screenshots: Pa
     context = browser.new_context(viewport={"width": 360, "height": 740})
     page = context.new_page()
     try:
-        page.clock.install(time=1_700_000_000_000)
+        page.clock.install(time=1_700_000_000)  # (seconds)
         page.route(
             f"{base_url}/game-test.html",
             lambda route: route.fulfill(body=GAME_PAGE, content_type="text/html"),
