@@ -108,10 +108,60 @@ def test_deeper_targets_for_a_sample_of_found_positions_then_a_refined_network(t
     assert network.metadata["positions"] == len(set(texts))
 
 
+def test_a_variant_is_taught_by_its_network_s_own_lookahead(tmp_path: Path) -> None:
+    data = tmp_path / "tapa.npz"
+    common = ("--game", "tapa", "--games", "1", "--seed", "3", "--alternatives", "1", "--close", "1")
+    made = run(*common, "--make-dataset", str(data), "--teacher", "network", "--plies", "1")
+    assert made.exit_code == 0, made.output
+    texts, targets = load_dataset(str(data))
+    assert len(texts) == len(targets) > 50 and all(text.startswith("tapa ") for text in texts)
+    about = json.loads(data.with_suffix(".json").read_text())
+    assert about["teacher"] == "network 1-ply"
+    assert about["command"].endswith("--player network --close 1 --teacher network --plies 1")
+    assert about["teacher_network"] == Network.shipped("tapa").metadata["commands"]
+    # A sample of it again, two plies deep, then a network fitted on both: each position
+    # once, on its deepest label.
+    deeper = tmp_path / "deeper.npz"
+    again = run(
+        *("--game", "tapa", "--make-dataset", str(deeper), "--relabel", str(data)),
+        *("--teacher", "network", "--plies", "2", "--sample", "6", "--seed", "1", "--processes", "1"),
+    )
+    assert again.exit_code == 0, again.output
+    sampled, two_ply = load_dataset(str(deeper))
+    one_ply = targets[[texts.index(text) for text in sampled]]
+    assert len(sampled) == 6 and np.abs(two_ply - one_ply).max() > 0.001
+    out = tmp_path / "net"
+    fitted = run(
+        *("--game", "tapa", "--dataset", str(data), "--dataset", str(deeper)),
+        *("--terms", "--hidden", "8", "--epochs", "1", "--out", str(out)),
+    )
+    assert fitted.exit_code == 0, fitted.output
+    assert "6 rows of positions labelled more than once left out" in fitted.output
+    network = Network.load(out.with_suffix(".npz"))
+    assert network.game == "tapa" and network.term_label is not None
+    assert network.metadata["teacher"] == "network 1-ply and network 2-ply"
+    # A dataset of another game is refused by name.
+    wrong = run("--game", "gulbara", "--dataset", str(data), "--out", str(tmp_path / "gulbara"))
+    assert wrong.exit_code == 2 and f"{data} holds positions of tapa, not gulbara" in wrong.output
+
+
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["--game", "tapa", "--dataset", "x.npz"], "teaches tabla only, not tapa"),
+        (["--game", "tapa", "--make-dataset", "x.npz"], "plays and teaches tabla only, not tapa"),
+        (
+            ["--game", "tapa", "--make-dataset", "x.npz", "--teacher", "network", "--player", "gnubg"],
+            "plays and teaches tabla only, not tapa",
+        ),
+        (["--game", "indiyka", "--dataset", "x.npz"], "indiyka has no network to teach"),
+        (
+            ["--game", "tapa", "--make-dataset", "x.npz", "--teacher", "pubeval"],
+            "gnubg or network, not 'pubeval'",
+        ),
+        (
+            ["--game", "tapa", "--make-dataset", "x.npz", "--teacher", "network"],
+            "--teacher network needs --plies 1 or 2 (its own 0-ply teaches nothing), not 0",
+        ),
         (["--game", "tabla"], "either --make-dataset FILE or one or more --dataset FILE"),
         (["--game", "tabla", "--dataset", "missing.npz"], "missing.npz: no such dataset"),
         (

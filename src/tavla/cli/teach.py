@@ -1,9 +1,13 @@
-"""``tavla teach``: train tabla's evaluator on GNU Backgammon's estimates.
+"""``tavla teach``: train an evaluator on a teacher's estimates of positions.
 
 Two steps, each one command, each deterministic for its seed:
 
     tavla teach --game tabla --make-dataset a.npz --games 3000 --seed 11
     tavla teach --game tabla --dataset a.npz [--dataset b.npz ...] --out tabla --seed 0
+
+The teacher is GNU Backgammon (tabla), or with ``--teacher network`` the network's own
+lookahead at ``--plies`` 1 or 2, for every game with a network (docs/bots.md,
+"Teaching a variant by its own lookahead").
 
 The first plays ``--games`` games of gnubg (0-ply) against itself and keeps every
 position after a turn played, and ``--alternatives`` random legal turns not played,
@@ -36,11 +40,14 @@ if TYPE_CHECKING:
 
 TEACHER_GAMES = ("tabla",)
 """Games GNU Backgammon can teach: its rules are tabla's."""
+NETWORK_GAMES = ("tabla", "antitabla", "chelebi", "tapa", "gulbara")
+"""Games played by a network (indiyka's bot computes its chances exactly)."""
+TEACHERS = ("gnubg", "network")
 
 
 @reports_errors
 def teach_command(
-    game: Annotated[str, typer.Option("--game", help="The game to teach (GNU Backgammon knows tabla).")],
+    game: Annotated[str, typer.Option("--game", help="The game to teach.")],
     make_dataset: Annotated[
         Path | None, typer.Option("--make-dataset", help="Write a new labelled dataset here (.npz).")
     ] = None,
@@ -51,7 +58,16 @@ def teach_command(
     alternatives: Annotated[int, typer.Option(help="--make-dataset: turns not played kept per turn.")] = 3,
     processes: Annotated[int, typer.Option(help="--make-dataset: gnubg processes labelling at once.")] = 2,
     player: Annotated[
-        str, typer.Option(help="--make-dataset: who plays, 'gnubg' (0-ply) or 'network' (the student).")
+        str | None,
+        typer.Option(
+            help="--make-dataset: who plays, 'gnubg' (0-ply, tabla's default) or 'network' (the student)."
+        ),
+    ] = None,
+    teacher: Annotated[
+        str,
+        typer.Option(
+            help="--make-dataset: who labels, 'gnubg' (tabla) or 'network' (its own --plies lookahead)."
+        ),
     ] = "gnubg",
     weights: Annotated[
         Path | None, typer.Option(help="--player network: a weights file instead of the shipped network.")
@@ -61,7 +77,7 @@ def teach_command(
         Path | None,
         typer.Option(help="--make-dataset: label this dataset's positions again instead of playing games."),
     ] = None,
-    plies: Annotated[int, typer.Option(help="--make-dataset: the depth of gnubg's estimates.")] = 0,
+    plies: Annotated[int, typer.Option(help="--make-dataset: the depth of the teacher's estimates.")] = 0,
     sample: Annotated[
         int | None, typer.Option(help="--relabel: this many of its positions, drawn with --seed.")
     ] = None,
@@ -90,25 +106,22 @@ def teach_command(
         typer.Option(help="Go on training these weights (their size and inputs) instead of fresh ones."),
     ] = None,
 ) -> None:
-    """Train tabla's network on GNU Backgammon's estimates (or make a dataset for it)."""
+    """Train a network on a teacher's estimates: GNU Backgammon's (tabla) or its own
+    lookahead's (every game with a network). Or make a dataset for it."""
     from tavla.core.registry import find_game
 
     name = find_game(game).name
-    if name not in TEACHER_GAMES:
-        raise fail(f"GNU Backgammon teaches {', '.join(TEACHER_GAMES)} only, not {name}: use tavla train")
+    if name not in NETWORK_GAMES:
+        raise fail(f"{name} has no network to teach (games with one: {', '.join(NETWORK_GAMES)})")
     if (make_dataset is None) == (not dataset):
         raise fail("give either --make-dataset FILE or one or more --dataset FILE")
     if make_dataset is not None:
-        if player not in ("gnubg", "network"):
-            raise fail(f"--player is gnubg or network, not {player!r}")
-        if close and player != "network":
-            raise fail("--close needs --player network: gnubg does not tell its next best turns here")
-        if not 0 <= plies <= 2:
-            raise fail(f"--plies is 0, 1 or 2, not {plies}")
+        who = _check_labelling(name, player, teacher, close, plies)
+        labeller = Labeller(name, teacher, plies, weights, processes)
         if relabel is not None:
-            _relabel(make_dataset, relabel, plies, sample, seed, processes)
+            _relabel(name, make_dataset, relabel, labeller, sample, seed)
         else:
-            _make(name, make_dataset, games, seed, alternatives, processes, player, weights, close, plies)
+            _make(name, make_dataset, games, seed, alternatives, labeller, who, close)
     else:
         if refine is not None and not refine.exists():
             raise fail(f"{refine}: no such weights to refine")
@@ -119,38 +132,114 @@ def teach_command(
         _fit(name, dataset or [], settings, out, refine)
 
 
+def _check_labelling(game: str, player: str | None, teacher: str, close: int, plies: int) -> str:
+    """Who plays the games of a new dataset, once its settings are known to make sense."""
+    if teacher not in TEACHERS:
+        raise fail(f"--teacher is gnubg or network, not {teacher!r}")
+    who = player or ("gnubg" if game in TEACHER_GAMES else "network")
+    if who not in ("gnubg", "network"):
+        raise fail(f"--player is gnubg or network, not {who!r}")
+    if game not in TEACHER_GAMES and "gnubg" in (who, teacher):
+        raise fail(
+            f"GNU Backgammon plays and teaches {', '.join(TEACHER_GAMES)} only, not {game}: "
+            "use --teacher network (the network's own lookahead)"
+        )
+    if close and who != "network":
+        raise fail("--close needs --player network: gnubg does not tell its next best turns here")
+    if teacher == "gnubg" and not 0 <= plies <= 2:
+        raise fail(f"--plies is 0, 1 or 2, not {plies}")
+    if teacher == "network" and not 1 <= plies <= 2:
+        raise fail(f"--teacher network needs --plies 1 or 2 (its own 0-ply teaches nothing), not {plies}")
+    return who
+
+
+class Labeller:
+    """The teacher of a new dataset: estimates, at its depth, of positions after a turn,
+    for the player who made it."""
+
+    def __init__(self, game: str, teacher: str, plies: int, weights: Path | None, processes: int) -> None:
+        self.game, self.teacher, self.plies = game, teacher, plies
+        self.weights, self.processes = weights, processes
+
+    @property
+    def name(self) -> str:
+        return f"{self.teacher} {self.plies}-ply"
+
+    @property
+    def words(self) -> list[str]:
+        """The labelling's part of the dataset's command."""
+        words = ["--teacher", "network"] if self.teacher == "network" else []
+        return words + (["--plies", str(self.plies)] if self.plies else [])
+
+    def about(self) -> dict[str, Any]:
+        """The teacher, for the dataset's metadata (a network: the command that made it)."""
+        if self.teacher != "network":
+            return {"teacher": self.name}
+        from tavla.bots.network import Network
+
+        network = Network.load(self.weights) if self.weights else Network.shipped(self.game)
+        made_by = network.metadata.get("commands") or [network.metadata.get("command", str(self.weights))]
+        return {"teacher": self.name, "teacher_network": made_by}
+
+    def label(self, positions: Sequence[Any], progress: Any) -> npt.NDArray[np.float64]:
+        from tavla.oracles.gnubg import GnubgError
+        from tavla.training.self_teacher import network_targets
+        from tavla.training.teacher import gnubg_targets
+
+        task = progress.add_task(f"{self.name} estimates", total=len(positions))
+
+        def advance(done: int, _: int) -> None:
+            progress.update(task, completed=done)
+
+        if self.teacher == "network":
+            return network_targets(
+                self.game,
+                positions,
+                plies=self.plies,
+                weights=self.weights,
+                processes=self.processes,
+                progress=advance,
+            )
+        try:
+            return gnubg_targets(positions, plies=self.plies, processes=self.processes, progress=advance)
+        except GnubgError as error:
+            raise fail(str(error)) from None
+
+
 def _make(
     game: str,
     path: Path,
     games: int,
     seed: int,
     alternatives: int,
-    processes: int,
+    labeller: Labeller,
     player: str,
-    weights: Path | None,
     close: int,
-    plies: int,
 ) -> None:
+    from contextlib import ExitStack
+
     from rich.progress import Progress
 
     from tavla.bots.network import Network
     from tavla.bots.players import network_player
     from tavla.oracles.gnubg import GnubgError, GnubgOracle, GnubgPlayer
-    from tavla.training.teacher import Chooser, gnubg_targets, self_play_positions
+    from tavla.training.teacher import Chooser, self_play_positions
 
     if path.exists():
         raise fail(f"{path} exists: give another --make-dataset file")
     words = ["tavla", "teach", "--game", game, "--make-dataset", str(path), "--games", str(games)]
     words += ["--seed", str(seed), "--alternatives", str(alternatives)]
+    weights = labeller.weights
     if player == "network":
         words += ["--player", "network", "--close", str(close)]
         words += ["--weights", str(weights)] if weights is not None else []
-    words += ["--plies", str(plies)] if plies else []
-    command = shlex.join(words)
+    command = shlex.join(words + labeller.words)
     try:
-        with Progress() as progress, GnubgOracle() as oracle:
-            student = network_player(Network.load(weights) if weights else Network.shipped(game))
-            chooser: Chooser = student if player == "network" else GnubgPlayer(oracle, 0)
+        with Progress() as progress, ExitStack() as stack:
+            if player == "gnubg":
+                chooser: Chooser = GnubgPlayer(stack.enter_context(GnubgOracle()), 0)
+            else:
+                chooser = network_player(Network.load(weights) if weights else Network.shipped(game))
             task = progress.add_task(f"{player} against itself", total=games)
             positions = self_play_positions(
                 game,
@@ -161,29 +250,22 @@ def _make(
                 close=close,
                 progress=lambda done, _: progress.update(task, completed=done),
             )
-            label = progress.add_task(f"gnubg's {plies}-ply estimates", total=len(positions))
-            targets = gnubg_targets(
-                positions,  # type: ignore[arg-type]  # gnubg played them: tabla positions
-                plies=plies,
-                processes=processes,
-                progress=lambda done, _: progress.update(label, completed=done),
-            )
+            targets = labeller.label(positions, progress)
     except GnubgError as error:
         raise fail(str(error)) from None
-    _save(path, positions, targets, {"command": command, "games": games, "teacher": f"gnubg {plies}-ply"})
+    _save(path, positions, targets, {"command": command, "games": games, **labeller.about()})
     typer.echo(f"{len(positions)} positions from {games} games: {path}")
 
 
-def _relabel(path: Path, source: Path, plies: int, sample: int | None, seed: int, processes: int) -> None:
-    """A dataset of another's positions (all, or ``sample`` of them) with gnubg's estimates
-    at ``plies``: deeper targets for positions already found."""
+def _relabel(game: str, path: Path, source: Path, labeller: Labeller, sample: int | None, seed: int) -> None:
+    """A dataset of another's positions (all, or ``sample`` of them) with the teacher's
+    estimates: deeper targets for positions already found."""
     import random
 
     from rich.progress import Progress
 
     import tavla
-    from tavla.oracles.gnubg import GnubgError
-    from tavla.training.teacher import gnubg_targets, load_dataset
+    from tavla.training.teacher import load_dataset
 
     if path.exists():
         raise fail(f"{path} exists: give another --make-dataset file")
@@ -193,25 +275,19 @@ def _relabel(path: Path, source: Path, plies: int, sample: int | None, seed: int
     if sample is not None and sample < len(texts):
         texts = [texts[index] for index in sorted(random.Random(seed).sample(range(len(texts)), sample))]
     positions = [tavla.from_notation(text) for text in texts]
-    words = ["tavla", "teach", "--game", "tabla", "--make-dataset", str(path), "--relabel", str(source)]
-    words += ["--plies", str(plies), "--seed", str(seed)] + (["--sample", str(sample)] if sample else [])
+    if positions and positions[0].game != game:
+        raise fail(f"{source} holds positions of {positions[0].game}, not {game}")
+    words = ["tavla", "teach", "--game", game, "--make-dataset", str(path), "--relabel", str(source)]
+    words += labeller.words + ["--seed", str(seed)] + (["--sample", str(sample)] if sample else [])
+    words += ["--weights", str(labeller.weights)] if labeller.weights is not None else []
     info = source.with_suffix(".json")
     about = json.loads(info.read_text()) if info.exists() else {}
-    try:
-        with Progress() as progress:
-            label = progress.add_task(f"gnubg's {plies}-ply estimates", total=len(positions))
-            targets = gnubg_targets(
-                positions,  # type: ignore[arg-type]  # a tabla dataset holds tabla positions
-                plies=plies,
-                processes=processes,
-                progress=lambda done, _: progress.update(label, completed=done),
-            )
-    except GnubgError as error:
-        raise fail(str(error)) from None
+    with Progress() as progress:
+        targets = labeller.label(positions, progress)
     games = int(about.get("games", 0)) * len(texts) // max(1, int(about.get("positions", len(texts))))
     made = {"command": shlex.join(words), "source": about.get("command", str(source)), "games": games}
-    _save(path, positions, targets, {**made, "teacher": f"gnubg {plies}-ply"})
-    typer.echo(f"{len(positions)} positions of {source} labelled at {plies} plies: {path}")
+    _save(path, positions, targets, {**made, **labeller.about()})
+    typer.echo(f"{len(positions)} positions of {source} labelled by the {labeller.name} teacher: {path}")
 
 
 def _save(path: Path, positions: Sequence[Any], targets: Any, about: dict[str, Any]) -> None:
@@ -246,6 +322,8 @@ def _fit(
         if not path.exists():
             raise fail(f"{path}: no such dataset (make one with --make-dataset)")
         found, targets = load_dataset(str(path))
+        if found and found[0].split(maxsplit=1)[0] != game:
+            raise fail(f"{path} holds positions of {found[0].split(maxsplit=1)[0]}, not {game}")
         texts += found
         parts.append(targets)
         info = path.with_suffix(".json")

@@ -1,0 +1,95 @@
+"""Targets from the network's own lookahead, for the games no outside program plays.
+
+Tabla has GNU Backgammon for a teacher; tapa, chelebi, gulbara and antitabla have
+none. What a network can give itself is depth: its n-ply estimate of a position
+(:meth:`~tavla.bots.search.DiceSearch.position_estimate`, the mean over the next
+rolls of the best reply, estimated a ply shallower) has seen the rolls that follow
+played, where its 0-ply estimate guesses them. Fitting a network on such targets
+moves its 0-ply play towards its n-ply play, as strong programs refine a network on
+its own deeper evaluations and rollouts.
+
+The estimates are deterministic (the search draws nothing), so the labels of a
+dataset do not depend on how many processes computed them.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+import tavla
+from tavla.bots.network import Network
+from tavla.bots.search import DiceSearch, SearchSettings
+from tavla.core.errors import TavlaError
+from tavla.rules.dicegame import DiceGame
+
+_search: DiceSearch | None = None
+"""The worker process's search, made once by :func:`_start`."""
+
+
+def _start(game: str, weights: str | None) -> None:
+    global _search
+    network = Network.load(Path(weights)) if weights else Network.shipped(game)
+    _search = DiceSearch(network, SearchSettings())
+
+
+def _label(task: tuple[list[str], int]) -> npt.NDArray[np.float64]:
+    texts, plies = task
+    if _search is None:
+        raise RuntimeError("a labelling worker was not started")
+    rows = np.empty((len(texts), 5))
+    for index, text in enumerate(texts):
+        position = tavla.from_notation(text)
+        if not isinstance(position, DiceGame):
+            raise TavlaError(f"not a dice game's position: {text}")
+        # The player who just moved: the dataset's targets are from his side.
+        rows[index] = _search.position_estimate(position, 1 - position.to_act, plies)
+    return rows
+
+
+def network_targets(
+    game: str,
+    positions: Sequence[DiceGame[object]],
+    *,
+    plies: int,
+    weights: Path | None = None,
+    processes: int = 2,
+    chunk: int = 100,
+    progress: Callable[[int, int], None] | None = None,
+) -> npt.NDArray[np.float64]:
+    """The network's (``weights``, or the shipped one of ``game``) ``plies``-deep estimate
+    of each position after a turn, for the player who made that turn: one row of five
+    chances per position, in order."""
+    if plies < 1:
+        raise TavlaError("a network's own 0-ply estimates teach it nothing: give plies 1 or more")
+    texts = [position.notation() for position in positions]
+    tasks = [(texts[start : start + chunk], plies) for start in range(0, len(texts), chunk)]
+    initargs = (game, None if weights is None else str(weights))
+    if processes <= 1:
+        _start(*initargs)
+        results = _collect(map(_label, tasks), len(texts), progress)
+    else:
+        # Spawned, not forked: the caller may run threads (a progress display).
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(processes, context, initializer=_start, initargs=initargs) as pool:
+            results = _collect(pool.map(_label, tasks), len(texts), progress)
+    return np.concatenate(results) if results else np.empty((0, 5))
+
+
+def _collect(
+    labelled: Iterable[npt.NDArray[np.float64]], total: int, progress: Callable[[int, int], None] | None
+) -> list[npt.NDArray[np.float64]]:
+    """The chunks' rows in order, telling ``progress`` as each arrives."""
+    results: list[npt.NDArray[np.float64]] = []
+    done = 0
+    for rows in labelled:
+        results.append(rows)
+        done += len(rows)
+        if progress is not None:
+            progress(done, total)
+    return results

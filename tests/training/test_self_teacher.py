@@ -1,0 +1,70 @@
+"""Targets from a network's own lookahead (tavla.training.self_teacher): the games no
+outside program plays learn from their network's n-ply estimates (docs/bots.md,
+"Teaching a variant by its own lookahead"), seen from the player who just moved
+(RULES.md 2)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tavla.bots.encoding import encoder_for
+from tavla.bots.network import Network
+from tavla.bots.outcomes import equity
+from tavla.bots.search import DiceSearch, SearchSettings
+from tavla.core.errors import TavlaError
+from tavla.rules.dicegame import DiceGame
+from tavla.rules.dicesteps import DiceTurn
+from tavla.training.self_teacher import network_targets
+from tavla.training.teacher import self_play_positions
+
+
+class RandomChooser:
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, position: DiceGame[Any]) -> DiceTurn[Any]:
+        return self.rng.choice(list(position.legal_turns()))
+
+
+@pytest.fixture(scope="module")
+def tapa_positions() -> list[DiceGame[Any]]:
+    found = self_play_positions("tapa", RandomChooser(5), games=1, seed=8, alternatives=1)
+    return random.Random(2).sample(found, 12)
+
+
+def test_targets_are_the_network_s_lookahead_for_the_player_who_moved(
+    tapa_positions: list[DiceGame[Any]],
+) -> None:
+    targets = network_targets("tapa", tapa_positions, plies=1, processes=1, chunk=5)
+    search = DiceSearch(Network.shipped("tapa"), SearchSettings())
+    for position, row in zip(tapa_positions, targets, strict=True):
+        mover = 1 - position.to_act
+        assert np.allclose(row, search.position_estimate(position, mover, 1))
+        # The opponent's view of the same lookahead is its mirror.
+        assert np.isclose(
+            equity(row[None])[0], -equity(search.position_estimate(position, 1 - mover, 1)[None])[0]
+        )
+    # Lookahead, not the 0-ply estimates again.
+    network = Network.shipped("tapa")
+    shallow = [
+        network.evaluate(encoder_for(position).encode(position, 1 - position.to_act))
+        for position in tapa_positions
+    ]
+    assert np.abs(targets - np.array(shallow)).max() > 0.01
+
+
+def test_several_processes_give_the_same_labels_in_the_same_order(
+    tapa_positions: list[DiceGame[Any]],
+) -> None:
+    one = network_targets("tapa", tapa_positions, plies=1, processes=1, chunk=5)
+    two = network_targets("tapa", tapa_positions, plies=1, processes=2, chunk=5)
+    assert np.array_equal(one, two)
+
+
+def test_a_network_s_own_zero_ply_is_refused(tapa_positions: list[DiceGame[Any]]) -> None:
+    with pytest.raises(TavlaError, match="plies 1 or more"):
+        network_targets("tapa", tapa_positions, plies=0)
