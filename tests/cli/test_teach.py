@@ -130,6 +130,16 @@ def test_a_variant_is_taught_by_its_network_s_own_lookahead(tmp_path: Path) -> N
     sampled, two_ply = load_dataset(str(deeper))
     one_ply = targets[[texts.index(text) for text in sampled]]
     assert len(sampled) == 6 and np.abs(two_ply - one_ply).max() > 0.001
+    # More of them, none of those already relabelled.
+    rest = tmp_path / "rest.npz"
+    more = run(
+        *("--game", "tapa", "--make-dataset", str(rest), "--relabel", str(data), "--skip", str(deeper)),
+        *("--teacher", "network", "--plies", "1", "--sample", str(len(texts) - 8), "--seed", "1"),
+    )
+    assert more.exit_code == 0, more.output
+    others, _ = load_dataset(str(rest))
+    assert len(others) == len(texts) - 8 and not set(others) & set(sampled)
+    assert f"--skip {deeper}" in json.loads(rest.with_suffix(".json").read_text())["command"]
     out = tmp_path / "net"
     fitted = run(
         *("--game", "tapa", "--dataset", str(data), "--dataset", str(deeper)),
@@ -175,6 +185,15 @@ def test_a_variant_is_taught_by_its_network_s_own_lookahead(tmp_path: Path) -> N
             "none.npz: no such dataset",
         ),
         (["--game", "tabla", "--dataset", "x.npz", "--refine", "none.npz"], "none.npz: no such weights"),
+        (
+            ["--game", "tabla", "--make-dataset", "x.npz", "--relabel", __file__, "--skip", "none.npz"],
+            "none.npz: no such dataset to skip",
+        ),
+        (
+            ["--game", "tabla", "--make-dataset", "x.npz", "--relabel", __file__],
+            f"{__file__}: not a dataset made by tavla teach",
+        ),
+        (["--game", "tabla", "--dataset", __file__], f"{__file__}: not a dataset made by tavla teach"),
         (["--game", "tabla", "--dataset", "x.npz", "--raw", "--chances"], "--chances goes with --terms"),
     ],
 )

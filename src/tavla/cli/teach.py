@@ -81,6 +81,12 @@ def teach_command(
     sample: Annotated[
         int | None, typer.Option(help="--relabel: this many of its positions, drawn with --seed.")
     ] = None,
+    skip: Annotated[
+        list[Path] | None,
+        typer.Option(
+            help="--relabel: leave out the positions of this dataset before drawing (repeat for more)."
+        ),
+    ] = None,
     seed: Annotated[int, typer.Option(help="Seed of the games, or of the network and its batches.")] = 0,
     hidden: Annotated[int, typer.Option(help="Hidden units of the network.")] = 128,
     terms: Annotated[
@@ -119,7 +125,7 @@ def teach_command(
         who = _check_labelling(name, player, teacher, close, plies)
         labeller = Labeller(name, teacher, plies, weights, processes)
         if relabel is not None:
-            _relabel(name, make_dataset, relabel, labeller, sample, seed)
+            _relabel(name, make_dataset, relabel, labeller, (sample, skip or []), seed)
         else:
             _make(name, make_dataset, games, seed, alternatives, labeller, who, close)
     else:
@@ -257,21 +263,31 @@ def _make(
     typer.echo(f"{len(positions)} positions from {games} games: {path}")
 
 
-def _relabel(game: str, path: Path, source: Path, labeller: Labeller, sample: int | None, seed: int) -> None:
-    """A dataset of another's positions (all, or ``sample`` of them) with the teacher's
-    estimates: deeper targets for positions already found."""
+def _relabel(
+    game: str, path: Path, source: Path, labeller: Labeller, drawing: tuple[int | None, list[Path]], seed: int
+) -> None:
+    """A dataset of another's positions (all, or ``sample`` of them, none of those in the
+    ``skip`` datasets) with the teacher's estimates: deeper targets for positions already
+    found."""
     import random
 
     from rich.progress import Progress
 
     import tavla
-    from tavla.training.teacher import load_dataset
 
     if path.exists():
         raise fail(f"{path} exists: give another --make-dataset file")
     if not source.exists():
         raise fail(f"{source}: no such dataset to relabel")
-    texts, _ = load_dataset(str(source))
+    sample, skip = drawing
+    for other in skip:
+        if not other.exists():
+            raise fail(f"{other}: no such dataset to skip")
+    texts, _ = _read(source)
+    done: set[str] = set()
+    for other in skip:
+        done.update(_read(other)[0])
+    texts = [text for text in texts if text not in done]
     if sample is not None and sample < len(texts):
         texts = [texts[index] for index in sorted(random.Random(seed).sample(range(len(texts)), sample))]
     positions = [tavla.from_notation(text) for text in texts]
@@ -279,6 +295,7 @@ def _relabel(game: str, path: Path, source: Path, labeller: Labeller, sample: in
         raise fail(f"{source} holds positions of {positions[0].game}, not {game}")
     words = ["tavla", "teach", "--game", game, "--make-dataset", str(path), "--relabel", str(source)]
     words += labeller.words + ["--seed", str(seed)] + (["--sample", str(sample)] if sample else [])
+    words += [word for other in skip for word in ("--skip", str(other))]
     words += ["--weights", str(labeller.weights)] if labeller.weights is not None else []
     info = source.with_suffix(".json")
     about = json.loads(info.read_text()) if info.exists() else {}
@@ -288,6 +305,18 @@ def _relabel(game: str, path: Path, source: Path, labeller: Labeller, sample: in
     made = {"command": shlex.join(words), "source": about.get("command", str(source)), "games": games}
     _save(path, positions, targets, {**made, **labeller.about()})
     typer.echo(f"{len(positions)} positions of {source} labelled by the {labeller.name} teacher: {path}")
+
+
+def _read(path: Path) -> tuple[list[str], npt.NDArray[np.float64]]:
+    """A dataset's positions and targets, or a one-line error if it is not one."""
+    import zipfile
+
+    from tavla.training.teacher import load_dataset
+
+    try:
+        return load_dataset(str(path))
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile) as error:
+        raise fail(f"{path}: not a dataset made by tavla teach ({error})") from None
 
 
 def _save(path: Path, positions: Sequence[Any], targets: Any, about: dict[str, Any]) -> None:
@@ -310,7 +339,7 @@ def _fit(
 
     from tavla.bots.network import Network
     from tavla.training.supervised import FitSettings, fit
-    from tavla.training.teacher import deepest_labels, load_dataset, teacher_plies
+    from tavla.training.teacher import deepest_labels, teacher_plies
 
     texts: list[str] = []
     parts = []
@@ -321,7 +350,7 @@ def _fit(
     for path in paths:
         if not path.exists():
             raise fail(f"{path}: no such dataset (make one with --make-dataset)")
-        found, targets = load_dataset(str(path))
+        found, targets = _read(path)
         if found and found[0].split(maxsplit=1)[0] != game:
             raise fail(f"{path} holds positions of {found[0].split(maxsplit=1)[0]}, not {game}")
         texts += found
