@@ -83,3 +83,32 @@ def test_train_plots_the_strength_log(tmp_path: Path) -> None:
     result = run("--game", "tabla", "--dir", str(folder), *QUICK)
     assert result.exit_code == 0, result.output
     assert (folder / "strength.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_a_run_can_start_from_weights_made_elsewhere(tmp_path: Path) -> None:
+    first = tmp_path / "first"
+    assert run("--game", "tabla", "--dir", str(first), "--seed", "2", "--no-plot", *QUICK).exit_code == 0
+    start = Network.load(first / "tabla.npz")
+    second = tmp_path / "second"
+    quick = ["--games", "2", *QUICK[4:]]  # two more games, from those weights
+    result = run(
+        "--game", "tabla", "--dir", str(second), "--init", str(first / "tabla.npz"), "--no-plot", *quick
+    )
+    assert result.exit_code == 0, result.output
+    network = Network.load(second / "tabla.npz")
+    assert network.hidden == start.hidden and not np.array_equal(network.w1, start.w1)
+    meta = network.metadata
+    assert meta["init_games"] == 4 and meta["games"] == 2
+    assert meta["commands"][0] == start.metadata["commands"][0] and "--init" in meta["commands"][-1]
+    # The weights were loaded, not drawn: its benchmark at game 0 is the first run's last.
+    first_log = (first / "strength.csv").read_text().splitlines()
+    second_log = (second / "strength.csv").read_text().splitlines()
+    assert first_log[-1].split(",")[3:] == second_log[1].split(",")[3:]
+    again = run("--game", "tabla", "--dir", str(second), "--resume", "--init", str(first / "tabla.npz"))
+    assert again.exit_code == 2 and "does not go with --resume" in again.output
+    other = run(
+        "--game", "tapa", "--dir", str(tmp_path / "t"), "--init", str(first / "tabla.npz"), "--no-plot"
+    )
+    assert other.exit_code == 2 and "holds a network of tabla, not tapa" in other.output
+    missing = run("--game", "tabla", "--dir", str(tmp_path / "m"), "--init", str(tmp_path / "none.npz"))
+    assert missing.exit_code == 2 and "none.npz: no such weights" in missing.output

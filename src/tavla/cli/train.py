@@ -68,6 +68,12 @@ def train_command(
         str, typer.Option(help="Benchmark opponent: heuristic, random or pubeval.")
     ] = "heuristic",
     out: Annotated[Path | None, typer.Option(help="Where to write the final weights (.npz + .json).")] = None,
+    init: Annotated[
+        Path | None,
+        typer.Option(
+            help="Start from these weights (their size and inputs), e.g. a network fitted by tavla teach."
+        ),
+    ] = None,
     no_plot: Annotated[bool, typer.Option("--no-plot", help="Write no PNG (needs no matplotlib).")] = False,
 ) -> None:
     """Train a dice game's neural evaluator by self-play TD(lambda)."""
@@ -84,6 +90,10 @@ def train_command(
         except ImportError:
             raise fail("plotting needs matplotlib: pip install 'tavla[train]', or pass --no-plot") from None
     folder = directory or Path(f"train-{name}")
+    if init is not None and (resume or not init.exists()):
+        raise fail(
+            "--init starts a new run: it does not go with --resume" if resume else f"{init}: no such weights"
+        )
     if resume:
         run = TrainingRun.resume(folder, games=games, coached=coached, alpha=alpha)
         if run.settings.game != name:
@@ -104,6 +114,7 @@ def train_command(
             bench_every=bench_every,
             bench_games=bench_games,
             opponent=opponent,
+            init=None if init is None else str(init),
         )
         run = TrainingRun.create(folder, settings)
     run.note_command(_command(run, folder, resume))
@@ -137,6 +148,7 @@ def _command(run: TrainingRun, folder: Path, resume: bool) -> str:
                 str(settings.bench_every),
             ),
             *("--bench-games", str(settings.bench_games), "--opponent", settings.opponent),
+            *(("--init", settings.init) if settings.init else ()),
         ]
     return shlex.join(words)
 

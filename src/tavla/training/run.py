@@ -68,6 +68,10 @@ class TrainingSettings:
     """Whether the network also takes the game's board terms as inputs (``tavla.bots.terms``)."""
     coached: float = 0.0
     """Share of the self-play games in which the heuristic baseline plays one side."""
+    init: str | None = None
+    """Weights the run starts from (a network fitted by ``tavla teach``, an earlier run's),
+    instead of fresh ones drawn from ``seed``: their size and inputs replace ``hidden``
+    and ``terms``."""
 
 
 def opponent_player(name: str, game: str, *, limit: int = TURN_LIST_LIMIT, width: int = BEAM_WIDTH) -> Player:
@@ -118,9 +122,18 @@ class TrainingRun:
     @classmethod
     def create(cls, directory: Path, settings: TrainingSettings) -> TrainingRun:
         opponent_player(settings.opponent, settings.game)  # refuse a wrong name before any work
-        network = Network.create(
-            settings.game, hidden=settings.hidden, seed=settings.seed, terms=settings.terms
-        )
+        if settings.init is None:
+            network = Network.create(
+                settings.game, hidden=settings.hidden, seed=settings.seed, terms=settings.terms
+            )
+        else:
+            network = Network.load(Path(settings.init))
+            if network.game != settings.game:
+                raise TavlaError(f"{settings.init} holds a network of {network.game}, not {settings.game}")
+            terms = network.term_label is not None
+            settings = dataclasses.replace(settings, hidden=network.hidden, terms=terms)
+            # The games behind the weights: this run's own are counted from 0.
+            network.metadata["init_games"] = int(network.metadata.get("games", 0))
         return cls(directory, settings, network, random.Random(settings.seed))
 
     @classmethod
