@@ -143,6 +143,21 @@ def test_a_variant_is_taught_by_its_network_s_own_lookahead(tmp_path: Path) -> N
     others, _ = load_dataset(str(rest))
     assert len(others) == len(texts) - 3 and not set(others) & set(sampled)
     assert f"--skip {deeper}" in json.loads(rest.with_suffix(".json").read_text())["command"]
+    # Fitted alone, the relabelled positions still come from the one game played.
+    alone = run(
+        "--game",
+        "tapa",
+        "--dataset",
+        str(rest),
+        "--hidden",
+        "8",
+        "--epochs",
+        "1",
+        "--out",
+        str(tmp_path / "a"),
+    )
+    assert alone.exit_code == 0, alone.output
+    assert Network.load(tmp_path / "a.npz").metadata["games"] == 1
     out = tmp_path / "net"
     fitted = run(
         *("--game", "tapa", "--dataset", str(data), "--dataset", str(deeper)),
@@ -152,7 +167,9 @@ def test_a_variant_is_taught_by_its_network_s_own_lookahead(tmp_path: Path) -> N
     assert "3 rows of positions labelled more than once left out" in fitted.output
     network = Network.load(out.with_suffix(".npz"))
     assert network.game == "tapa" and network.term_label is not None
-    assert network.metadata["teacher"] == "network 1-ply and network 2-ply"
+    assert network.metadata["teacher"] == "network 1-ply and network 2-ply" and network.metadata["games"] == 1
+    teacher = Network.shipped("tapa").metadata["commands"]
+    assert network.metadata["commands"][: len(teacher)] == teacher
     # A dataset of another game is refused by name.
     wrong = run("--game", "gulbara", "--dataset", str(data), "--out", str(tmp_path / "gulbara"))
     assert wrong.exit_code == 2 and f"{data} holds positions of tapa, not gulbara" in wrong.output

@@ -54,7 +54,7 @@ def teach_command(
     dataset: Annotated[
         list[Path] | None, typer.Option("--dataset", help="A labelled dataset to fit on (repeat for more).")
     ] = None,
-    games: Annotated[int, typer.Option(help="--make-dataset: games of gnubg against itself.")] = 1000,
+    games: Annotated[int, typer.Option(help="--make-dataset: games of the player against itself.")] = 1000,
     alternatives: Annotated[int, typer.Option(help="--make-dataset: turns not played kept per turn.")] = 3,
     processes: Annotated[int, typer.Option(help="--make-dataset: gnubg processes labelling at once.")] = 2,
     player: Annotated[
@@ -301,8 +301,14 @@ def _relabel(
     about = json.loads(info.read_text()) if info.exists() else {}
     with Progress() as progress:
         targets = labeller.label(positions, progress)
-    games = int(about.get("games", 0)) * len(texts) // max(1, int(about.get("positions", len(texts))))
-    made = {"command": shlex.join(words), "source": about.get("command", str(source)), "games": games}
+    whole = int(about.get("source_games", about.get("games", 0)))
+    games = whole * len(texts) // max(1, int(about.get("positions", len(texts))))
+    made = {
+        "command": shlex.join(words),
+        "source": about.get("source", about.get("command", str(source))),
+        "games": games,
+        "source_games": whole,
+    }
     _save(path, positions, targets, {**made, **labeller.about()})
     typer.echo(f"{len(positions)} positions of {source} labelled by the {labeller.name} teacher: {path}")
 
@@ -346,7 +352,7 @@ def _fit(
     depths: list[int] = []
     made_by: list[str] = []
     teachers: set[str] = set()
-    games = 0
+    sources: dict[str, int] = {}
     for path in paths:
         if not path.exists():
             raise fail(f"{path}: no such dataset (make one with --make-dataset)")
@@ -357,13 +363,20 @@ def _fit(
         parts.append(targets)
         info = path.with_suffix(".json")
         about = json.loads(info.read_text()) if info.exists() else {}
+        # The commands that made a network teacher's weights, then those of the positions.
+        made_by += [str(command) for command in about.get("teacher_network", []) if command not in made_by]
         if "source" in about:  # relabelled: the command that found its positions first
             made_by.append(str(about["source"]))
         made_by.append(str(about.get("command", path)))
         teacher = str(about.get("teacher", "gnubg 0-ply"))
         teachers.add(teacher)
         depths += [teacher_plies(teacher)] * len(found)
-        games += int(about.get("games", 0))
+        # A relabelled sample's positions come from all its source's games, which
+        # another dataset of the fit may hold too: each source's games count once.
+        origin = str(about.get("source", about.get("command", path)))
+        whole = int(about.get("source_games", about.get("games", 0)))
+        sources[origin] = max(sources.get(origin, 0), whole)
+    games = sum(sources.values())
     texts, targets, dropped = deepest_labels(texts, np.concatenate(parts), depths)
     if dropped:
         typer.echo(f"{dropped} rows of positions labelled more than once left out (the deepest label stays)")
