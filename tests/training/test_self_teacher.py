@@ -11,28 +11,20 @@ from typing import Any
 import numpy as np
 import pytest
 
+from tavla.bots.baselines import RandomPlayer
 from tavla.bots.encoding import encoder_for
 from tavla.bots.network import Network
 from tavla.bots.outcomes import equity
 from tavla.bots.search import DiceSearch, SearchSettings
 from tavla.core.errors import TavlaError
 from tavla.rules.dicegame import DiceGame
-from tavla.rules.dicesteps import DiceTurn
 from tavla.training.self_teacher import network_targets
 from tavla.training.teacher import self_play_positions
 
 
-class RandomChooser:
-    def __init__(self, seed: int) -> None:
-        self.rng = random.Random(seed)
-
-    def choose(self, position: DiceGame[Any]) -> DiceTurn[Any]:
-        return self.rng.choice(list(position.legal_turns()))
-
-
 @pytest.fixture(scope="module")
 def tapa_positions() -> list[DiceGame[Any]]:
-    found = self_play_positions("tapa", RandomChooser(5), games=1, seed=8, alternatives=1)
+    found = self_play_positions("tapa", RandomPlayer(5), games=1, seed=8, alternatives=1)
     return random.Random(2).sample(found, 12)
 
 

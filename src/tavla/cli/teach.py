@@ -25,6 +25,7 @@ import json
 import shlex
 from collections.abc import Sequence
 from datetime import date
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -171,6 +172,14 @@ class Labeller:
     def name(self) -> str:
         return f"{self.teacher} {self.plies}-ply"
 
+    @cached_property
+    def network(self) -> Network:
+        """The network of ``--weights`` (or the shipped one): the student that plays, and
+        the teacher when the teacher is the network."""
+        from tavla.bots.network import Network
+
+        return Network.load(self.weights) if self.weights else Network.shipped(self.game)
+
     @property
     def words(self) -> list[str]:
         """The labelling's part of the dataset's command."""
@@ -181,10 +190,8 @@ class Labeller:
         """The teacher, for the dataset's metadata (a network: the command that made it)."""
         if self.teacher != "network":
             return {"teacher": self.name}
-        from tavla.bots.network import Network
-
-        network = Network.load(self.weights) if self.weights else Network.shipped(self.game)
-        made_by = network.metadata.get("commands") or [network.metadata.get("command", str(self.weights))]
+        metadata = self.network.metadata
+        made_by = metadata.get("commands") or [metadata.get("command", str(self.weights))]
         return {"teacher": self.name, "teacher_network": made_by}
 
     def label(self, positions: Sequence[Any], progress: Any) -> npt.NDArray[np.float64]:
@@ -226,7 +233,6 @@ def _make(
 
     from rich.progress import Progress
 
-    from tavla.bots.network import Network
     from tavla.bots.players import network_player
     from tavla.oracles.gnubg import GnubgError, GnubgOracle, GnubgPlayer
     from tavla.training.teacher import Chooser, self_play_positions
@@ -245,7 +251,7 @@ def _make(
             if player == "gnubg":
                 chooser: Chooser = GnubgPlayer(stack.enter_context(GnubgOracle()), 0)
             else:
-                chooser = network_player(Network.load(weights) if weights else Network.shipped(game))
+                chooser = network_player(labeller.network)
             task = progress.add_task(f"{player} against itself", total=games)
             positions = self_play_positions(
                 game,
