@@ -869,6 +869,14 @@ def test_a_state_that_accepted_the_intent_ends_its_resending(game: Any) -> None:
     assert len(sent(game)) == 1
 
 
+def test_the_home_side_button_is_offered_on_boards_with_a_home_only(game: Any) -> None:
+    game.evaluate("window.sockets[0].serverOpen()")
+    server(game, state_message("tabla-mid", 3, seat=0))
+    assert game.locator(".btn-home").is_visible()
+    server(game, state_message("abluka-mid", 4, seat=0))
+    assert game.locator(".btn-home").is_hidden() and game.locator(".btn-flip").is_visible()
+
+
 def test_clocks_count_down_for_the_running_seat(game: Any) -> None:
     game.evaluate("window.sockets[0].serverOpen()")
     message = state_message("tabla-mid", 17, seat=0)

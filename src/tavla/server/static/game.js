@@ -522,6 +522,8 @@ export class GameClient {
     this.root.dataset.v = String(state.v);
     this.board.setOrientation({ bottom: this.bottomColour(), home: this.home });
     this.board.update({ match: state.match, steps: state.steps, seat: state.seat });
+    // Abluka's grid has no home board to put on either side.
+    this.homeButton.hidden = Boolean(state.match && state.match.position && state.match.position.board === "grid");
     this.updateBusy();
     this.turnLine.textContent = this.turnText();
     this.renderPlayers();
