@@ -14,7 +14,7 @@ import tavla
 from tavla.bots.afterstates import afterstates
 from tavla.bots.encoding import encoder_for
 from tavla.bots.network import Network, shipped_games
-from tavla.bots.outcomes import equity, flip
+from tavla.bots.outcomes import equity, flip, output_mask
 from tavla.bots.players import network_player
 from tavla.bots.playout import random_playout
 from tavla.core.errors import TavlaError
@@ -115,3 +115,44 @@ def test_chances_of_a_position_awaiting_a_roll_from_either_side() -> None:
 def test_no_shipped_weights_is_a_clear_error() -> None:
     with pytest.raises(TavlaError, match="tavla train --game nosuch"):
         Network.shipped("nosuch")
+
+
+def test_a_network_starts_one_of_a_game_on_the_same_board() -> None:
+    """Tabla's weights may start chelebi's (RULES 4: tabla but for its doubles)."""
+    tabla = Network.create("tabla", hidden=8, seed=2, terms=True)
+    tabla.metadata.update(games=40, benchmark="measured in tabla", command="tavla teach --game tabla")
+    chelebi = tabla.for_game("chelebi")
+    assert chelebi.game == "chelebi" and chelebi.metadata["init_game"] == "tabla"
+    assert chelebi.metadata["games"] == 40 and chelebi.metadata["command"] == "tavla teach --game tabla"
+    assert "benchmark" not in chelebi.metadata and tabla.metadata["benchmark"] == "measured in tabla"
+    assert chelebi.term_label == tabla.term_label
+    chelebi.w1[0, 0] += 1.0  # a copy: training the new network leaves the old one alone
+    assert chelebi.w1[0, 0] != tabla.w1[0, 0]
+    position = rolled_positions("chelebi", seed=5, count=1)[0]
+    rows = afterstates(position).features
+    assert np.array_equal(tabla.for_game("chelebi").evaluate(rows), tabla.evaluate(rows))
+    assert tabla.for_game("tabla") is tabla
+
+
+@pytest.mark.parametrize(
+    ("source", "game", "differ"),
+    [
+        ("tabla", "tapa", "boards"),
+        ("tabla", "gulbara", "boards"),
+        ("tabla", "indiyka", "boards"),
+        ("tapa", "tabla", "boards"),
+    ],
+)
+def test_a_network_of_another_board_cannot_start_a_game(source: str, game: str, differ: str) -> None:
+    network = Network.create(source, hidden=4, seed=1)
+    with pytest.raises(
+        TavlaError, match=f"a network of {source} cannot start one of {game}: their {differ} differ"
+    ):
+        network.for_game(game)
+
+
+def test_a_network_for_other_results_cannot_start_a_game() -> None:
+    network = Network.create("tabla", hidden=4, seed=1)
+    network.mask = output_mask("indiyka")  # weights that never learnt a gammon
+    with pytest.raises(TavlaError, match="cannot start one of chelebi: their results differ"):
+        network.for_game("chelebi")

@@ -109,6 +109,6 @@ def test_a_run_can_start_from_weights_made_elsewhere(tmp_path: Path) -> None:
     other = run(
         "--game", "tapa", "--dir", str(tmp_path / "t"), "--init", str(first / "tabla.npz"), "--no-plot"
     )
-    assert other.exit_code == 2 and "holds a network of tabla, not tapa" in other.output
+    assert other.exit_code == 2 and "a network of tabla cannot start one of tapa" in other.output
     missing = run("--game", "tabla", "--dir", str(tmp_path / "m"), "--init", str(tmp_path / "none.npz"))
     assert missing.exit_code == 2 and "none.npz: no such weights" in missing.output

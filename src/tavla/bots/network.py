@@ -117,6 +117,29 @@ class Network:
     def hidden(self) -> int:
         return int(self.w1.shape[1])
 
+    def for_game(self, game: str) -> Network:
+        """These weights as the start of a network for ``game``, a game played on the same
+        board to the same results (tabla's for chelebi or antitabla): what they know of
+        points, blots and races carries over, and training teaches the rest.
+
+        Raises :class:`TavlaError` when the games' boards, results or board terms differ."""
+        if game == self.game:
+            return self
+        encoder = type(encoder_for(find_game(game).position_class)).__name__
+        same_terms = self._terms is None or any(
+            list(known.names) == list(self._terms.names) for known in TERM_SETS.get(game, ())
+        )
+        if encoder != self.metadata.get("encoder") or not same_terms:
+            raise TavlaError(f"a network of {self.game} cannot start one of {game}: their boards differ")
+        if not np.array_equal(output_mask(game), self.mask):
+            raise TavlaError(f"a network of {self.game} cannot start one of {game}: their results differ")
+        # What was measured of the weights in their own game says nothing of this one.
+        measured = {"benchmark", "last_benchmark", "validation_equity_error"}
+        metadata = {key: value for key, value in self.metadata.items() if key not in measured}
+        metadata.update(game=game, init_game=self.game)
+        arrays = {name: array.copy() for name, array in self.arrays().items()}
+        return Network(**arrays, metadata=metadata)
+
     # ------------------------------------------------------------------ inference
     def prepare(self, features: npt.ArrayLike) -> Array:
         """The network's inputs for rows of encoder features: the rows, then the terms."""

@@ -127,9 +127,8 @@ class TrainingRun:
                 settings.game, hidden=settings.hidden, seed=settings.seed, terms=settings.terms
             )
         else:
-            network = Network.load(Path(settings.init))
-            if network.game != settings.game:
-                raise TavlaError(f"{settings.init} holds a network of {network.game}, not {settings.game}")
+            # A network of a game on the same board may start another (tabla's, chelebi).
+            network = Network.load(Path(settings.init)).for_game(settings.game)
             terms = network.term_label is not None
             settings = dataclasses.replace(settings, hidden=network.hidden, terms=terms)
             # The games behind the weights: this run's own are counted from 0.
