@@ -100,6 +100,7 @@ def test_a_run_can_start_from_weights_made_elsewhere(tmp_path: Path) -> None:
     meta = network.metadata
     assert meta["init_games"] == 4 and meta["games"] == 2
     assert meta["commands"][0] == start.metadata["commands"][0] and "--init" in meta["commands"][-1]
+    assert meta["command"] == meta["commands"][-1]  # this run's own, the lineage before it
     # The weights were loaded, not drawn: its benchmark at game 0 is the first run's last.
     first_log = (first / "strength.csv").read_text().splitlines()
     second_log = (second / "strength.csv").read_text().splitlines()

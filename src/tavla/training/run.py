@@ -133,6 +133,8 @@ class TrainingRun:
             settings = dataclasses.replace(settings, hidden=network.hidden, terms=terms)
             # The games behind the weights: this run's own are counted from 0.
             network.metadata["init_games"] = int(network.metadata.get("games", 0))
+            # Its commands come first in the lineage; "command" will name this run's own.
+            network.metadata["init_commands"] = len(network.metadata.get("commands", ()))
         return cls(directory, settings, network, random.Random(settings.seed))
 
     @classmethod
@@ -272,10 +274,11 @@ class TrainingRun:
     def save_weights(self, path: Path | None = None) -> Path:
         """The final weights with how they were made (the shipped weights' metadata)."""
         settings = self.settings
-        commands = self.network.metadata.get("commands") or [""]
+        commands = self.network.metadata.get("commands", [])
+        own = commands[int(self.network.metadata.get("init_commands", 0)) :] or [""]
         self.network.metadata.update(
             {
-                "command": commands[0],
+                "command": own[0],
                 "seed": settings.seed,
                 "games": self.games_played,
                 "alpha": settings.alpha,
