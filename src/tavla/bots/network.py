@@ -122,14 +122,12 @@ class Network:
         board to the same results (tabla's for chelebi or antitabla): what they know of
         points, blots and races carries over, and training teaches the rest.
 
-        Raises :class:`TavlaError` when the games' boards, results or board terms differ."""
+        Raises :class:`TavlaError` when the games' boards or results differ (the board
+        terms, when the network takes some, are checked as for any weights loaded)."""
         if game == self.game:
             return self
         encoder = type(encoder_for(find_game(game).position_class)).__name__
-        same_terms = self._terms is None or any(
-            list(known.names) == list(self._terms.names) for known in TERM_SETS.get(game, ())
-        )
-        if encoder != self.metadata.get("encoder") or not same_terms:
+        if encoder != self.metadata.get("encoder"):
             raise TavlaError(f"a network of {self.game} cannot start one of {game}: their boards differ")
         if not np.array_equal(output_mask(game), self.mask):
             raise TavlaError(f"a network of {self.game} cannot start one of {game}: their results differ")
