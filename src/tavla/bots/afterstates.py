@@ -42,7 +42,9 @@ from tavla.rules.backgammon.position import BackgammonPosition
 from tavla.rules.backgammon.turngen import Found, turn_boards_within
 from tavla.rules.dicegame import DiceGame
 from tavla.rules.dicesteps import DiceTurn
+from tavla.rules.gulbara.position import GulbaraPosition
 from tavla.rules.movetext import Step, format_turn
+from tavla.rules.tapa.position import TapaPosition
 from tavla.rules.turns import TURN_LIST_LIMIT
 
 P = TypeVar("P", bound=DiceGame[Any])
@@ -75,6 +77,7 @@ class Afterstates(Generic[P]):
         complete: bool,
         make_turns: Callable[[], list[DiceTurn[P]]],
         text_of: Callable[[int], str] | None = None,
+        after_of: Callable[[int], P] | None = None,
     ) -> None:
         self.origin = origin
         self.features = features
@@ -82,6 +85,7 @@ class Afterstates(Generic[P]):
         """False when only the beam search's best turns are listed (huge doubles)."""
         self._make_turns = make_turns
         self._text_of = text_of
+        self._after_of = after_of
 
     def __len__(self) -> int:
         return len(self.features)
@@ -99,6 +103,14 @@ class Afterstates(Generic[P]):
     def texts(self) -> list[str]:
         """Each turn's canonical text (``turn.text``), in row order."""
         return [self.text(index) for index in range(len(self))]
+
+    def after(self, index: int) -> P:
+        """The position after the turn of row ``index`` (``turns[index].after``), built
+        alone where the rows came from a compiled generator: a bot that plays on
+        from its choice needs no other turn."""
+        if self._after_of is not None and "turns" not in self.__dict__:
+            return self._after_of(index)
+        return self.turns[index].after
 
     def text(self, index: int) -> str:
         """The canonical text of the turn of row ``index``."""
@@ -167,6 +179,37 @@ def _beam(position: P, limit: int, beam: Beam, width: int) -> Afterstates[P]:
     chosen = beam.best_turns(position, width, limit)
     features = encoder_for(position).encode_many([turn.after for turn in chosen], position.side)
     return Afterstates(position, features, complete=False, make_turns=lambda: chosen)
+
+
+def _compiled(position: P, limit: int, beam: Beam, width: int) -> Afterstates[P]:
+    """Tapa and gulbara: rows from the compiled twin of the game's step function.
+
+    It lists the same resulting states in the same order as the rules' search
+    (``tests/bots/test_fast.py``), so the rows are the listed turns' rows; the
+    turns themselves are listed by the rules on first use, and a single result
+    is built from its state (:meth:`Afterstates.after`).
+    """
+    kind = fast.compiled_kind(position.step_function())
+    if kind is None:
+        return _listed(position, limit, beam, width)
+    sequences, prefer_larger = position.turn_sequences()
+    compiled = fast.turn_states(kind, position.mover_state(), sequences, limit, prefer_larger)
+    if compiled is None:
+        return _beam(position, limit, beam, width)
+    played, rows = compiled
+    states = rows.copy()  # the compiled store's rows are overwritten by its next search
+    features = encoder_for(position).encode_after_states(position, states, played)
+
+    def make_turns() -> list[DiceTurn[P]]:
+        turns = position.legal_turns_within(limit)
+        if turns is None:  # pragma: no cover - the compiled search found them within limit
+            raise RuntimeError(f"the turns of {position.notation()} outgrew the limit")
+        return list(turns)
+
+    def after_of(index: int) -> P:
+        return position.after_turn(tuple(states[index].tolist()), played)
+
+    return Afterstates(position, features, complete=True, make_turns=make_turns, after_of=after_of)
 
 
 def _tabla(
@@ -258,5 +301,7 @@ def canonical_paths(sequences: Sequence[Sequence[int]]) -> bool:
 
 _PROVIDERS: dict[type, Callable[[Any, int, Beam, int], Afterstates[Any]]] = {
     BackgammonPosition: _tabla,
+    TapaPosition: _compiled,
+    GulbaraPosition: _compiled,
 }
 """Faster ways than listing turns, by position class (found through the class's bases)."""

@@ -32,9 +32,8 @@ from tavla.rules.backgammon.movegen import Board
 from tavla.rules.backgammon.position import CHECKERS, BackgammonPosition
 from tavla.rules.backgammon.turngen import turn_boards, turn_boards_within
 from tavla.rules.dicegame import DiceGame
-from tavla.rules.gulbara.movegen import gulbara_steps
 from tavla.rules.tapa.movegen import CHECKERS as TAPA_CHECKERS
-from tavla.rules.tapa.movegen import PIN, tapa_steps
+from tavla.rules.tapa.movegen import PIN
 from tavla.rules.tapa.position import TapaPosition
 from tavla.rules.turns import turn_states_within
 
@@ -50,9 +49,6 @@ ORDINARY_DICE = 4
 """Rolls of at most this many dice are always listed."""
 MAX_TURNS = 100_000
 """A safety net: random play ends far sooner (a few hundred turns at most)."""
-
-_COMPILED_STEPS: dict[object, int] = {tapa_steps: fast.TAPA, gulbara_steps: fast.GULBARA}
-"""Step functions that :mod:`tavla.bots.fast` has compiled twins of, and their kinds."""
 
 
 @dataclass(frozen=True)
@@ -120,7 +116,7 @@ def random_turn(position: P, rng: random.Random, limit: int = PLAYOUT_LIST_LIMIT
     """The position after a random legal turn (see the module docstring)."""
     sequences, prefer_larger = position.turn_sequences()
     bound = limit if _progressive(sequences) else None
-    kind = _COMPILED_STEPS.get(position.step_function()) if fast.AVAILABLE else None
+    kind = fast.compiled_kind(position.step_function())
     if kind is not None:
         # The compiled search lists the same states in the same order: the same turn.
         listed = fast.turn_states(kind, position.mover_state(), sequences, bound, prefer_larger)

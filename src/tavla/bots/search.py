@@ -151,7 +151,7 @@ class DiceSearch:
                 raise TavlaError(f"no legal turn listed in {decision.notation()}")
             best = int(np.argmax(equities(estimate)))
             if plies > 1:
-                after = found.turns[best].after
+                after = found.after(best)
                 row = self.position_estimate(after, decision.side, plies - 1)
             else:
                 row = estimate[best]
@@ -179,10 +179,7 @@ class DiceSearch:
                 if len(candidates) == 1:
                     break
                 deeper = np.array(
-                    [
-                        self.position_estimate(found.turns[index].after, position.side, ply)
-                        for index in candidates
-                    ]
+                    [self.position_estimate(found.after(index), position.side, ply) for index in candidates]
                 )
                 rows = np.zeros_like(estimate)
                 rows[candidates] = np.array(deeper)

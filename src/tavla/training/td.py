@@ -181,7 +181,7 @@ class TDTrainer:
                     traces.flip()
             traces.decay_and_add(self.lam, network, inputs[index], hidden[index], estimate)
             previous = (owner, estimate)
-            position = found.turns[index].after
+            position = found.after(index)
             outcome = position.outcome()
             if outcome is not None:
                 result = outcome_estimate(outcome, owner) * network.mask

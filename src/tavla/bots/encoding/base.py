@@ -11,6 +11,8 @@ import numpy.typing as npt
 from tavla.core.errors import TavlaError
 
 Features = npt.NDArray[np.float32]
+States = npt.NDArray[np.int8]
+"""Mover states (tapa, gulbara: see their ``movegen``), one row of small integers each."""
 P = TypeVar("P")
 
 UNITS = 4
@@ -79,11 +81,20 @@ class Encoder(Generic[P]):
         """One row per position, all seen from ``player``'s side."""
         raise NotImplementedError
 
+    def encode_after_states(self, origin: P, states: States, dice_played: int) -> Features:
+        """The rows of the positions ``origin.after_turn(state, dice_played)`` for each
+        row of ``states`` (mover states, as the compiled generators list them), seen by
+        the mover: what ``encode_many`` gives for those positions. An encoder may read
+        the states directly instead of building each position."""
+        position: Any = origin  # a dice game's position (this interface knows no rules)
+        positions = [position.after_turn(tuple(row), dice_played) for row in states.tolist()]
+        return self.encode_many(positions, position.side)
+
 
 _ENCODERS: dict[type, Encoder[Any]] = {}
 
 
-def mover_states(positions: Sequence[Any], player: int, width: int) -> npt.NDArray[np.int8]:
+def mover_states(positions: Sequence[Any], player: int, width: int) -> States:
     """The framework's search states of ``positions`` with ``player`` as the mover, one
     row of ``width`` small integers each (tapa, gulbara: see their ``movegen``)."""
     rows = [p.mover_state() if p.side == player else p.with_side(player).mover_state() for p in positions]

@@ -18,6 +18,7 @@ from tavla.bots.encoding.base import (
     BOTH_UNIT_NAMES,
     Encoder,
     Features,
+    States,
     mover_states,
     point_names,
     register_encoder,
@@ -52,21 +53,37 @@ class TapaEncoder(Encoder[TapaPosition]):
     def encode_many(self, positions: Sequence[TapaPosition], player: int) -> Features:
         # Mover states (see tapa.movegen): off, 24 signed free counts, 24 pins (+1 mine).
         states = mover_states(positions, player, 1 + 2 * PIN)
-        count = len(positions)
+        out = self._encode_states(states)
+        tail = out[:, POINT_FEATURES:]
+        tail[:, 1] = [p.off[1 - player] / CHECKERS for p in positions]
+        tail[:, 4] = [p.side == player for p in positions]
+        tail[:, 5] = 1 - tail[:, 4]
+        tail[:, 6] = [p.options.mother_pin_wins for p in positions]
+        return out
+
+    def encode_after_states(self, origin: TapaPosition, states: States, dice_played: int) -> Features:
+        # A tapa turn always passes the dice: every result has the opponent to act,
+        # his checkers off as before and the same options.
+        out = self._encode_states(states)
+        tail = out[:, POINT_FEATURES:]
+        tail[:, 1] = origin.off[1 - origin.side] / CHECKERS
+        tail[:, 5] = 1.0
+        tail[:, 6] = origin.options.mother_pin_wins
+        return out
+
+    def _encode_states(self, states: States) -> Features:
+        """The rows of mover states, all but the tail's columns 1 and 4-6 (left 0)."""
+        count = len(states)
         out = np.zeros((count, self.size), dtype=np.float32)
         points = out[:, :POINT_FEATURES].reshape(count, 24, PER_POINT)
         points[:, :, :8] = _TABLE[states[:, 1 : PIN + 1].view(np.uint8)]
-        pins = states[:, PIN + 1 :]
+        pins = states[:, PIN + 1 : 2 * PIN + 1]
         points[:, :, 8] = pins == 1
         points[:, :, 9] = pins == -1
         tail = out[:, POINT_FEATURES:]
         tail[:, 0] = states[:, 0] / CHECKERS
-        tail[:, 1] = [p.off[1 - player] / CHECKERS for p in positions]
         tail[:, 2] = pins[:, 23] == 1  # my mother: my last checker on my point 24
         tail[:, 3] = pins[:, 0] == -1  # theirs: their point 24 is my point 1
-        tail[:, 4] = [p.side == player for p in positions]
-        tail[:, 5] = 1 - tail[:, 4]
-        tail[:, 6] = [p.options.mother_pin_wins for p in positions]
         return out
 
 

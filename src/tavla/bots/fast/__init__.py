@@ -31,12 +31,15 @@ from tavla.bots.fast.jit import AVAILABLE
 from tavla.bots.fast.scratch import memo_store, search_store
 from tavla.bots.fast.steps import GULBARA, MAX_STEPS, TABLA, TAPA, WIDTHS
 from tavla.bots.fast.store import OVERFLOW, ROW_BYTES, Cells, Rows, key_size
+from tavla.rules.gulbara.movegen import gulbara_steps
+from tavla.rules.tapa.movegen import tapa_steps
 
 __all__ = [
     "AVAILABLE",
     "GULBARA",
     "TABLA",
     "TAPA",
+    "compiled_kind",
     "random_turn_by_steps",
     "tabla_features",
     "tabla_roll",
@@ -49,6 +52,14 @@ NO_LIMIT = -1
 _PACK_BOARD = struct.Struct(f"{tabla.CELLS}b").pack
 _PACK_STATE = [struct.Struct(f"{width}b").pack for width in WIDTHS]
 _KEY_SIZES = [key_size(width) for width in WIDTHS]
+_KINDS: dict[object, int] = {tapa_steps: TAPA, gulbara_steps: GULBARA}
+"""The rules' step functions that have compiled twins here, and their kinds."""
+
+
+def compiled_kind(step_function: object) -> int | None:
+    """The kind of the compiled twin of a position's ``step_function()``, or None
+    when it has none or the compiled generators are off (:data:`AVAILABLE`)."""
+    return _KINDS.get(step_function) if AVAILABLE else None
 
 
 def tabla_roll(sequences: Sequence[Sequence[int]]) -> tuple[int, int, bool] | None:
