@@ -10,6 +10,7 @@ one (``fast.AVAILABLE`` switched off), and both must agree with the rules.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 import random
 from collections.abc import Iterator
@@ -207,7 +208,8 @@ def check_afterstates(game: str, seed: int, pick: int) -> None:
     encoder = encoder_for(tavla.find_game(game).start())
     rolls = with_each_roll(met_position(game, seed, pick))
     if game == "tapa":  # the Greek rule is one of the encoding's features: both rule sets
-        rolls += [p._replace(options=dataclasses.replace(p.options, mother_pin_wins=True)) for p in rolls[::4]]
+        greek = [dataclasses.replace(p.options, mother_pin_wins=True) for p in rolls[::4]]
+        rolls += [p._replace(options=options) for p, options in zip(rolls[::4], greek, strict=True)]
     for rolled in rolls:
         turns = rolled.legal_turns_within(LIMIT)
         if turns is None:
@@ -222,6 +224,39 @@ def check_afterstates(game: str, seed: int, pick: int) -> None:
         assert afters == [turn.after for turn in turns]
         assert [turn.after for turn in found.turns] == [turn.after for turn in turns]
         assert [found.text(index) for index in range(len(found))] == [turn.text for turn in turns]
+
+
+def scores(encoder: Any, mover: int, weights: Any, positions: Any) -> list[float]:
+    """A fixed linear rating of positions, seen by ``mover``."""
+    return [float(encoder.encode(p, mover) @ weights) for p in positions]
+
+
+def ties(positions: Any) -> list[float]:
+    return [0.0] * len(positions)
+
+
+@needs_numba
+@pytest.mark.parametrize("seed", [3, 4])
+def test_compiled_beam_keeps_the_rules_turns(seed: int) -> None:
+    """Gulbara's huge progressive doubles: the beam on the compiled planner keeps the
+    rules' beam's turns in its order, with the same rows, whether the scores differ or
+    all tie (then the order is the search's own)."""
+    cases = 0
+    for position in playout_positions("gulbara", seed)[::12]:
+        encoder = encoder_for(position)
+        weights = np.random.default_rng(seed).normal(size=encoder.size)
+        linear = functools.partial(scores, encoder, position.side, weights)
+        huge = [rolled for rolled in with_each_roll(position) if rolled.legal_turns_within(LIMIT) is None]
+        for rolled in huge[:1]:
+            for score_many in (linear, ties):
+                found = afterstates(rolled, limit=LIMIT, score_many=score_many, width=8)
+                afters = [found.after(index) for index in range(len(found))]
+                with through("python"):
+                    pure = afterstates(rolled, limit=LIMIT, score_many=score_many, width=8)
+                assert not found.complete and np.array_equal(found.features, pure.features)
+                assert afters == [turn.after for turn in pure.turns] == [turn.after for turn in found.turns]
+                cases += 1
+    assert cases >= 4
 
 
 @pytest.mark.parametrize("path", PATHS)

@@ -156,6 +156,17 @@ class Beam:
         self.score = score
         self.score_many = score_many
 
+    def ranked(self, positions: Sequence[Any], limit: int) -> list[int]:
+        """Indices of ``positions``, rated best first (ties in the given order), as the
+        rules' ``best_turns`` ranks them with this beam's scores."""
+        if self.score_many is not None:
+            values = self.score_many(positions)
+        elif self.score is not None:
+            values = [self.score(one) for one in positions]
+        else:
+            raise TooManyTurnsError(positions[0].notation() if positions else "?", limit)
+        return sorted(range(len(positions)), key=lambda index: -values[index])
+
     def best_turns(self, position: P, width: int, limit: int) -> list[DiceTurn[P]]:
         score_many = self.score_many
         if score_many is not None:
@@ -195,7 +206,9 @@ def _compiled(position: P, limit: int, beam: Beam, width: int) -> Afterstates[P]
     sequences, prefer_larger = position.turn_sequences()
     compiled = fast.turn_states(kind, position.mover_state(), sequences, limit, prefer_larger)
     if compiled is None:
-        return _beam(position, limit, beam, width)
+        if len(sequences) != 1 or width > limit:  # pragma: no cover - not a huge progressive double
+            return _beam(position, limit, beam, width)
+        return _compiled_beam(position, kind, sequences[0], limit, beam, width)
     played, rows = compiled
     states = rows.copy()  # the compiled store's rows are overwritten by its next search
     features = encoder_for(position).encode_after_states(position, states, played)
@@ -210,6 +223,30 @@ def _compiled(position: P, limit: int, beam: Beam, width: int) -> Afterstates[P]
         return position.after_turn(tuple(states[index].tolist()), played)
 
     return Afterstates(position, features, complete=True, make_turns=make_turns, after_of=after_of)
+
+
+def _compiled_beam(
+    position: P, kind: int, dice: Sequence[int], limit: int, beam: Beam, width: int
+) -> Afterstates[P]:
+    """A huge progressive double: the rules' beam (``best_turns``) run on the compiled
+    step planner; the same turns in the same order, their steps found by the rules on
+    first use."""
+    if beam.score is None and beam.score_many is None:
+        raise TooManyTurnsError(position.notation(), limit)
+
+    def rank(states: list[tuple[int, ...]], played: int) -> list[int]:
+        return beam.ranked([position.after_turn(state, played) for state in states], limit)
+
+    played, kept = fast.beam_states(kind, position.mover_state(), dice, width, rank)
+    states = np.array(kept, dtype=np.int8).reshape(len(kept), -1)
+    features = encoder_for(position).encode_after_states(position, states, played)
+    return Afterstates(
+        position,
+        features,
+        complete=False,
+        make_turns=lambda: beam.best_turns(position, width, limit),
+        after_of=lambda index: position.after_turn(kept[index], played),
+    )
 
 
 def _tabla(

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 import struct
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -39,6 +39,7 @@ __all__ = [
     "GULBARA",
     "TABLA",
     "TAPA",
+    "beam_states",
     "compiled_kind",
     "random_turn_by_steps",
     "tabla_features",
@@ -196,6 +197,53 @@ def random_turn_by_steps(
     if store.counts[store.slots]:
         store.grow()  # the memo filled up during this turn: more room for the next ones
     return tuple(state[:width].tolist()), target
+
+
+def beam_states(
+    kind: int,
+    start: Sequence[int],
+    dice: Sequence[int],
+    width: int,
+    rank: Callable[[list[tuple[int, ...]], int], list[int]],
+) -> tuple[int, list[tuple[int, ...]]]:
+    """``DiceGame.best_turns``'s beam search for one sequence of ``dice`` (a huge
+    progressive double): (dice played, the states of the ``width`` turns kept, best first).
+
+    After each die the states the planner allows (those from which the dice left of
+    a maximal turn can still be played) are de-duplicated in the rules' order and
+    ``rank`` (given the states and the dice played so far, it returns their indices
+    best first) keeps ``width`` of them, as the rules' beam does with the same ranking.
+    """
+    width_cells = WIDTHS[kind]
+    size = key_size(width_cells)
+    state = np.zeros(ROW_BYTES, dtype=np.int8)
+    state[:width_cells] = start
+    sequence = np.array(dice, dtype=np.int64)
+    length = len(dice)
+    store = memo_store()
+    store.stamps[search.MEMO] += 1  # a memo of this turn's dice only
+    store.counts[search.MEMO] = 0
+    arrays = store.arrays()
+    work = np.zeros((length + 1, 2, ROW_BYTES), dtype=np.int8)
+    points = np.zeros((length + 1, MAX_STEPS), dtype=np.int64)
+    target = search.reach(kind, size, state, sequence, 0, length, work, points, *arrays)
+    out = np.zeros((MAX_STEPS, ROW_BYTES), dtype=np.int8)
+    level = [tuple(start)]
+    for played in range(target):
+        following: dict[tuple[int, ...], None] = {}
+        for row in level:
+            state[:width_cells] = row
+            count = search.planner_steps(
+                kind, size, state, sequence, played, length, target - played, out, work, points, *arrays
+            )
+            for index in range(count):
+                following.setdefault(tuple(out[index, :width_cells].tolist()))
+        states = list(following)
+        level = [states[index] for index in rank(states, played + 1)[:width]]
+    if store.counts[store.slots]:
+        store.grow()  # the memo filled up during this turn: more room for the next ones
+    # The rules rank the kept turns once more, all dice played: so does this.
+    return target, [level[index] for index in rank(level, target)[:width]]
 
 
 def warm_up() -> None:
