@@ -236,13 +236,14 @@ def ties(positions: Any) -> list[float]:
 
 
 @needs_numba
-@pytest.mark.parametrize("seed", [3, 4])
-def test_compiled_beam_keeps_the_rules_turns(seed: int) -> None:
-    """Gulbara's huge progressive doubles: the beam on the compiled planner keeps the
-    rules' beam's turns in its order, with the same rows, whether the scores differ or
-    all tie (then the order is the search's own)."""
+@pytest.mark.parametrize(("game", "seed"), [("gulbara", 3), ("gulbara", 4), ("chelebi", 4), ("chelebi", 5)])
+def test_compiled_beam_keeps_the_rules_turns(game: str, seed: int) -> None:
+    """Chelebi's and gulbara's huge progressive doubles: the beam on the compiled
+    planner keeps the rules' beam's turns in its order, with the same rows, whether the
+    scores differ or all tie (then the order is the search's own)."""
     cases = 0
-    for position in playout_positions("gulbara", seed)[::12]:
+    stride = 12 if game == "gulbara" else 6  # chelebi's random games are shorter
+    for position in playout_positions(game, seed)[::stride]:
         encoder = encoder_for(position)
         weights = np.random.default_rng(seed).normal(size=encoder.size)
         linear = functools.partial(scores, encoder, position.side, weights)
@@ -257,6 +258,30 @@ def test_compiled_beam_keeps_the_rules_turns(seed: int) -> None:
                 assert afters == [turn.after for turn in pure.turns] == [turn.after for turn in found.turns]
                 cases += 1
     assert cases >= 4
+
+
+@needs_numba
+def test_a_full_beam_memo_grows_and_the_beam_reruns() -> None:
+    """A beam whose memo fills up runs again on a larger one, to the same turns."""
+    from tavla.bots.fast.scratch import Scratch, beam_store
+
+    position = tavla.from_notation(
+        "chelebi 2b/-/-/-/-/5w/-/3w/-/-/-/5b/5w/-/-/-/3b/-/5b/-/-/-/-/2w 0,0 0,0 w 11"
+    )
+    encoder = encoder_for(position)
+    linear = functools.partial(
+        scores, encoder, position.side, np.random.default_rng(1).normal(size=encoder.size)
+    )
+    with through("python"):
+        pure = [turn.after for turn in afterstates(position, score_many=linear, width=8).turns]
+    tiny = Scratch(1, 64)
+    fast.scratch._local.beam = tiny
+    try:
+        found = afterstates(position, score_many=linear, width=8)
+        assert tiny.capacity > 64 and beam_store() is tiny
+    finally:
+        del fast.scratch._local.beam
+    assert [found.after(index) for index in range(len(found))] == pure
 
 
 @pytest.mark.parametrize("path", PATHS)

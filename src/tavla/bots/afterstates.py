@@ -34,10 +34,10 @@ import numpy as np
 
 from tavla.bots import fast
 from tavla.bots.encoding import encoder_for
-from tavla.bots.encoding.base import Features
+from tavla.bots.encoding.base import Features, States
 from tavla.bots.encoding.tabla import encode_boards
 from tavla.core.errors import TavlaError, WrongPhaseError
-from tavla.rules.backgammon.movegen import Board
+from tavla.rules.backgammon.movegen import Board, board_to_state
 from tavla.rules.backgammon.position import BackgammonPosition
 from tavla.rules.backgammon.turngen import Found, turn_boards_within
 from tavla.rules.dicegame import DiceGame
@@ -208,7 +208,7 @@ def _compiled(position: P, limit: int, beam: Beam, width: int) -> Afterstates[P]
     if compiled is None:
         if len(sequences) != 1 or width > limit:  # pragma: no cover - not a huge progressive double
             return _beam(position, limit, beam, width)
-        return _compiled_beam(position, kind, sequences[0], limit, beam, width)
+        return _compiled_beam(position, kind, position.mover_state(), sequences[0], limit, beam, width)
     played, rows = compiled
     states = rows.copy()  # the compiled store's rows are overwritten by its next search
     features = encoder_for(position).encode_after_states(position, states, played)
@@ -226,26 +226,39 @@ def _compiled(position: P, limit: int, beam: Beam, width: int) -> Afterstates[P]
 
 
 def _compiled_beam(
-    position: P, kind: int, dice: Sequence[int], limit: int, beam: Beam, width: int
+    position: P,
+    kind: int,
+    start: Sequence[int],
+    dice: Sequence[int],
+    limit: int,
+    beam: Beam,
+    width: int,
+    state_of: Callable[[tuple[int, ...]], Any] = tuple,
+    encode: Callable[[States], Features] | None = None,
 ) -> Afterstates[P]:
     """A huge progressive double: the rules' beam (``best_turns``) run on the compiled
     step planner; the same turns in the same order, their steps found by the rules on
-    first use."""
+    first use. ``start`` is the kernel's row of the mover (a mover state, or the tabla
+    family's Board), ``state_of`` turns such a row into the rules' mover state and
+    ``encode`` rows of them into features (by default the encoder's, from mover states)."""
     if beam.score is None and beam.score_many is None:
         raise TooManyTurnsError(position.notation(), limit)
 
-    def rank(states: list[tuple[int, ...]], played: int) -> list[int]:
-        return beam.ranked([position.after_turn(state, played) for state in states], limit)
+    def rank(rows: list[tuple[int, ...]], played: int) -> list[int]:
+        return beam.ranked([position.after_turn(state_of(row), played) for row in rows], limit)
 
-    played, kept = fast.beam_states(kind, position.mover_state(), dice, width, rank)
-    states = np.array(kept, dtype=np.int8).reshape(len(kept), -1)
-    features = encoder_for(position).encode_after_states(position, states, played)
+    played, kept = fast.beam_states(kind, start, dice, width, rank)
+    rows = np.array(kept, dtype=np.int8).reshape(len(kept), -1)
+    if encode is None:
+        features = encoder_for(position).encode_after_states(position, rows, played)
+    else:
+        features = encode(rows)
     return Afterstates(
         position,
         features,
         complete=False,
         make_turns=lambda: beam.best_turns(position, width, limit),
-        after_of=lambda index: position.after_turn(kept[index], played),
+        after_of=lambda index: position.after_turn(state_of(kept[index]), played),
     )
 
 
@@ -267,7 +280,20 @@ def _tabla(
         return _tabla_listed(position, start, sequences, limit, beam, width)
     compiled = fast.tabla_turn_boards(start, roll, limit)
     if compiled is None:
-        return _beam(position, limit, beam, width)
+        if not roll[2] or width > limit:  # pragma: no cover - only progressive doubles are huge
+            return _beam(position, limit, beam, width)
+        opponent_off = position.off[1 - position.side]
+        return _compiled_beam(
+            position,
+            fast.TABLA,
+            start,
+            sequences[0],
+            limit,
+            beam,
+            width,
+            state_of=lambda board: board_to_state(board, opponent_off),
+            encode=lambda boards: fast.tabla_features(boards, opponent_off),
+        )
     features = fast.tabla_features(compiled[1], position.off[1 - position.side])
     listed: list[Found] = []
 

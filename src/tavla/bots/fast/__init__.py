@@ -28,7 +28,7 @@ from tavla.bots.encoding.tabla import _TABLE as TABLA_UNITS
 from tavla.bots.encoding.tabla import _TAIL_SCALE as TABLA_TAIL_SCALE
 from tavla.bots.fast import search, tabla
 from tavla.bots.fast.jit import AVAILABLE
-from tavla.bots.fast.scratch import memo_store, search_store
+from tavla.bots.fast.scratch import Scratch, beam_store, memo_store, search_store
 from tavla.bots.fast.steps import GULBARA, MAX_STEPS, TABLA, TAPA, WIDTHS
 from tavla.bots.fast.store import OVERFLOW, ROW_BYTES, Cells, Rows, key_size
 from tavla.rules.gulbara.movegen import gulbara_steps
@@ -214,34 +214,56 @@ def beam_states(
     ``rank`` (given the states and the dice played so far, it returns their indices
     best first) keeps ``width`` of them, as the rules' beam does with the same ranking.
     """
+    store = beam_store()
+    while True:
+        found = _beam_states(kind, start, dice, width, rank, store)
+        if found is not None:
+            return found
+        # The memo filled up: a memo that starts afresh midway would search the same
+        # states again and again (minutes on chelebi's 1-1), so run again on a larger one.
+        store.grow()
+
+
+def _beam_states(
+    kind: int,
+    start: Sequence[int],
+    dice: Sequence[int],
+    width: int,
+    rank: Callable[[list[tuple[int, ...]], int], list[int]],
+    store: Scratch,
+) -> tuple[int, list[tuple[int, ...]]] | None:
+    """:func:`beam_states` with the memo ``store``, or None as soon as it fills up."""
     width_cells = WIDTHS[kind]
     size = key_size(width_cells)
     state = np.zeros(ROW_BYTES, dtype=np.int8)
     state[:width_cells] = start
     sequence = np.array(dice, dtype=np.int64)
     length = len(dice)
-    store = memo_store()
     store.stamps[search.MEMO] += 1  # a memo of this turn's dice only
     store.counts[search.MEMO] = 0
     arrays = store.arrays()
     work = np.zeros((length + 1, 2, ROW_BYTES), dtype=np.int8)
     points = np.zeros((length + 1, MAX_STEPS), dtype=np.int64)
     target = search.reach(kind, size, state, sequence, 0, length, work, points, *arrays)
+    full = store.counts[store.slots]  # the overflow flag (see Scratch)
     out = np.zeros((MAX_STEPS, ROW_BYTES), dtype=np.int8)
     level = [tuple(start)]
     for played in range(target):
         following: dict[tuple[int, ...], None] = {}
         for row in level:
+            if full:
+                return None
             state[:width_cells] = row
             count = search.planner_steps(
                 kind, size, state, sequence, played, length, target - played, out, work, points, *arrays
             )
+            full = store.counts[store.slots]
             for index in range(count):
                 following.setdefault(tuple(out[index, :width_cells].tolist()))
         states = list(following)
         level = [states[index] for index in rank(states, played + 1)[:width]]
-    if store.counts[store.slots]:
-        store.grow()  # the memo filled up during this turn: more room for the next ones
+    if full:
+        return None
     # The rules rank the kept turns once more, all dice played: so does this.
     return target, [level[index] for index in rank(level, target)[:width]]
 

@@ -21,6 +21,9 @@ FIRST_CAPACITY = 4096
 MEMO_CAPACITY = 16384
 """A random playout's long doubles need up to about 9,000 memo rows (measured, gulbara);
 a memo that fills up is emptied and the turn goes on slower."""
+BEAM_CAPACITY = 1 << 17
+"""A bot's beam over a huge double plans every die of it from many states: chelebi's
+1-1 from some positions needs more than 16,384 memo rows (measured)."""
 
 
 class Scratch:
@@ -59,4 +62,13 @@ def memo_store() -> Scratch:
     found: Scratch | None = getattr(_local, "memo", None)
     if found is None:
         found = _local.memo = Scratch(1, MEMO_CAPACITY)
+    return found
+
+
+def beam_store() -> Scratch:
+    """This thread's memo of ``search.reach`` for the beam searches (one slot), kept apart
+    from the playouts' so that each grows to what its searches need."""
+    found: Scratch | None = getattr(_local, "beam", None)
+    if found is None:
+        found = _local.beam = Scratch(1, BEAM_CAPACITY)
     return found
