@@ -252,10 +252,13 @@ def test_compiled_beam_keeps_the_rules_turns(game: str, seed: int) -> None:
             for score_many in (linear, ties):
                 found = afterstates(rolled, limit=LIMIT, score_many=score_many, width=8)
                 afters = [found.after(index) for index in range(len(found))]
+                one_by_one = [found.turn(index) for index in range(len(found))]
                 with through("python"):
                     pure = afterstates(rolled, limit=LIMIT, score_many=score_many, width=8)
                 assert not found.complete and np.array_equal(found.features, pure.features)
                 assert afters == [turn.after for turn in pure.turns] == [turn.after for turn in found.turns]
+                assert [turn.steps for turn in one_by_one] == [turn.steps for turn in pure.turns]
+                assert [turn.text for turn in one_by_one] == [turn.text for turn in pure.turns] == found.texts
                 cases += 1
     assert cases >= 4
 

@@ -26,6 +26,7 @@ preferred anyway.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from functools import cached_property
 from typing import Any, Generic, TypeVar, cast
@@ -78,6 +79,7 @@ class Afterstates(Generic[P]):
         make_turns: Callable[[], list[DiceTurn[P]]],
         text_of: Callable[[int], str] | None = None,
         after_of: Callable[[int], P] | None = None,
+        turn_of: Callable[[int], DiceTurn[P]] | None = None,
     ) -> None:
         self.origin = origin
         self.features = features
@@ -86,6 +88,7 @@ class Afterstates(Generic[P]):
         self._make_turns = make_turns
         self._text_of = text_of
         self._after_of = after_of
+        self._turn_of = turn_of
 
     def __len__(self) -> int:
         return len(self.features)
@@ -103,6 +106,13 @@ class Afterstates(Generic[P]):
     def texts(self) -> list[str]:
         """Each turn's canonical text (``turn.text``), in row order."""
         return [self.text(index) for index in range(len(self))]
+
+    def turn(self, index: int) -> DiceTurn[P]:
+        """The turn of row ``index`` (``turns[index]``): a bot plays one turn, and where
+        the rows came from a compiled beam only that turn is looked for."""
+        if self._turn_of is not None and "turns" not in self.__dict__:
+            return self._turn_of(index)
+        return self.turns[index]
 
     def after(self, index: int) -> P:
         """The position after the turn of row ``index`` (``turns[index].after``), built
@@ -237,28 +247,46 @@ def _compiled_beam(
     encode: Callable[[States], Features] | None = None,
 ) -> Afterstates[P]:
     """A huge progressive double: the rules' beam (``best_turns``) run on the compiled
-    step planner; the same turns in the same order, their steps found by the rules on
-    first use. ``start`` is the kernel's row of the mover (a mover state, or the tabla
-    family's Board), ``state_of`` turns such a row into the rules' mover state and
-    ``encode`` rows of them into features (by default the encoder's, from mover states)."""
+    step planner: the same turns in the same order, with the same steps, each built
+    when first asked for.
+
+    ``start`` is the kernel's row of the mover (a mover state, or the tabla family's
+    Board), ``state_of`` turns such a row into the rules' mover state and ``encode``
+    rows of them into features (by default the encoder's, from mover states).
+    """
     if beam.score is None and beam.score_many is None:
         raise TooManyTurnsError(position.notation(), limit)
 
     def rank(rows: list[tuple[int, ...]], played: int) -> list[int]:
         return beam.ranked([position.after_turn(state_of(row), played) for row in rows], limit)
 
-    played, kept = fast.beam_states(kind, start, dice, width, rank)
-    rows = np.array(kept, dtype=np.int8).reshape(len(kept), -1)
+    kept = fast.beam_states(kind, start, dice, width, rank)
+    played = kept.played
+    rows = np.array(kept.states, dtype=np.int8).reshape(len(kept.states), -1)
     if encode is None:
         features = encoder_for(position).encode_after_states(position, rows, played)
     else:
         features = encode(rows)
+    step_function = position.step_function()
+
+    def turn_of(index: int) -> DiceTurn[P]:
+        # The steps of the way the beam kept, as the rules' beam keeps them: each the
+        # step of its die from one state to the next.
+        path = [state_of(row) for row in kept.path(index)]
+        steps = []
+        for die, (before, after) in zip(dice, itertools.pairwise(path), strict=False):
+            step = next(step for step, reached in step_function(before, die) if reached == after)
+            if step is not None:
+                steps.append(step)
+        return DiceTurn(tuple(steps), position.after_turn(path[-1], played), position)
+
     return Afterstates(
         position,
         features,
         complete=False,
-        make_turns=lambda: beam.best_turns(position, width, limit),
-        after_of=lambda index: position.after_turn(state_of(kept[index]), played),
+        make_turns=lambda: [turn_of(index) for index in range(len(kept.states))],
+        after_of=lambda index: position.after_turn(state_of(kept.states[index]), played),
+        turn_of=turn_of,
     )
 
 

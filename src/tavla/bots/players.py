@@ -18,7 +18,7 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from tavla.bots.afterstates import BEAM_WIDTH, afterstates
+from tavla.bots.afterstates import BEAM_WIDTH, Afterstates, afterstates
 from tavla.bots.encoding import encoder_for
 from tavla.bots.encoding.base import Features
 from tavla.bots.network import Network
@@ -94,10 +94,16 @@ class ScoringPlayer:
         self.width = width
 
     def choose(self, position: DiceGame[Any]) -> DiceTurn[Any]:
-        return self.ranked(position)[0]
+        found, ratings = self._rated(position)
+        return found.turn(int(np.argmax(ratings)))  # the first of equals, as ``ranked`` orders them
 
     def ranked(self, position: DiceGame[Any]) -> list[DiceTurn[Any]]:
         """The turns it found, best rated (noise included) first; ties in ``afterstates`` order."""
+        found, ratings = self._rated(position)
+        turns = found.turns
+        return [turns[index] for index in np.argsort(-ratings, kind="stable")]
+
+    def _rated(self, position: DiceGame[Any]) -> tuple[Afterstates[Any], Any]:
         _check(position)
         found = afterstates(
             position, limit=self.limit, score_many=self.position_scores(position), width=self.width
@@ -105,8 +111,7 @@ class ScoringPlayer:
         ratings = self.score(found.features)
         if self.noise:
             ratings = ratings + self._rng.normal(0.0, self.noise, len(ratings))
-        turns = found.turns
-        return [turns[index] for index in np.argsort(-ratings, kind="stable")]
+        return found, ratings
 
     def position_scores(self, position: DiceGame[Any]) -> Callable[[Sequence[Any]], list[float]]:
         """The scores of positions after the mover's turn, rated together (the beam search's)."""

@@ -192,7 +192,7 @@ class DiceSearch:
         if self.settings.noise > 0:
             values = values + np.array([self._rng.gauss(0, self.settings.noise) for _ in candidates])
         best = candidates[int(np.argmax(values))]
-        return Choice(found.turns[best], rows[best], reached, self.positions)
+        return Choice(found.turn(best), rows[best], reached, self.positions)
 
     def _filtered(self, candidates: Sequence[int], rows: Estimate, ply: int) -> list[int]:
         values = equities(rows[list(candidates)])

@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 import struct
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -39,6 +40,7 @@ __all__ = [
     "GULBARA",
     "TABLA",
     "TAPA",
+    "BeamTurns",
     "beam_states",
     "compiled_kind",
     "random_turn_by_steps",
@@ -199,15 +201,33 @@ def random_turn_by_steps(
     return tuple(state[:width].tolist()), target
 
 
+@dataclass(frozen=True)
+class BeamTurns:
+    """What :func:`beam_states` keeps: the dice played, the final states (best first),
+    and for each die the state each state after it was first reached from."""
+
+    played: int
+    states: list[tuple[int, ...]]
+    parents: list[dict[tuple[int, ...], tuple[int, ...]]]
+
+    def path(self, index: int) -> list[tuple[int, ...]]:
+        """The states from the start to ``states[index]``, one per die played (start first)."""
+        path = [self.states[index]]
+        for level in reversed(self.parents):
+            path.append(level[path[-1]])
+        return path[::-1]
+
+
 def beam_states(
     kind: int,
     start: Sequence[int],
     dice: Sequence[int],
     width: int,
     rank: Callable[[list[tuple[int, ...]], int], list[int]],
-) -> tuple[int, list[tuple[int, ...]]]:
+) -> BeamTurns:
     """``DiceGame.best_turns``'s beam search for one sequence of ``dice`` (a huge
-    progressive double): (dice played, the states of the ``width`` turns kept, best first).
+    progressive double): the dice played, the states of the ``width`` turns kept, best
+    first, and the way to each (the first found, as the rules' beam keeps it).
 
     After each die the states the planner allows (those from which the dice left of
     a maximal turn can still be played) are de-duplicated in the rules' order and
@@ -231,7 +251,7 @@ def _beam_states(
     width: int,
     rank: Callable[[list[tuple[int, ...]], int], list[int]],
     store: Scratch,
-) -> tuple[int, list[tuple[int, ...]]] | None:
+) -> BeamTurns | None:
     """:func:`beam_states` with the memo ``store``, or None as soon as it fills up."""
     width_cells = WIDTHS[kind]
     size = key_size(width_cells)
@@ -248,8 +268,9 @@ def _beam_states(
     full = store.counts[store.slots]  # the overflow flag (see Scratch)
     out = np.zeros((MAX_STEPS, ROW_BYTES), dtype=np.int8)
     level = [tuple(start)]
+    parents: list[dict[tuple[int, ...], tuple[int, ...]]] = []
     for played in range(target):
-        following: dict[tuple[int, ...], None] = {}
+        following: dict[tuple[int, ...], tuple[int, ...]] = {}
         for row in level:
             if full:
                 return None
@@ -259,13 +280,14 @@ def _beam_states(
             )
             full = store.counts[store.slots]
             for index in range(count):
-                following.setdefault(tuple(out[index, :width_cells].tolist()))
+                following.setdefault(tuple(out[index, :width_cells].tolist()), row)
+        parents.append(following)
         states = list(following)
         level = [states[index] for index in rank(states, played + 1)[:width]]
     if full:
         return None
     # The rules rank the kept turns once more, all dice played: so does this.
-    return target, [level[index] for index in rank(level, target)[:width]]
+    return BeamTurns(target, [level[index] for index in rank(level, target)[:width]], parents)
 
 
 def warm_up() -> None:
