@@ -204,6 +204,18 @@ def test_afterstates_rows_are_the_legal_turns_results(path: str, game: str, seed
         check_afterstates(game, seed, pick)
 
 
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("game", ["tapa", "gulbara"])
+def test_afterstates_while_bearing_off(path: str, game: str) -> None:
+    """The last turns of seeded games, where both sides have checkers off in different
+    numbers: rows read from mover states count each side's own."""
+    positions = [p for p in playout_positions(game, 3)[-30:] if p.off[0] != p.off[1]]
+    assert len(positions) >= 4
+    with through(path):
+        for position in positions:
+            check_rolled(position, encoder_for(position))
+
+
 def check_afterstates(game: str, seed: int, pick: int) -> None:
     encoder = encoder_for(tavla.find_game(game).start())
     rolls = with_each_roll(met_position(game, seed, pick))
@@ -211,24 +223,30 @@ def check_afterstates(game: str, seed: int, pick: int) -> None:
         greek = [dataclasses.replace(p.options, mother_pin_wins=True) for p in rolls[::4]]
         rolls += [p._replace(options=options) for p, options in zip(rolls[::4], greek, strict=True)]
     for rolled in rolls:
-        turns = rolled.legal_turns_within(LIMIT)
-        if turns is None:
-            with pytest.raises(TooManyTurnsError):
-                afterstates(rolled, limit=LIMIT)
-            continue
-        found = afterstates(rolled, limit=LIMIT)
-        # Before anything lists the turns: the compiled path builds each result alone.
-        afters = [found.after(index) for index in range(len(found))]
-        expected = encoder.encode_many([turn.after for turn in turns], rolled.side)
-        assert found.features.dtype == np.float32 and np.array_equal(found.features, expected)
-        assert afters == [turn.after for turn in turns]
-        assert [turn.after for turn in found.turns] == [turn.after for turn in turns]
-        assert [found.text(index) for index in range(len(found))] == [turn.text for turn in turns]
+        check_rolled(rolled, encoder)
+
+
+def check_rolled(rolled: Any, encoder: Any) -> None:
+    """afterstates of one rolled position against the rules' listing of its turns."""
+    turns = rolled.legal_turns_within(LIMIT)
+    if turns is None:
+        with pytest.raises(TooManyTurnsError):
+            afterstates(rolled, limit=LIMIT)
+        return
+    found = afterstates(rolled, limit=LIMIT)
+    # Before anything lists the turns: the compiled path builds each result alone.
+    afters = [found.after(index) for index in range(len(found))]
+    expected = encoder.encode_many([turn.after for turn in turns], rolled.side)
+    assert found.features.dtype == np.float32 and np.array_equal(found.features, expected)
+    assert afters == [turn.after for turn in turns]
+    assert [turn.after for turn in found.turns] == [turn.after for turn in turns]
+    assert [found.text(index) for index in range(len(found))] == [turn.text for turn in turns]
 
 
 def scores(encoder: Any, mover: int, weights: Any, positions: Any) -> list[float]:
-    """A fixed linear rating of positions, seen by ``mover``."""
-    return [float(encoder.encode(p, mover) @ weights) for p in positions]
+    """A fixed rating of positions, seen by ``mover``: not linear, so that what all the
+    candidates share (gulbara's dice passed on) can still change their order."""
+    return [float(np.tanh(encoder.encode(p, mover) @ weights) ** 3) for p in positions]
 
 
 def ties(positions: Any) -> list[float]:
@@ -246,10 +264,10 @@ def test_compiled_beam_keeps_the_rules_turns(game: str, seed: int) -> None:
     for position in playout_positions(game, seed)[::stride]:
         encoder = encoder_for(position)
         weights = np.random.default_rng(seed).normal(size=encoder.size)
-        linear = functools.partial(scores, encoder, position.side, weights)
+        rating = functools.partial(scores, encoder, position.side, weights)
         huge = [rolled for rolled in with_each_roll(position) if rolled.legal_turns_within(LIMIT) is None]
         for rolled in huge[:1]:
-            for score_many in (linear, ties):
+            for score_many in (rating, ties):
                 found = afterstates(rolled, limit=LIMIT, score_many=score_many, width=8)
                 afters = [found.after(index) for index in range(len(found))]
                 one_by_one = [found.turn(index) for index in range(len(found))]
@@ -272,15 +290,15 @@ def test_a_full_beam_memo_grows_and_the_beam_reruns() -> None:
         "chelebi 2b/-/-/-/-/5w/-/3w/-/-/-/5b/5w/-/-/-/3b/-/5b/-/-/-/-/2w 0,0 0,0 w 11"
     )
     encoder = encoder_for(position)
-    linear = functools.partial(
+    rating = functools.partial(
         scores, encoder, position.side, np.random.default_rng(1).normal(size=encoder.size)
     )
     with through("python"):
-        pure = [turn.after for turn in afterstates(position, score_many=linear, width=8).turns]
+        pure = [turn.after for turn in afterstates(position, score_many=rating, width=8).turns]
     tiny = Scratch(1, 64)
     fast.scratch._local.beam = tiny
     try:
-        found = afterstates(position, score_many=linear, width=8)
+        found = afterstates(position, score_many=rating, width=8)
         assert tiny.capacity > 64 and beam_store() is tiny
     finally:
         del fast.scratch._local.beam
