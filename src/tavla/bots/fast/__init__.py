@@ -176,29 +176,74 @@ def random_turn_by_steps(
 ) -> tuple[tuple[int, ...], int]:
     """``playout.random_turn_by_steps`` for one sequence of ``dice``: (state after, dice
     played), drawing from ``rng`` exactly as the step planner's turn does."""
-    width = WIDTHS[kind]
-    size = key_size(width)
-    state = np.zeros(ROW_BYTES, dtype=np.int8)
-    state[:width] = start
-    sequence = np.array(dice, dtype=np.int64)
-    length = len(dice)
     store = memo_store()
-    store.stamps[search.MEMO] += 1  # a memo of this turn's dice only
-    store.counts[search.MEMO] = 0
-    arrays = store.arrays()
-    # search.reach's rooms, one per die and one for planner_steps.
-    work = np.zeros((length + 1, 2, ROW_BYTES), dtype=np.int8)
-    points = np.zeros((length + 1, MAX_STEPS), dtype=np.int64)
-    target = search.reach(kind, size, state, sequence, 0, length, work, points, *arrays)
-    out = np.zeros((MAX_STEPS, ROW_BYTES), dtype=np.int8)
+    planner = Planner(kind, start, dice, store)
+    target = planner.reach()
+    state = planner.state
     for played in range(target):
-        count = search.planner_steps(
-            kind, size, state, sequence, played, length, target - played, out, work, points, *arrays
-        )
-        state = out[rng.choice(range(count))].copy()
+        count = planner.steps(state, played, target - played)
+        state = planner.out[rng.choice(range(count))].copy()
     if store.counts[store.slots]:
         store.grow()  # the memo filled up during this turn: more room for the next ones
-    return tuple(state[:width].tolist()), target
+    return tuple(state[: planner.width].tolist()), target
+
+
+class Planner:
+    """The compiled step planner for one sequence of dice: ``search.reach`` and
+    ``search.planner_steps`` with their working memory, the memo in ``store`` started
+    afresh for this turn's dice."""
+
+    def __init__(self, kind: int, start: Sequence[int], dice: Sequence[int], store: Scratch) -> None:
+        self.kind = kind
+        self.width = WIDTHS[kind]
+        self.size = key_size(self.width)
+        self.state = np.zeros(ROW_BYTES, dtype=np.int8)
+        self.state[: self.width] = start
+        self.sequence = np.array(dice, dtype=np.int64)
+        self.length = len(dice)
+        store.stamps[search.MEMO] += 1  # a memo of this turn's dice only
+        store.counts[search.MEMO] = 0
+        self.arrays = store.arrays()
+        # search.reach's rooms, one per die and one for planner_steps.
+        self.work = np.zeros((self.length + 1, 2, ROW_BYTES), dtype=np.int8)
+        self.points = np.zeros((self.length + 1, MAX_STEPS), dtype=np.int64)
+        self.out = np.zeros((MAX_STEPS, ROW_BYTES), dtype=np.int8)
+        """Where :meth:`steps` writes the states it allows."""
+
+    def reach(self) -> int:
+        """How many of the dice can be played in order from the start."""
+        return int(
+            search.reach(
+                self.kind,
+                self.size,
+                self.state,
+                self.sequence,
+                0,
+                self.length,
+                self.work,
+                self.points,
+                *self.arrays,
+            )
+        )
+
+    def steps(self, state: Rows, played: int, need: int) -> int:
+        """How many states :attr:`out` now holds: after the steps of die ``played`` from
+        ``state`` that keep ``need`` dice playable in all, in step order."""
+        return int(
+            search.planner_steps(
+                self.kind,
+                self.size,
+                state,
+                self.sequence,
+                played,
+                self.length,
+                need,
+                self.out,
+                self.work,
+                self.points,
+                *self.arrays,
+            )
+        )
 
 
 @dataclass(frozen=True)
@@ -253,20 +298,10 @@ def _beam_states(
     store: Scratch,
 ) -> BeamTurns | None:
     """:func:`beam_states` with the memo ``store``, or None as soon as it fills up."""
-    width_cells = WIDTHS[kind]
-    size = key_size(width_cells)
-    state = np.zeros(ROW_BYTES, dtype=np.int8)
-    state[:width_cells] = start
-    sequence = np.array(dice, dtype=np.int64)
-    length = len(dice)
-    store.stamps[search.MEMO] += 1  # a memo of this turn's dice only
-    store.counts[search.MEMO] = 0
-    arrays = store.arrays()
-    work = np.zeros((length + 1, 2, ROW_BYTES), dtype=np.int8)
-    points = np.zeros((length + 1, MAX_STEPS), dtype=np.int64)
-    target = search.reach(kind, size, state, sequence, 0, length, work, points, *arrays)
+    planner = Planner(kind, start, dice, store)
+    target = planner.reach()
     full = store.counts[store.slots]  # the overflow flag (see Scratch)
-    out = np.zeros((MAX_STEPS, ROW_BYTES), dtype=np.int8)
+    state, cells = planner.state, planner.width
     level = [tuple(start)]
     parents: list[dict[tuple[int, ...], tuple[int, ...]]] = []
     for played in range(target):
@@ -274,13 +309,11 @@ def _beam_states(
         for row in level:
             if full:
                 return None
-            state[:width_cells] = row
-            count = search.planner_steps(
-                kind, size, state, sequence, played, length, target - played, out, work, points, *arrays
-            )
+            state[:cells] = row
+            count = planner.steps(state, played, target - played)
             full = store.counts[store.slots]
             for index in range(count):
-                following.setdefault(tuple(out[index, :width_cells].tolist()), row)
+                following.setdefault(tuple(planner.out[index, :cells].tolist()), row)
         parents.append(following)
         states = list(following)
         level = [states[index] for index in rank(states, played + 1)[:width]]
