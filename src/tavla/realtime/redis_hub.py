@@ -143,9 +143,13 @@ class RedisHub(Hub):
         if running and self._up.is_set():
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._outbox.join(), 1.0)
-        for task in self._tasks:
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        pending = set(self._tasks)
+        while pending:
+            for task in pending:
+                task.cancel()
+            # On Python 3.11 asyncio.wait_for may swallow a cancel that meets its inner
+            # call failing at the same moment (the reconnect loop then goes on): cancel again.
+            _, pending = await asyncio.wait(pending, timeout=0.5)
         self._up.clear()
         await self._sender.aclose()
         await self._listener.aclose()
@@ -186,7 +190,7 @@ class RedisHub(Hub):
     async def _stay_connected(self) -> None:
         pause = self.backoff_s[0]
         loop = asyncio.get_running_loop()
-        while True:
+        while self._state == "running":
             pubsub = self._listener.pubsub()
             try:
                 # A Redis that accepts connections but does not answer (stopped, or
