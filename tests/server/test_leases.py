@@ -208,3 +208,25 @@ def test_a_game_whose_first_store_fails_leaves_nothing_behind(tmp_path: Path) ->
         rooms.close()
 
     run(tmp_path, scenario)
+
+
+def test_a_renewal_while_the_last_change_is_stored_keeps_the_room(tmp_path: Path) -> None:
+    """The change that ends a game is stored (the game is no longer live, so its lease is
+    not renewed) before the room adopts it: a renewal in between must not let it go."""
+
+    async def scenario(engine: Any) -> None:
+        rooms = rooms_of(engine, "first")
+        room = await rooms.create(MatchSettings(game="tabla"), SEATS, client_seeds=SEEDS)
+        async with engine.begin() as connection:
+            await connection.execute(
+                update(LiveGame).where(LiveGame.id == room.game_id).values(status="finished")
+            )
+        async with room.lock:  # the final change is still being adopted
+            await rooms.renew()
+        assert room.game_id in rooms.rooms and not room.closed
+        # With no change in flight, a room whose game is no longer held is let go.
+        await rooms.renew()
+        assert room.game_id not in rooms.rooms and room.closed
+        rooms.close()
+
+    run(tmp_path, scenario)

@@ -273,9 +273,14 @@ class Rooms:
         before = list(self.rooms.items())
         held = await self.leases.renew()
         for game_id, room in before:
-            if not room.over and not room.closed and held.get(game_id) != room.fence:
-                log.warning("game %s: its lease went to another process; this one lets it go", game_id)
-                self._let_go(room)
+            if room.over or room.closed or held.get(game_id) == room.fence:
+                continue
+            if game_id not in held and room.lock.locked():
+                # A change in flight may have just finished the game: stored as over (so
+                # no longer renewed) but not adopted yet. The next renewal judges it.
+                continue
+            log.warning("game %s: its lease went to another process; this one lets it go", game_id)
+            self._let_go(room)
         for game_id in list(self._doubtful):
             if game_id in self.rooms or game_id not in held or await self.get(game_id) is not None:
                 self._doubtful.discard(game_id)
