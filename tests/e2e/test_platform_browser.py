@@ -394,5 +394,16 @@ def test_a_registered_players_language_and_board_side_are_kept_in_the_account(
         )
         visitor.goto(f"/game/{game_id}")
         assert visitor.page.locator("#game").get_attribute("data-home-side") == "left"
+        # The site's bot is named in Bulgarian on the board and in the lobby's live games.
+        visitor.page.wait_for_selector("#game[data-v] .game-players .name")
+        assert "Бот на Tavla (начинаещ)" in visitor.page.locator("#game .game-players").inner_text()
+        visitor.goto("/")
+        live = visitor.page.locator(f"#live li[data-game='{game_id}']")
+        live.wait_for()
+        assert "Бот на Tavla (начинаещ)" in live.inner_text()
+        assert "Tavla bot" not in live.inner_text()
+        visitor.goto(f"/archive/{game_id}")  # (the archive shows a game while it is played too)
+        visitor.page.wait_for_selector("#replay[data-ready]")
+        assert "Бот на Tavla (начинаещ)" in visitor.page.locator("#replay .game-players").inner_text()
     finally:
         visitor.close()

@@ -19,6 +19,7 @@ from tests.server.play import Seat
 
 from tavla.server import i18n_catalog
 from tavla.server.i18n import translate, translations
+from tavla.server.live.basics import BOT_NAMES, bot_name
 
 LANGUAGES = i18n_catalog.translated_languages()
 
@@ -115,7 +116,7 @@ def page_texts(html: str) -> tuple[list[str], dict[str, Any]]:
 
 def untranslated(language: str, html: str, names: tuple[str, ...] = ()) -> list[str]:
     """The catalog's English texts (those whose translation differs) left on a page,
-    apart from inside ``names`` (the players': "Tavla bot (easy)")."""
+    apart from inside ``names`` (players' names, which are never translated)."""
     catalog = translations(language)
     english = [
         text
@@ -165,16 +166,25 @@ def test_every_page_in_the_chosen_language_has_no_english_left(
     site: Site, pages: dict[str, str], language: str
 ) -> None:
     game = pages["game"].rsplit("/", 1)[1]
-    names = tuple(site.as_(None).get(f"/api/games/{game}").json()["players"])
+    summary = site.as_(None).get(f"/api/games/{game}").json()
+    stored_name, level = summary["players"][1], summary["bots"][1]
+    assert (stored_name, summary["bots"][0]) == (bot_name(level), None)
+    # The site's bot is named in the page's language wherever a page names the players.
+    bot = translate(language, BOT_NAMES[level])
+    assert bot != stored_name
     for name, path in pages.items():
         page = site.as_(None).get(path, params={"lang": language})
         assert page.status_code in (200, 404), (name, page.status_code)
         assert f'<html lang="{language}">' in page.text, name
         assert KEY_TEXTS[language][name] in page.text, name
-        assert untranslated(language, page.text, names) == [], name
+        assert untranslated(language, page.text) == [], name
+        if name in ("watch", "archive"):  # (the profile lists finished games only)
+            assert f"ayse – {bot}" in page.text and stored_name not in page.text, name
+            assert translate(language, "Tabla") in page.text, name
     guest = site.guest()  # a signed-in lobby: the forms to play a bot and their choices
     lobby = site.as_(guest).get("/", params={"lang": language}).text
-    assert untranslated(language, lobby, names) == []
+    assert untranslated(language, lobby) == []
+    assert page_texts(lobby)[1]["bots"][level] == bot
     assert translate(language, "Match length") in lobby
     english = site.as_(guest).get("/", params={"lang": "en"}).text
     assert "Match length" in english and "Play the computer" in english

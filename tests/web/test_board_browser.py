@@ -930,7 +930,10 @@ def test_a_spectator_sees_the_board_without_controls(game: Any) -> None:
 def test_texts_come_from_tavla_text(page: Any, base_url: str) -> None:
     page.clock.install(time=1_700_000_000)  # (seconds)
     html = GAME_PAGE.replace(
-        "<script>", '<script>window.TAVLA_TEXT = {"btn.roll": "Zar at", "conn.connecting": "Bağlanıyor…"};', 1
+        "<script>",
+        '<script>window.TAVLA_TEXT = {"btn.roll": "Zar at", "conn.connecting": "Bağlanıyor…",'
+        ' "bot.hard": "Tavla botu (zor)"};',
+        1,
     )
     page.route(f"{base_url}/game-test.html", lambda route: route.fulfill(body=html, content_type="text/html"))
     page.goto(f"{base_url}/game-test.html")
@@ -939,6 +942,19 @@ def test_texts_come_from_tavla_text(page: Any, base_url: str) -> None:
     page.evaluate("window.sockets[0].serverOpen()")
     server(page, state_message("tabla-roll", 1, seat=1))
     assert page.text_content("button[data-action=roll]") == "Zar at"
+    # The site's bot is named in the page's language (docs/API.md, players[i].bot_level);
+    # a bot account keeps its own name.
+    players = [
+        {"name": "ayse", "bot": False, "bot_level": None, "connected": True, "away_ms": None},
+        {"name": "Tavla bot (hard)", "bot": True, "bot_level": "hard", "connected": True, "away_ms": None},
+    ]
+    server(page, state_message("tabla-mid", 2, seat=None, last_seq=0, players=players))
+    assert "Tavla botu (zor)" in page.text_content(".game-players")
+    assert "Tavla bot (hard)" not in page.text_content(".game-players")
+    assert page.text_content(".turn-line") == "Tavla botu (zor) to act"
+    players[1] = {**players[1], "name": "gnubg-entrant", "bot_level": None}
+    server(page, state_message("tabla-mid", 3, seat=None, last_seq=0, players=players))
+    assert page.text_content(".turn-line") == "gnubg-entrant to act"
 
 
 def test_a_redrawn_state_keeps_the_selection(page: Any, base_url: str) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,8 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from sqlalchemy import select
 
-from tavla.core.registry import all_games
+from tavla.core.errors import UnknownGameError
+from tavla.core.registry import all_games, find_game
 from tavla.server import archive
 from tavla.server.accounts import name_key
 from tavla.server.deps import Db, OptionalSession, PlatformDep
@@ -27,6 +29,7 @@ from tavla.server.i18n import (
     translate,
     translations,
 )
+from tavla.server.live.basics import BOT_NAMES
 from tavla.server.live.bots import LEVEL_TITLES, bot_levels
 from tavla.server.ratings.views import profile_ratings
 from tavla.server.stakes.money import money
@@ -57,6 +60,8 @@ def render(request: Request, session: Any, template: str, status: int = 200, **c
         csrf_token="" if session is None else session.csrf_token,
         language=language,
         languages=LANGUAGE_NAMES,
+        seat_name=lambda game, seat: seat_name(language, game, seat),
+        title_of_game=lambda name: game_title(language, name),
         **context,
     )
     response = HTMLResponse(html, status_code=status)
@@ -65,6 +70,23 @@ def render(request: Request, session: Any, template: str, status: int = 200, **c
             LANGUAGE_COOKIE, request.query_params["lang"], max_age=365 * 86_400, samesite="lax"
         )
     return response
+
+
+def seat_name(language: str, game: Mapping[str, Any], seat: int) -> str:
+    """A game row's player at ``seat`` as a page names him: the site's bot (the row's
+    ``bots``) in the page's language, anybody else by his name."""
+    level = (game.get("bots") or (None, None))[seat]
+    if level in BOT_NAMES:
+        return translate(language, BOT_NAMES[level])
+    return str(game["players"][seat])
+
+
+def game_title(language: str, name: str) -> str:
+    """A game's title (``gulbara`` -> "Gul bara") in the page's language."""
+    try:
+        return translate(language, find_game(name).facts.title)
+    except UnknownGameError:
+        return name
 
 
 def board_text(request: Request, session: Any) -> dict[str, str]:
@@ -122,7 +144,13 @@ async def lobby_page(request: Request, session: OptionalSession) -> Response:
     language = page_language(request, session)
     # (The titles are the web board's texts "game.*": the catalog has them.)
     titles = {game["name"]: translate(language, game["title"]) for game in games}
-    context: dict[str, Any] = {"games_titles": titles, "levels": bot_levels(), "level_titles": LEVEL_TITLES}
+    bots = {level: translate(language, name) for level, name in BOT_NAMES.items()}
+    context: dict[str, Any] = {
+        "games_titles": titles,
+        "bot_names": bots,
+        "levels": bot_levels(),
+        "level_titles": LEVEL_TITLES,
+    }
     return render(request, session, "lobby.html", games=games, **context)
 
 

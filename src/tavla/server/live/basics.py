@@ -7,6 +7,29 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from tavla.core.dice import DiceSource
+from tavla.server.i18n import N_
+
+BOT_NAMES: dict[str, str] = {
+    "beginner": N_("Tavla bot (beginner)"),
+    "easy": N_("Tavla bot (easy)"),
+    "medium": N_("Tavla bot (medium)"),
+    "hard": N_("Tavla bot (hard)"),
+    "max": N_("Tavla bot (strongest)"),
+}
+"""The site's bot at each level, as a seat is named: in English where it is stored
+(the match's settings, its records), in the reader's language on every page."""
+
+
+def bot_name(level: str) -> str:
+    """The site's bot's seat name at ``level``, in English."""
+    return BOT_NAMES.get(level, f"Tavla bot ({level})")
+
+
+def site_bot_levels(seats: Any) -> list[str | None]:
+    """For each seat (anything with ``user_id`` and ``bot``, or a game row's two seats),
+    the site bot's level when it plays there, so a page can name it in its language;
+    None for a person or a bot account (a tournament's bot entrant keeps its name)."""
+    return [bot if user_id is None and bot else None for user_id, bot in seats]
 
 
 class Viewer(Protocol):

@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 from tavla.match.actions import ActionKind, MatchAction, apply_action
 from tavla.match.settings import MatchSettings
 from tavla.match.state import new_state
-from tavla.server.live.basics import Book, SeatInfo
+from tavla.server.live.basics import Book, SeatInfo, bot_name
 from tavla.server.live.changes import Change, ChatLine
 from tavla.server.live.dicefeed import DiceFeed, GameSeed
 from tavla.server.live.leases import LeaseLost, wall_ms
@@ -259,7 +259,3 @@ async def seat_info(db: AsyncSession, user_id: int | None, bot: str | None) -> S
         return SeatInfo(bot_name(bot or "?"), None, bot)
     user = await db.get(User, user_id)
     return SeatInfo(user.name if user else "?", user_id, bot)
-
-
-def bot_name(level: str) -> str:
-    return f"Tavla bot ({level})"

@@ -20,14 +20,14 @@
 
 import { Board, html } from "./board.js";
 import { OfficialsPanel } from "./officials.js";
-import { t } from "./text.js";
+import { seatName, t } from "./text.js";
 
 /**
  * @typedef {{send(data: string): void, close(): void, readyState?: number,
  *   onopen: ((event?: any) => void) | null, onclose: ((event?: any) => void) | null,
  *   onerror: ((event?: any) => void) | null, onmessage: ((event: {data: any}) => void) | null}} SocketLike
  * @typedef {(url: string) => SocketLike} SocketFactory
- * @typedef {{name: string, bot: boolean, connected: boolean, away_ms: number | null}} Player
+ * @typedef {{name: string, bot: boolean, bot_level?: string | null, connected: boolean, away_ms: number | null}} Player
  * @typedef {{type: "state", v: number, game_id: string, seat: number | null, last_seq: number,
  *   players: Player[], match: any, steps: any, moves: any[], dice: any, chat: {enabled: boolean,
  *   closed?: boolean, messages: {seat: number, text: string, t_ms: number}[]} | null, spectators: number, arbiters?: number,
@@ -512,7 +512,7 @@ export class GameClient {
     const state = this.state;
     if (!state || seat === null || seat === undefined) return "";
     const player = state.players && state.players[seat];
-    if (player) return player.name;
+    if (player) return seatName(player.name, player.bot_level);
     return state.match ? state.match.settings.names[seat] : "";
   }
 
@@ -649,7 +649,7 @@ export class GameClient {
       this.awayNodes[seat] = away;
       const box = html("div", { class: `player seat-${seat}${match.actor === seat && !match.over ? " to-act" : ""}`, "data-seat": seat }, [
         html("span", { class: `swatch ${colour}`, role: "img", "aria-label": t(`colour.${colour}`) }),
-        html("span", { class: "name" }, [player.name]),
+        html("span", { class: "name" }, [seatName(player.name, player.bot_level)]),
         seat === state.seat && html("span", { class: "you" }, [t("player.you")]),
         player.bot && html("span", { class: "bot" }, [t("player.bot")]),
         html("span", { class: "score", "aria-label": t("score.label") }, [String(match.score ? match.score[seat] : 0)]),

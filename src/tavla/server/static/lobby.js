@@ -252,7 +252,8 @@ function show(lobby) {
     live.replaceChildren();
     for (const game of lobby.live) {
       const item = el("li", undefined, { "data-game": game.id });
-      const link = el("a", `${game.players[0]} – ${game.players[1]}`, { href: `/game/${game.id}` });
+      const [first, second] = [0, 1].map((seat) => (TEXT.bots || {})[(game.bots || [])[seat]] || game.players[seat]);
+      const link = el("a", `${first} – ${second}`, { href: `/game/${game.id}` });
       const title = (TEXT.games || {})[game.game] || game.game;
       item.append(link, el("span", ` · ${title} · ${game.score[0]}–${game.score[1]}${describeStake(game.stake)}`));
       live.append(item);

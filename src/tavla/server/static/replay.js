@@ -21,12 +21,12 @@
  */
 
 import { Board, html } from "./board.js";
-import { t } from "./text.js";
+import { seatName, t } from "./text.js";
 
 /**
  * @typedef {{k: string, s?: number, v?: string, t: number}} RecordAction
  * @typedef {{action: RecordAction | null, match: any}} ReplayState
- * @typedef {{id: string, players: string[], states: ReplayState[]}} ReplayData
+ * @typedef {{id: string, players: string[], bots?: (string | null)[], states: ReplayState[]}} ReplayData
  */
 
 /** Action kinds whose word is the board's button text (`btn.{kind}`). */
@@ -209,7 +209,8 @@ export class Replay {
     if (seat === undefined || seat === null) return "";
     const data = this.data;
     const first = data && data.states[0] ? data.states[0].match : null;
-    return (data && data.players && data.players[seat]) || (first ? first.settings.names[seat] : "") || "";
+    const name = (data && data.players && data.players[seat]) || (first ? first.settings.names[seat] : "") || "";
+    return seatName(name, data && data.bots ? data.bots[seat] : null);
   }
 
   /**

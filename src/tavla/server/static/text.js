@@ -103,6 +103,11 @@ export const DEFAULT_TEXT = {
   "conn.open": "Connected",
   "player.you": "(you)",
   "player.bot": "bot",
+  "bot.beginner": "Tavla bot (beginner)",
+  "bot.easy": "Tavla bot (easy)",
+  "bot.medium": "Tavla bot (medium)",
+  "bot.hard": "Tavla bot (hard)",
+  "bot.max": "Tavla bot (strongest)",
   "player.away": "disconnected for {time}",
   "player.offline": "disconnected",
   "player.not_come": "has not come yet",
@@ -213,4 +218,16 @@ export function t(key, params) {
     text = text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
   }
   return text;
+}
+
+/**
+ * A seat's name as the page shows it: the site's bot (its `level`, docs/API.md) in the
+ * page's language, anybody else by `name`.
+ * @param {string} name
+ * @param {string | null | undefined} level
+ * @returns {string}
+ */
+export function seatName(name, level) {
+  const key = `bot.${level}`;
+  return level && key in DEFAULT_TEXT ? t(key) : name;
 }
