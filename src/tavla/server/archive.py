@@ -16,7 +16,8 @@ from tavla.match.settings import MatchSettings
 from tavla.schema import match_state_json
 from tavla.server.errors import ApiError
 from tavla.server.i18n import N_
-from tavla.server.live.basics import bot_name, site_bot_levels
+from tavla.server.live.basics import bot_name
+from tavla.server.live.gamerows import site_bots
 from tavla.storage.models import GameAction, GameDice, LiveGame, User
 
 __all__ = ["profile", "record_json", "record_mat", "replay_json", "summary"]
@@ -43,10 +44,6 @@ async def _names(db: AsyncSession, row: LiveGame) -> list[str]:
     return names
 
 
-def _bots(row: LiveGame) -> list[str | None]:
-    return site_bot_levels(((row.seat0_user_id, row.seat0_bot), (row.seat1_user_id, row.seat1_bot)))
-
-
 async def summary(db: AsyncSession, row: LiveGame) -> dict[str, Any]:
     settings = MatchSettings.from_json(row.settings)
     return {
@@ -55,7 +52,7 @@ async def summary(db: AsyncSession, row: LiveGame) -> dict[str, Any]:
         "title": settings.definition.facts.title,
         "length": settings.length,
         "players": await _names(db, row),
-        "bots": _bots(row),
+        "bots": site_bots(row),
         "status": row.status,
         "score": row.score,
         "winner": row.winner,
@@ -100,7 +97,7 @@ async def replay_json(db: AsyncSession, row: LiveGame) -> dict[str, Any]:
                 "match": match_state_json(state, t_ms).model_dump(mode="json", by_alias=True),
             }
         )
-    return {"id": row.id, "players": await _names(db, row), "bots": _bots(row), "states": steps}
+    return {"id": row.id, "players": await _names(db, row), "bots": site_bots(row), "states": steps}
 
 
 async def record_json(db: AsyncSession, row: LiveGame) -> str:

@@ -16,8 +16,9 @@ from tavla.realtime.hub import Hub
 from tavla.server.accounts import now_ms
 from tavla.server.errors import ApiError, forbidden, invalid, not_found
 from tavla.server.i18n import N_
-from tavla.server.live.basics import bot_name, site_bot_levels
+from tavla.server.live.basics import bot_name
 from tavla.server.live.dicefeed import first_commitment, new_chain_end
+from tavla.server.live.gamerows import site_bots
 from tavla.server.live.room import Room, SeatInfo
 from tavla.server.live.rooms import Rooms, new_game_id
 from tavla.server.offers import BotGameCreate, GameChoice, OfferAccept, OfferCreate
@@ -133,9 +134,7 @@ async def live_games(db: AsyncSession) -> list[dict[str, Any]]:
                 player(game.seat0_user_id, game.seat0_bot),
                 player(game.seat1_user_id, game.seat1_bot),
             ],
-            "bots": site_bot_levels(
-                ((game.seat0_user_id, game.seat0_bot), (game.seat1_user_id, game.seat1_bot))
-            ),
+            "bots": site_bots(game),
             "score": list(game.score or [0, 0]),
         }
         for game in games

@@ -3,7 +3,6 @@ seats, its refusals, the dice it counts and the bookkeeping stored with every ch
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -26,11 +25,11 @@ def bot_name(level: str) -> str:
     return BOT_NAMES.get(level, f"Tavla bot ({level})")
 
 
-def site_bot_levels(seats: Iterable[tuple[int | None, str | None]]) -> list[str | None]:
-    """For each seat, given as (user id, bot level), the site bot's level when it plays
-    there, so a page can name it in its language; None for a person or a bot account
-    (a tournament's bot entrant, which keeps its name)."""
-    return [bot if user_id is None and bot else None for user_id, bot in seats]
+def site_bot_level(user_id: int | None, bot: str | None) -> str | None:
+    """A seat's site-bot level when the site's bot plays it, so a page can name it in its
+    language; None for a person or a bot account (a tournament's bot entrant, which
+    keeps its name)."""
+    return bot if user_id is None and bot else None
 
 
 class Viewer(Protocol):

@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 from tavla.match.actions import ActionKind, MatchAction, apply_action
 from tavla.match.settings import MatchSettings
 from tavla.match.state import new_state
-from tavla.server.live.basics import Book, SeatInfo, bot_name
+from tavla.server.live.basics import Book, SeatInfo, bot_name, site_bot_level
 from tavla.server.live.changes import Change, ChatLine
 from tavla.server.live.dicefeed import DiceFeed, GameSeed
 from tavla.server.live.leases import LeaseLost, wall_ms
@@ -259,3 +259,11 @@ async def seat_info(db: AsyncSession, user_id: int | None, bot: str | None) -> S
         return SeatInfo(bot_name(bot or "?"), None, bot)
     user = await db.get(User, user_id)
     return SeatInfo(user.name if user else "?", user_id, bot)
+
+
+def site_bots(row: LiveGame) -> list[str | None]:
+    """The site bot's level at each seat of a stored game (None where it does not play)."""
+    return [
+        site_bot_level(row.seat0_user_id, row.seat0_bot),
+        site_bot_level(row.seat1_user_id, row.seat1_bot),
+    ]

@@ -9,7 +9,7 @@ from tavla.match.actions import ActionKind, MatchAction
 from tavla.match.officials import NO_SHOW_GRACE_MS, NO_SHOW_STEP_MS, forfeit_points
 from tavla.schema import match_state_json, steps_json
 from tavla.schema.match import clock_json
-from tavla.server.live.basics import site_bot_levels
+from tavla.server.live.basics import site_bot_level
 
 if TYPE_CHECKING:
     from tavla.server.live.room import Room
@@ -98,7 +98,7 @@ def _players(room: Room) -> list[dict[str, Any]]:
             {
                 "name": info.name,
                 "bot": info.bot is not None,
-                "bot_level": site_bot_levels([(info.user_id, info.bot)])[0],
+                "bot_level": site_bot_level(info.user_id, info.bot),
                 "connected": since is None,
                 "away_ms": None if since is None else max(0, now - since),
             }
