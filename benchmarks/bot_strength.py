@@ -1,11 +1,12 @@
 """Strength of the dice-game players against each other, on shared dice.
 
     .venv/bin/python benchmarks/bot_strength.py --game tapa --player heuristic --opponent random
-        [--games 1000] [--seed 0] [--weights FILE.npz]
+        [--games 1000] [--seed 0] [--weights FILE.npz] [--opponent-weights FILE.npz]
 
 Players (``tavla.bots.baselines``): random, heuristic, pubeval (tabla's board),
 network (the shipped weights, or ``--weights`` for a file that ``tavla train``
-wrote); the bot levels (``tavla.bots.levels``: beginner ... max, searched without a
+wrote; ``--opponent-weights`` gives the opponent its own, so that two networks of one
+game meet); the bot levels (``tavla.bots.levels``: beginner ... max, searched without a
 time limit so that results do not depend on the machine); and for tabla GNU
 Backgammon, ``gnubg`` at 0 plies or ``gnubg2`` at 2 (its "world class" play); for
 indiyka ``exact``, the turn with the best exact winning chance (its engine's play). Each
@@ -97,13 +98,20 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1000, help="games in all (half as many seeds)")
     parser.add_argument("--seed", type=int, default=0, help="first seed of the dice")
     parser.add_argument("--weights", type=Path, help="a network file for the 'network' player")
+    parser.add_argument(
+        "--opponent-weights",
+        type=Path,
+        help="a network file for the opponent when it is 'network' (default: as --weights)",
+    )
     args = parser.parse_args()
     first = Timed(make(args.player, args.game, args.seed + 1, args.weights))
-    second = Timed(make(args.opponent, args.game, args.seed + 2, args.weights))
+    second = Timed(make(args.opponent, args.game, args.seed + 2, args.opponent_weights or args.weights))
     seeds = range(args.seed, args.seed + max(1, args.games // 2))
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task(f"{args.game}: {args.player} vs {args.opponent}", total=2 * len(seeds))
         result = duel(args.game, first, second, seeds, on_game=lambda: progress.advance(task))
+    # Two networks meeting each other need a second column name.
+    opponent_label = "opponent" if args.opponent == args.player else args.opponent
     table = Table(title=f"{args.game}: {args.player} against {args.opponent}, same dice both ways")
     for column in (
         "games",
@@ -111,7 +119,7 @@ def main() -> None:
         "points per game",
         "95% CI",
         f"{args.player} ms/move",
-        f"{args.opponent} ms/move",
+        f"{opponent_label} ms/move",
     ):
         table.add_column(column, justify="right")
     table.add_row(
