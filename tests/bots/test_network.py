@@ -156,3 +156,21 @@ def test_a_network_for_other_results_cannot_start_a_game() -> None:
     network.mask = output_mask("indiyka")  # weights that never learnt a gammon
     with pytest.raises(TavlaError, match="cannot start one of chelebi: their results differ"):
         network.for_game("chelebi")
+
+
+def test_a_widened_network_estimates_as_before_and_learns_with_its_new_units() -> None:
+    network = Network.create("tapa", hidden=6, seed=3, terms=True)
+    wide = network.widened(10, seed=4)
+    assert (wide.hidden, wide.inputs) == (10, network.inputs)
+    assert wide.metadata["hidden"] == 10 and wide.metadata["widened_from"] == 6
+    position = rolled_positions("tapa", seed=2, count=1)[0]
+    rows = afterstates(position).features
+    np.testing.assert_allclose(wide.evaluate(rows), network.evaluate(rows), rtol=0, atol=1e-12)
+    # The new units see the inputs (they are not dead) but weigh nothing in the outputs yet.
+    assert np.all(wide.w1[:, 6:] != 0) and not np.any(wide.w2[6:])
+    assert np.array_equal(wide.w1[:, :6], network.w1) and np.array_equal(wide.w2[:6], network.w2)
+    assert network.hidden == 6  # the original is left as it was
+    same = network.widened(6)
+    assert same.hidden == 6 and "widened_from" not in same.metadata
+    with pytest.raises(TavlaError, match="a network of 6 hidden units cannot be narrowed to 4"):
+        network.widened(4)

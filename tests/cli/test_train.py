@@ -113,3 +113,34 @@ def test_a_run_can_start_from_weights_made_elsewhere(tmp_path: Path) -> None:
     assert other.exit_code == 2 and "a network of tabla cannot start one of tapa" in other.output
     missing = run("--game", "tabla", "--dir", str(tmp_path / "m"), "--init", str(tmp_path / "none.npz"))
     assert missing.exit_code == 2 and "none.npz: no such weights" in missing.output
+
+
+def test_a_run_from_weights_may_widen_them(tmp_path: Path) -> None:
+    first = tmp_path / "first"
+    assert run("--game", "tabla", "--dir", str(first), "--seed", "2", "--no-plot", *QUICK).exit_code == 0
+    second = tmp_path / "second"
+    quick = ["--games", "2", "--hidden", "12", *QUICK[4:]]
+    result = run(
+        "--game", "tabla", "--dir", str(second), "--init", str(first / "tabla.npz"), "--no-plot", *quick
+    )
+    assert result.exit_code == 0, result.output
+    network = Network.load(second / "tabla.npz")
+    assert network.hidden == 12 and network.metadata["widened_from"] == 8
+    assert np.any(network.w2[8:])  # training has given the new units a say
+    assert "--hidden 12" in network.metadata["command"] and "--init" in network.metadata["command"]
+    # Widening leaves the estimates as they were: the benchmark at game 0 is the first run's last.
+    first_log = (first / "strength.csv").read_text().splitlines()
+    second_log = (second / "strength.csv").read_text().splitlines()
+    assert first_log[-1].split(",")[3:] == second_log[1].split(",")[3:]
+    narrow = run(
+        "--game",
+        "tabla",
+        "--dir",
+        str(tmp_path / "n"),
+        "--init",
+        str(first / "tabla.npz"),
+        "--hidden",
+        "4",
+        "--no-plot",
+    )
+    assert narrow.exit_code == 2 and "cannot be narrowed to 4" in narrow.output

@@ -138,6 +138,29 @@ class Network:
         arrays = {name: array.copy() for name, array in self.arrays().items()}
         return Network(**arrays, metadata=metadata)
 
+    def widened(self, hidden: int, *, seed: int = 0) -> Network:
+        """These weights with ``hidden`` hidden units, the new ones added with small random
+        input weights from ``seed`` and no weight to the outputs: the network estimates
+        exactly as before, and training then puts the new units to use (more room for a
+        network whose training has stopped gaining at its size).
+
+        Raises :class:`TavlaError` for fewer units than it has (that would change it)."""
+        if hidden < self.hidden:
+            raise TavlaError(f"a network of {self.hidden} hidden units cannot be narrowed to {hidden}")
+        added = hidden - self.hidden
+        rng = np.random.default_rng(seed)
+        metadata = dict(self.metadata, hidden=hidden)
+        if added:
+            metadata["widened_from"] = self.hidden
+        return Network(
+            w1=np.hstack([self.w1, rng.uniform(-INIT_SCALE, INIT_SCALE, (self.inputs, added))]),
+            b1=np.concatenate([self.b1, np.zeros(added)]),
+            w2=np.vstack([self.w2, np.zeros((added, self.w2.shape[1]))]),
+            b2=self.b2.copy(),
+            mask=self.mask.copy(),
+            metadata=metadata,
+        )
+
     # ------------------------------------------------------------------ inference
     def prepare(self, features: npt.ArrayLike) -> Array:
         """The network's inputs for rows of encoder features: the rows, then the terms."""

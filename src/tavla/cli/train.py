@@ -33,7 +33,14 @@ def train_command(
     ] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Go on from the checkpoint in --dir.")] = False,
     seed: Annotated[int, typer.Option(help="Seed of the weights and of the self-play dice.")] = 0,
-    hidden: Annotated[int, typer.Option(help="Hidden units.")] = 80,
+    hidden: Annotated[
+        int | None,
+        typer.Option(
+            help="Hidden units (default 80). With --init, default as many as the weights have; "
+            "more widens them, the new units starting with no effect on the estimates.",
+            show_default=False,
+        ),
+    ] = None,
     terms: Annotated[
         bool | None,
         typer.Option(

@@ -53,7 +53,9 @@ class TrainingSettings:
     game: str
     games: int = 10_000
     """Self-play games to reach in all (a resumed run may raise it)."""
-    hidden: int = DEFAULT_HIDDEN
+    hidden: int | None = None
+    """Hidden units (None: ``DEFAULT_HIDDEN``, or as many as ``init``'s; more than
+    ``init`` has widens it, see ``Network.widened``)."""
     alpha: float = 0.1
     lam: float = 0.7
     seed: int = 0
@@ -70,8 +72,7 @@ class TrainingSettings:
     """Share of the self-play games in which the heuristic baseline plays one side."""
     init: str | None = None
     """Weights the run starts from (a network fitted by ``tavla teach``, an earlier run's),
-    instead of fresh ones drawn from ``seed``: their size and inputs replace ``hidden``
-    and ``terms``."""
+    instead of fresh ones drawn from ``seed``: their inputs replace ``terms``."""
 
 
 def opponent_player(name: str, game: str, *, limit: int = TURN_LIST_LIMIT, width: int = BEAM_WIDTH) -> Player:
@@ -124,11 +125,17 @@ class TrainingRun:
         opponent_player(settings.opponent, settings.game)  # refuse a wrong name before any work
         if settings.init is None:
             network = Network.create(
-                settings.game, hidden=settings.hidden, seed=settings.seed, terms=settings.terms
+                settings.game,
+                hidden=settings.hidden or DEFAULT_HIDDEN,
+                seed=settings.seed,
+                terms=settings.terms,
             )
+            settings = dataclasses.replace(settings, hidden=network.hidden)
         else:
             # A network of a game on the same board may start another (tabla's, chelebi).
             network = Network.load(Path(settings.init)).for_game(settings.game)
+            if settings.hidden is not None:
+                network = network.widened(settings.hidden, seed=settings.seed)
             terms = network.term_label is not None
             settings = dataclasses.replace(settings, hidden=network.hidden, terms=terms)
             # The games behind the weights: this run's own are counted from 0.
