@@ -13,7 +13,7 @@ import pytest
 import tavla
 from tavla.bots.encoding import encoder_for
 from tavla.bots.playout import random_playout
-from tavla.bots.terms import TABLA_CHANCE_NAMES, term_set
+from tavla.bots.terms import TABLA_CHANCE_NAMES, TAPA_CHANCE_NAMES, term_set
 from tavla.core.dice import ROLLS
 
 pytestmark = pytest.mark.timeout(120)
@@ -130,3 +130,108 @@ def test_the_hit_chance_agrees_with_every_legal_turn_of_every_roll() -> None:
     exact = np.mean(np.array(errors) == 0)
     assert exact >= 0.95, (exact, sorted(errors)[-10:])
     assert max(errors) <= 4, sorted(errors)[-10:]
+
+
+# ---------------------------------------------------------------------------- tapa
+TAPA_CHANCES = term_set("tapa", "chances")
+PIN_NAMES = TAPA_CHANCE_NAMES[-4:]
+
+
+def pin_chances(notation: str, player: int = 0) -> dict[str, float]:
+    """Tapa's pin chances of a position seen by ``player`` (who just moved), in 36ths."""
+    assert TAPA_CHANCES is not None
+    position = tavla.from_notation(notation)
+    values = TAPA_CHANCES(encoder_for(position).encode_many([position], player))[0]
+    named = dict(zip(TAPA_CHANCE_NAMES, values.tolist(), strict=True))
+    return {name: round(named[name] * 36, 6) for name in PIN_NAMES}
+
+
+def test_a_lone_tapa_checker_is_pinned_by_the_rolls_a_player_counts() -> None:
+    """Section 5: a checker pins a lone enemy checker by landing on it. White's lone
+    checker on 8 is 3 pips in front of Black's on 5 (a 3, 1-2, 1-1: 14 rolls) and 7 in
+    front of Black's stack on 1 (1-6, 2-5 more: 18); White's on 8 reaches Black's on 5
+    with the same 14."""
+    notation = "tapa 14b/-/-/-/1b/-/-/1w/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/14w 0,0 0,0 b -"
+    assert pin_chances(notation, player=0) == {
+        "his_pin_chance": 18,
+        "his_mother_pin_chance": 0,
+        "my_pin_chance": 14,
+        "my_mother_pin_chance": 0,
+    }
+    seen_by_black = pin_chances(notation, player=1)
+    assert (seen_by_black["his_pin_chance"], seen_by_black["my_pin_chance"]) == (14, 18)
+
+
+def test_a_lone_mother_and_the_points_closed_on_the_way() -> None:
+    """White's mother alone on 24, Black's checker 4 pips behind: a 4, 1-3, 2-2, 1-1 (15
+    rolls). White's two checkers on 22 close that point to Black (2-2 and 1-1 are lost:
+    13) and reach Black's lone checker on 20 with a 2, with the mother's 4s and 1-3s, or
+    1-1 (23 rolls)."""
+    open_way = "tapa 14b/-/-/-/-/-/-/-/-/14w/-/-/-/-/-/-/-/-/-/1b/-/-/-/1w 0,0 0,0 b -"
+    assert pin_chances(open_way)["his_mother_pin_chance"] == 15 == pin_chances(open_way)["his_pin_chance"]
+    closed = "tapa 14b/-/-/-/-/-/-/-/-/12w/-/-/-/-/-/-/-/-/-/1b/-/2w/-/1w 0,0 0,0 b -"
+    assert pin_chances(closed) == {
+        "his_pin_chance": 13,
+        "his_mother_pin_chance": 13,
+        "my_pin_chance": 23,
+        "my_mother_pin_chance": 0,
+    }
+    # White's checker on 10 reaches Black's lone one on 7 with a 3 or 2-1 (over 8), not
+    # over Black's two on 9 (1-1, 1-2 that way): 13 rolls.
+    behind_two = "tapa 12b/-/-/-/-/-/1b/-/2b/1w/-/-/-/-/-/-/-/-/-/-/-/-/-/14w 0,0 0,0 b -"
+    assert pin_chances(behind_two)["my_pin_chance"] == 13
+    # A checker standing on a pinned one of the other side's closes its point too, and
+    # is no lone checker: Black's checker on 5 pinned under White's leaves Black nothing.
+    pinned_under = "tapa 14b/-/-/-/1b1w/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/14w 0,0 0,0 b -"
+    assert pin_chances(pinned_under) == dict.fromkeys(PIN_NAMES, 0)
+    assert pin_chances(pinned_under, player=1) == dict.fromkeys(PIN_NAMES, 0)
+
+
+def pinned_points(notation: str, colour: str) -> set[int]:
+    """The points where a checker of ``colour`` lies pinned under the other colour."""
+    fields = notation.split()[1].split("/")
+    return {
+        point
+        for point, field in enumerate(fields, 1)
+        if len(field) > 2 and field[-1] != colour and colour in field
+    }
+
+
+def pin_rolls_by_the_rules(position: Any) -> float:
+    """The chance, in 36ths, that the side to roll has a legal turn pinning a checker of
+    the other side's that was free before."""
+    colour = "wb"[1 - position.side]
+    before = pinned_points(position.notation(), colour)
+    total = 0.0
+    for roll, weight in ROLLS:
+        rolled = position.with_roll(roll)
+        if any(pinned_points(turn.after.notation(), colour) - before for turn in rolled.legal_turns()):
+            total += float(weight) * 36
+    return total
+
+
+def test_the_pin_chance_agrees_with_every_legal_turn_of_every_roll() -> None:
+    """Over positions of random tapa games, every roll the rules let pin a lone checker is
+    counted, and the count equals the rules' own almost always. Where it does not, it
+    counts a roll too many: a pin the mover could not keep, as when a checker's only
+    legal play carries it over the lone checker and on, which the count leaves out."""
+    rng = random.Random(7)
+    positions: list[Any] = []
+
+    def keep(before: Any, after: Any) -> None:
+        if after.outcome() is None:
+            positions.append(after)
+
+    for _ in range(6):
+        random_playout(tavla.find_game("tapa").start().with_side(rng.randrange(2)), rng, on_turn=keep)
+    assert len(positions) > 300
+    differences, pinnable = [], 0
+    for position in positions[::3]:
+        mover = 1 - position.side
+        by_rules = pin_rolls_by_the_rules(position)
+        pinnable += by_rules > 0
+        differences.append(pin_chances(position.notation(), player=mover)["his_pin_chance"] - by_rules)
+    assert pinnable >= 20  # the sample holds positions with pins to count
+    found = np.array(differences)
+    assert found.min() >= 0, sorted(differences)[:10]
+    assert np.mean(found == 0) >= 0.9 and found.mean() <= 0.25, (np.mean(found == 0), found.mean())

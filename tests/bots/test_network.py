@@ -174,3 +174,33 @@ def test_a_widened_network_estimates_as_before_and_learns_with_its_new_units() -
     assert same.hidden == 6 and "widened_from" not in same.metadata
     with pytest.raises(TavlaError, match="a network of 6 hidden units cannot be narrowed to 4"):
         network.widened(4)
+
+
+def test_weights_given_more_terms_estimate_as_before_and_learn_from_them() -> None:
+    """``with_terms``: tapa's board terms extended by the pin chances, or any set given to
+    raw weights, the new inputs first weighing nothing."""
+    board = Network.create("tapa", hidden=6, seed=3, terms=True)
+    raw = Network.create("tapa", hidden=6, seed=3)
+    rows = afterstates(rolled_positions("tapa", seed=4, count=1)[0]).features
+    for network in (board, raw):
+        extended = network.with_terms("chances")
+        assert extended.term_label == "chances" and extended.inputs == rows.shape[1] + 16
+        assert extended.metadata["inputs"] == extended.inputs
+        assert extended.metadata["terms_extended_from"] == network.term_label
+        np.testing.assert_allclose(extended.evaluate(rows), network.evaluate(rows), rtol=0, atol=1e-12)
+        assert np.array_equal(extended.w1[: network.inputs], network.w1)
+        assert not np.any(extended.w1[network.inputs :])
+    # Its inputs are really the chances: a weight on Black's chance to pin White's lone
+    # checker on 8 (18 rolls of 36) moves White's estimate.
+    pinnable = tavla.from_notation("tapa 14b/-/-/-/1b/-/-/1w/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/14w 0,0 0,0 b -")
+    row = encoder_for(pinnable).encode_many([pinnable], 0)
+    extended = board.with_terms("chances")
+    assert extended.prepare(row)[0, -4] == pytest.approx(18 / 36)
+    extended.w1[-4] = 5.0
+    assert not np.allclose(extended.evaluate(row), board.evaluate(row))
+    same = extended.with_terms("chances")
+    assert "terms_extended_from" in same.metadata and same.inputs == extended.inputs
+    with pytest.raises(TavlaError, match="the set 'board' does not extend them"):
+        board.with_terms("chances").with_terms("board")
+    with pytest.raises(TavlaError, match="the set 'chances' does not extend them"):
+        Network.create("gulbara", hidden=4, terms=True).with_terms("chances")

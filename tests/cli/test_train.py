@@ -144,3 +144,34 @@ def test_a_run_from_weights_may_widen_them(tmp_path: Path) -> None:
         "--no-plot",
     )
     assert narrow.exit_code == 2 and "cannot be narrowed to 4" in narrow.output
+
+
+def test_a_run_from_weights_may_give_them_the_next_rolls_chances(tmp_path: Path) -> None:
+    first = tmp_path / "first"
+    assert run("--game", "tapa", "--dir", str(first), "--seed", "2", "--no-plot", *QUICK).exit_code == 0
+    second = tmp_path / "second"
+    quick = ["--games", "2", *QUICK[4:]]
+    result = run(
+        "--game",
+        "tapa",
+        "--dir",
+        str(second),
+        "--init",
+        str(first / "tapa.npz"),
+        "--chances",
+        "--no-plot",
+        *quick,
+    )
+    assert result.exit_code == 0, result.output
+    start, network = Network.load(first / "tapa.npz"), Network.load(second / "tapa.npz")
+    assert network.term_label == "chances" and network.inputs == start.inputs + 4
+    assert np.any(network.w1[start.inputs :])  # training has given the chances a say
+    assert "--chances" in network.metadata["command"] and "--init" in network.metadata["command"]
+    # The chances start with no weight: the benchmark at game 0 is the first run's last.
+    first_log = (first / "strength.csv").read_text().splitlines()
+    second_log = (second / "strength.csv").read_text().splitlines()
+    assert first_log[-1].split(",")[3:] == second_log[1].split(",")[3:]
+    raw = run("--game", "tapa", "--dir", str(tmp_path / "raw"), "--raw", "--chances", "--no-plot")
+    assert raw.exit_code == 2 and "--chances goes with the board terms" in raw.output
+    none = run("--game", "gulbara", "--dir", str(tmp_path / "g"), "--chances", "--no-plot", *QUICK)
+    assert none.exit_code == 2 and "no board terms called 'chances'" in none.output

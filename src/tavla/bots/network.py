@@ -161,6 +161,35 @@ class Network:
             metadata=metadata,
         )
 
+    def with_terms(self, label: str) -> Network:
+        """These weights taking the game's set of terms ``label`` (one that extends the set
+        they take, as "chances" extends "board", or any set for weights that take none),
+        the new inputs given no weight: the network estimates exactly as before, and
+        training then learns what they tell.
+
+        Raises :class:`TavlaError` for a set that does not start with the terms it takes."""
+        current = list(self.metadata.get("terms") or [])
+        chosen = term_set(self.game, label)
+        if chosen is None or list(chosen.names[: len(current)]) != current:
+            labels = [terms.label for terms in TERM_SETS.get(self.game, ())]
+            raise TavlaError(
+                f"these {self.game} weights take the terms {self.term_label!r}: the set {label!r} "
+                f"does not extend them (the game's sets: {labels})"
+            )
+        added = len(chosen.names) - len(current)
+        metadata = dict(self.metadata, terms=list(chosen.names), term_sizes=chosen.divisors().tolist())
+        metadata["inputs"] = self.inputs + added
+        if added:
+            metadata["terms_extended_from"] = self.term_label
+        return Network(
+            w1=np.vstack([self.w1, np.zeros((added, self.hidden))]),
+            b1=self.b1.copy(),
+            w2=self.w2.copy(),
+            b2=self.b2.copy(),
+            mask=self.mask.copy(),
+            metadata=metadata,
+        )
+
     # ------------------------------------------------------------------ inference
     def prepare(self, features: npt.ArrayLike) -> Array:
         """The network's inputs for rows of encoder features: the rows, then the terms."""

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tavla.bots.chances import chance_to_land, escape_chance
+from tavla.bots.chances import ROLL_WEIGHTS, as_masks, chance_to_land, escape_chance, reached_by_roll
 from tavla.bots.encoding.base import Features
 
 Counts = npt.NDArray[np.float64]
@@ -66,7 +66,7 @@ class Terms:
     sizes: dict[str, float]
     label: str = "board"
     """Which of a game's sets: "board", or "chances" (the board's, then the next roll's
-    chances of hits and escapes)."""
+    chances: of hits and escapes in tabla's family, of pins in tapa)."""
 
     def __call__(self, rows: Features) -> Counts:
         values = self.compute(rows)
@@ -259,6 +259,55 @@ def tapa_terms(rows: Features) -> Counts:
     )
 
 
+def _tapa_pin_chances(rows: Features) -> Counts:
+    """His chance to pin one of my lone checkers on his coming roll, and my mother
+    among them; mine to pin one of his, and his mother, on the roll after
+    (:mod:`tavla.bots.chances`). A pin lasts: a checker caught costs more than a tabla
+    blot hit, and a caught mother may lose the game.
+
+    Each side's cells run as it moves, from an empty bar cell: his are my points, mine
+    are 25 minus them. A point is closed to a side where the other has two or more
+    free checkers, or stands on a pinned checker of that side's."""
+    points = rows[:, :240].reshape(len(rows), 24, 10).astype(np.float64)
+    mine, theirs = counts(points[:, :, :4]), counts(points[:, :, 4:8])
+    my_pinned, their_pinned = points[:, :, 8] > 0, points[:, :, 9] > 0
+    count, empty = len(rows), np.zeros((len(rows), 1), dtype=bool)
+    closed_to_him = (mine >= 2) | ((mine >= 1) & their_pinned)
+    closed_to_me = (theirs >= 2) | ((theirs >= 1) & my_pinned)
+    # A lone checker standing on a pinned one is on a closed point: no target.
+    mine_lone, theirs_lone = mine == 1, theirs == 1
+    # His rows, then mine: one pass over the rolls for both sides.
+    sides = np.concatenate(
+        [np.column_stack([empty, theirs > 0]), np.column_stack([empty, (mine > 0)[:, ::-1]])]
+    )
+    opened = np.concatenate(
+        [np.column_stack([empty, ~closed_to_him]), np.column_stack([empty, ~closed_to_me[:, ::-1]])]
+    )
+    lone = np.concatenate(
+        [np.column_stack([empty, mine_lone]), np.column_stack([empty, theirs_lone[:, ::-1]])]
+    )
+    reached = reached_by_roll(sides, opened, np.zeros(2 * count, dtype=np.int64))
+    # A lone checker on a side's own 24-point is its mother: the last cell the other reaches.
+    mothers = lone & (np.arange(25) == 24)
+    pins = ROLL_WEIGHTS @ ((reached & as_masks(lone)) != 0)
+    mother_pins = ROLL_WEIGHTS @ ((reached & as_masks(mothers)) != 0)
+    return np.column_stack([pins[:count], mother_pins[:count], pins[count:], mother_pins[count:]])
+
+
+TAPA_CHANCE_NAMES = (
+    *TAPA_NAMES,
+    "his_pin_chance",
+    "his_mother_pin_chance",
+    "my_pin_chance",
+    "my_mother_pin_chance",
+)
+
+
+def tapa_chance_terms(rows: Features) -> Counts:
+    """:func:`tapa_terms`, then the next rolls' chances of pins (:func:`_tapa_pin_chances`)."""
+    return np.column_stack([tapa_terms(rows), _tapa_pin_chances(rows)])
+
+
 # ----------------------------------------------------------------------- gulbara
 _GULBARA_HIS = ((POINTS + 11) % 24) + 1
 """His point number for each of my points (both sides move the same way round)."""
@@ -344,8 +393,14 @@ GAME_TERMS: dict[str, Terms] = {
 and the set a network is given by default."""
 
 _TABLA_CHANCES = Terms(TABLA_CHANCE_NAMES, tabla_chance_terms, _TABLA_SIZES, "chances")
+_CHANCE_SETS = {
+    "tabla": _TABLA_CHANCES,
+    "antitabla": _TABLA_CHANCES,
+    "chelebi": _TABLA_CHANCES,
+    "tapa": Terms(TAPA_CHANCE_NAMES, tapa_chance_terms, _TAPA_SIZES, "chances"),
+}
 TERM_SETS: dict[str, tuple[Terms, ...]] = {
-    game: (terms, _TABLA_CHANCES) if terms.compute is tabla_terms else (terms,)
+    game: (terms, _CHANCE_SETS[game]) if game in _CHANCE_SETS else (terms,)
     for game, terms in GAME_TERMS.items()
 }
 """Every set of terms a game's network may be made with."""

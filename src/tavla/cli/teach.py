@@ -100,7 +100,8 @@ def teach_command(
     chances: Annotated[
         bool,
         typer.Option(
-            help="With --terms: also the next roll's chances of hits and escapes (tabla's family).",
+            help="With --terms: also the next roll's chances (hits and escapes in tabla's family, "
+            "pins in tapa).",
         ),
     ] = False,
     epochs: Annotated[int, typer.Option(help="Passes over the positions.")] = 12,

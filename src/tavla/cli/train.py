@@ -50,6 +50,15 @@ def train_command(
             show_default=False,
         ),
     ] = None,
+    chances: Annotated[
+        bool,
+        typer.Option(
+            "--chances",
+            help="With the terms: also the next roll's chances (hits and escapes in tabla's family, "
+            "pins in tapa). With --init, weights made without them are given them, with no weight "
+            "at first.",
+        ),
+    ] = False,
     coached: Annotated[
         float | None,
         typer.Option(
@@ -97,6 +106,8 @@ def train_command(
         except ImportError:
             raise fail("plotting needs matplotlib: pip install 'tavla[train]', or pass --no-plot") from None
     folder = directory or Path(f"train-{name}")
+    if chances and (terms is False or resume):
+        raise fail("--chances goes with the board terms of a new run: not with --raw or --resume")
     if init is not None and (resume or not init.exists()):
         raise fail(
             "--init starts a new run: it does not go with --resume" if resume else f"{init}: no such weights"
@@ -113,6 +124,7 @@ def train_command(
             games=games,
             hidden=hidden,
             terms=name in GAME_TERMS if terms is None else terms,
+            chances=chances,
             coached=coached or 0.0,
             alpha=0.1 if alpha is None else alpha,
             lam=lam,
@@ -146,6 +158,7 @@ def _command(run: TrainingRun, folder: Path, resume: bool) -> str:
         words += [
             *("--seed", str(settings.seed), "--hidden", str(settings.hidden)),
             "--terms" if settings.terms else "--raw",
+            *(("--chances",) if settings.chances else ()),
             *("--coached", str(settings.coached)),
             *("--alpha", str(settings.alpha), "--lambda", str(settings.lam)),
             *(

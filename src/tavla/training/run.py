@@ -68,6 +68,9 @@ class TrainingSettings:
     width: int = 16
     terms: bool = False
     """Whether the network also takes the game's board terms as inputs (``tavla.bots.terms``)."""
+    chances: bool = False
+    """With ``terms``: the set with the next roll's chances too (``term_set(game, "chances")``);
+    weights from ``init`` that take fewer are given them with no weight (``Network.with_terms``)."""
     coached: float = 0.0
     """Share of the self-play games in which the heuristic baseline plays one side."""
     init: str | None = None
@@ -128,7 +131,7 @@ class TrainingRun:
                 settings.game,
                 hidden=settings.hidden or DEFAULT_HIDDEN,
                 seed=settings.seed,
-                terms=settings.terms,
+                terms="chances" if settings.chances else settings.terms,
             )
             settings = dataclasses.replace(settings, hidden=network.hidden)
         else:
@@ -136,8 +139,12 @@ class TrainingRun:
             network = Network.load(Path(settings.init)).for_game(settings.game)
             if settings.hidden is not None:
                 network = network.widened(settings.hidden, seed=settings.seed)
-            terms = network.term_label is not None
-            settings = dataclasses.replace(settings, hidden=network.hidden, terms=terms)
+            if settings.chances and network.term_label != "chances":
+                network = network.with_terms("chances")
+            label = network.term_label
+            settings = dataclasses.replace(
+                settings, hidden=network.hidden, terms=label is not None, chances=label == "chances"
+            )
             # The games behind the weights: this run's own are counted from 0.
             network.metadata["init_games"] = int(network.metadata.get("games", 0))
             # Its commands come first in the lineage; "command" will name this run's own.
