@@ -98,6 +98,20 @@ def test_a_full_prime_lets_nothing_escape_and_a_broken_one_some() -> None:
     assert chances(broken)["my_escape_chance"] == 6
 
 
+def positions_of_random_games(game: str, seed: int, games: int) -> list[Any]:
+    """Every position after a turn of ``games`` random games, the finished ones left out."""
+    rng = random.Random(seed)
+    positions: list[Any] = []
+
+    def keep(before: Any, after: Any) -> None:
+        if after.outcome() is None:
+            positions.append(after)
+
+    for _ in range(games):
+        random_playout(tavla.find_game(game).start().with_side(rng.randrange(2)), rng, on_turn=keep)
+    return positions
+
+
 def hit_rolls_by_the_rules(position: Any) -> float:
     """The chance, in 36ths, that the side to roll has a legal turn hitting a blot."""
     other = 1 - position.side
@@ -112,15 +126,7 @@ def hit_rolls_by_the_rules(position: Any) -> float:
 def test_the_hit_chance_agrees_with_every_legal_turn_of_every_roll() -> None:
     """Over positions of random games, the count of shots equals the rules' own almost
     always; where it does not, it is by the few rolls the module says it leaves out."""
-    rng = random.Random(5)
-    positions: list[Any] = []
-
-    def keep(before: Any, after: Any) -> None:
-        if after.outcome() is None:
-            positions.append(after)
-
-    for _ in range(12):
-        random_playout(tavla.find_game("tabla").start().with_side(rng.randrange(2)), rng, on_turn=keep)
+    positions = positions_of_random_games("tabla", seed=5, games=12)
     assert len(positions) > 300
     errors = []
     for position in positions[::2]:
@@ -215,15 +221,7 @@ def test_the_pin_chance_agrees_with_every_legal_turn_of_every_roll() -> None:
     counted, and the count equals the rules' own almost always. Where it does not, it
     counts a roll too many: a pin the mover could not keep, as when a checker's only
     legal play carries it over the lone checker and on, which the count leaves out."""
-    rng = random.Random(7)
-    positions: list[Any] = []
-
-    def keep(before: Any, after: Any) -> None:
-        if after.outcome() is None:
-            positions.append(after)
-
-    for _ in range(6):
-        random_playout(tavla.find_game("tapa").start().with_side(rng.randrange(2)), rng, on_turn=keep)
+    positions = positions_of_random_games("tapa", seed=7, games=6)
     assert len(positions) > 300
     differences, pinnable = [], 0
     for position in positions[::3]:
