@@ -13,7 +13,7 @@ from tests.bots.exact_bearoff import ExactBearOff, bear_off, every_position
 from tavla.analysis.cube import CubeReviewer
 from tavla.match.match import Match
 from tavla.match.record import MatchRecord
-from tavla.rules.backgammon.gnubg_id import to_gnubg_ids
+from tavla.rules.backgammon.gnubg_id import MatchInfo, to_gnubg_ids
 
 
 @pytest.fixture(scope="module")
@@ -55,3 +55,18 @@ def test_a_position_far_from_a_double_is_no_decision(exact: ExactBearOff) -> Non
     match.roll((2, 1))
     match.move(0, match.state.position.legal_turns()[0])
     assert list(CubeReviewer(lambda game: exact).review(MatchRecord.of(match))) == []
+
+
+def test_at_double_match_point_the_cube_decides_nothing(exact: ExactBearOff) -> None:
+    """RULES.md 9.2, in a 1-point match: a taken double wins what the game wins, so doubling
+    and not doubling are worth the same; neither is reviewed. Three points to play, the
+    same position is a decision (doubling loses 0.135)."""
+
+    def reviews(length: int) -> list[str]:
+        match = Match.from_ids(*to_gnubg_ids(bear_off((6, 5), (1,)), MatchInfo(match_length=length)))
+        match.roll((2, 1))
+        match.move(0, match.state.position.legal_turns()[0])
+        return [review.chosen for review in CubeReviewer(lambda game: exact).review(MatchRecord.of(match))]
+
+    assert reviews(1) == []
+    assert reviews(3) == ["no double"]

@@ -303,6 +303,46 @@ def test_a_bot_game_played_to_the_end_by_clicking_then_replayed(
     assert "wins the match" in page.locator("#game .turn-line").inner_text()
     _shoot(page, screenshots, f"{game}-over")
     _check_replay(player, game_id, screenshots, game)
+    _check_analysis(player, game_id, screenshots, game)
+
+
+def _check_analysis(visitor: Visitor, game_id: str, screenshots: Path, name: str) -> None:
+    """The archive page's analysis shows the API's review: the players' totals, the
+    equity chart, every marked decision, each of which shows its step of the replay."""
+    page = visitor.page
+    visitor.goto(f"/archive/{game_id}")
+    page.wait_for_selector("#replay[data-ready]")
+    section = page.locator("#analysis")
+    if name == "abluka":  # a search plays it: no network reviews it, nothing is offered
+        assert section.count() == 0
+        return
+    section.locator("button.analysis-run").click()
+    page.wait_for_selector("#analysis[data-ready]", timeout=60_000)
+    data = page.evaluate(
+        "(id) => fetch(`/api/games/${id}/analysis`).then((response) => response.json())", game_id
+    )
+    rows = section.locator("table.analysis-totals tbody tr")
+    assert rows.count() == 2
+    for seat in (0, 1):
+        cells = rows.nth(seat).locator("td")
+        assert cells.nth(0).inner_text() == str(data["totals"][seat]["decisions"])
+        assert cells.nth(1).inner_text() == f"{data['totals'][seat]['error_rate']:.1f}"
+    assert "Tavla bot" in rows.nth(1).locator("th").inner_text()
+    points = section.locator("svg.analysis-chart polyline.equity").get_attribute("points") or ""
+    assert len(points.split()) == len(data["moves"]) > 0
+    marked = [move for move in data["moves"] if move["mark"]] + [
+        cube for cube in data["cubes"] if cube["mark"]
+    ]
+    buttons = section.locator("ol.analysis-marked button[data-step]")
+    assert buttons.count() == len(marked)
+    assert section.locator(".analysis-none").count() == (0 if marked else 1)
+    _shoot(page, screenshots, f"{name}-analysis")
+    if marked:
+        last = buttons.nth(buttons.count() - 1)
+        step = last.get_attribute("data-step")
+        assert step == str(max(entry["step"] for entry in marked))
+        last.click()
+        assert page.locator("#replay").get_attribute("data-index") == step
 
 
 @pytest.mark.parametrize("game", GAMES)

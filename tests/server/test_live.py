@@ -228,6 +228,11 @@ def test_a_private_game_refuses_spectators(site: Site) -> None:
     assert refused.value.code == 4403
     assert site.as_(other).get(f"/api/games/{game}/record").status_code == 403
     assert site.as_(host).get(f"/api/games/{game}/record").status_code == 200
+    # Its analysis is refused to an outsider before anything else, and to the players
+    # while they play: the bot's best turns would help them at the board.
+    assert site.as_(other).get(f"/api/games/{game}/analysis").status_code == 403
+    playing = site.as_(host).get(f"/api/games/{game}/analysis")
+    assert playing.status_code == 409 and playing.json()["error"]["code"] == "not_finished"
 
 
 def test_a_websocket_from_another_site_is_refused(site: Site) -> None:
@@ -278,6 +283,44 @@ def test_a_game_against_a_bot_is_played_to_the_end_and_archived(
     page = site.as_(None).get(f"/archive/{game_id}")
     assert page.status_code == 200 and game_id in page.text
     replays_in_the_cli(site, game_id, game, tmp_path)
+    analysed_by_the_bot(site, game_id, game)
+
+
+def analysed_by_the_bot(site: Site, game_id: str, game: str) -> None:
+    """The archive's analysis is ``tavla analyze``'s review of the record, made once."""
+    from tavla.analysis.report import analyze
+    from tavla.bots.network import Network
+    from tavla.match.record import MatchRecord
+
+    answer = site.as_(None).get(f"/api/games/{game_id}/analysis")
+    if game == "abluka":  # a search plays it: no network reviews it
+        assert answer.status_code == 409 and answer.json()["error"]["code"] == "no_analysis"
+        return
+    assert answer.status_code == 200, answer.text
+    found = answer.json()
+    record = MatchRecord.from_json(site.as_(None).get(f"/api/games/{game_id}/record").text)
+    network = Network.shipped(game)
+    expected = analyze(record, lambda _: network)
+    assert found["id"] == game_id and found["game"] == game and found["bots"] == [None, "beginner"]
+    assert found["players"][0] == "ayse"
+    assert [move["played"] for move in found["moves"]] == [review.played for review in expected.moves]
+    assert [move["step"] for move in found["moves"]] == [review.action_index + 1 for review in expected.moves]
+    assert [move["loss"] for move in found["moves"]] == [round(review.loss, 3) for review in expected.moves]
+    assert [move["mark"] for move in found["moves"]] == [review.mark for review in expected.moves]
+    for totals, player in zip(found["totals"], expected.players, strict=True):
+        assert totals["decisions"] == player.decisions > 0
+        assert totals["error_rate"] == round(player.error_rate, 1)
+        assert totals["luck"] == round(player.luck, 3)
+        assert sum(totals["marks"].values()) == sum(player.marks.values())
+    assert len(found["lucks"]) == sum(player.rolls for player in expected.players) > 0
+    # Each step is a move of the record's, by the seat the review names.
+    for move in found["moves"]:
+        action = record.actions[move["step"] - 1]
+        assert (action.kind.value, action.seat, action.value) == ("move", move["seat"], move["played"])
+    analyses = site.client.app.state.platform.analyses  # type: ignore[attr-defined]
+    made = analyses.made
+    assert site.as_(None).get(f"/api/games/{game_id}/analysis").json() == found
+    assert analyses.made == made  # the second visitor gets the one made for the first
 
 
 def replays_in_the_cli(site: Site, game_id: str, game: str, folder: Path) -> None:

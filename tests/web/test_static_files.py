@@ -7,6 +7,9 @@ import re
 
 from tests.web import make_fixtures
 
+from tavla.analysis.report import MARK_NAMES
+from tavla.bots.cube.decisions import Answer, CubeAction
+
 STATIC = make_fixtures.STATIC
 BUTTONS = (
     "roll",
@@ -48,14 +51,20 @@ def test_text_json_lists_every_default_text() -> None:
 def test_every_text_key_the_scripts_use_has_an_english_default() -> None:
     texts = json.loads(make_fixtures.text_json())
     used: set[str] = set()
-    for name in ("board.js", "game.js", "replay.js"):
+    for name in ("board.js", "game.js", "replay.js", "analysis.js"):
         source = (STATIC / name).read_text(encoding="utf-8")
         used.update(re.findall(r"""\bt\(\s*["']([\w.]+)["']""", source))
-    # Keys built from a name: the buttons, the error codes, colours and resign levels.
+    # Keys built from a name: the buttons, the error codes, colours and resign levels,
+    # the analysis's marks and cube choices.
     for button in BUTTONS:
         used.update({f"btn.{button}", f"aria.{button}", f"key.{button}"})
     used.update(f"error.{code}" for code in ERROR_CODES)
     used.update({"colour.white", "colour.black", "resign.single", "resign.gammon", "resign.backgammon"})
+    used.update(f"analysis.mark.{mark}" for mark in MARK_NAMES)
+    choices = {*(str(action) for action in CubeAction), *(str(answer) for answer in Answer), "double"}
+    used.update(
+        f"analysis.choice.{word.replace(' ', '_')}" for choice in choices for word in choice.split(", ")
+    )
     missing = sorted(used - set(texts))
     assert missing == []
     # Access keys are single letters, none used twice.

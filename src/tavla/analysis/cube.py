@@ -5,7 +5,9 @@ bot's cubeless chances for him go through the cube model (``tavla.bots.cube``):
 what doubling, and not doubling, are worth when the opponent answers right. A
 double, a take, a pass or a beaver is compared with the right choice the same
 way. Positions where nobody doubled and doubling was far from right are no
-decision and are left out, as GNU Backgammon counts only close or actual ones.
+decision and are left out, as GNU Backgammon counts only close or actual ones; so
+are those where doubling is worth exactly what not doubling is (double match point,
+where a taken cube wins what the game wins).
 
 Losses are in points per game per unit of the cube for money play; for a match
 the loss in match winning chance is turned into the same unit (the normalised
@@ -36,6 +38,8 @@ from tavla.schema.match import match_state_json
 
 CLOSE = 0.16
 """A no-double counts as a decision when doubling was at most this far from right."""
+SAME = 1e-9
+"""Equities this close are one: a double worth what not doubling is, is no decision."""
 
 
 @dataclass(frozen=True)
@@ -96,6 +100,8 @@ class CubeReviewer:
         best = max(answered, decision.no_double)
         if not doubled and best - chosen <= 0 and decision.no_double - answered > CLOSE:
             return None  # doubling was far from right: not a decision
+        if abs(decision.no_double - answered) < SAME:
+            return None  # doubling changes nothing (double match point): nothing to decide
         equities = {"no double": decision.no_double, "double, take": decision.double_take}
         equities["double, pass"] = decision.double_pass
         if decision.double_beaver is not None:

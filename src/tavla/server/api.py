@@ -19,6 +19,7 @@ from tavla.server.errors import ApiError, not_found
 from tavla.server.federations.observing import check_may_observe
 from tavla.server.i18n import N_
 from tavla.server.limits import client_address
+from tavla.server.live.gamerows import site_bots
 from tavla.server.offers import BotGameCreate, OfferAccept, OfferCreate
 from tavla.server.platform import Platform
 from tavla.storage.models import LiveGame, Offer, User
@@ -293,6 +294,19 @@ async def game_replay(game_id: str, db: Db, session: OptionalSession) -> dict[st
     """Every state of the match, the start and after each action, for stepping through it."""
     row = await visible_game(game_id, db, session)
     return await archive.replay_json(db, row)
+
+
+@router.get("/games/{game_id}/analysis")
+async def game_analysis(
+    game_id: str, db: Db, platform: PlatformDep, session: OptionalSession
+) -> dict[str, Any]:
+    """The bot's review of a finished game: each turn's equity lost and mark, each cube
+    decision, each roll's luck, each player's totals (docs/analysis.md). 409 while the
+    game is played, and for a game no bot reviews."""
+    row = await visible_game(game_id, db, session)
+    record = await archive.record(db, row)
+    found = await platform.analyses.of(row.id, row.status == "finished", record)
+    return {"id": row.id, "players": await archive.player_names(db, row), "bots": site_bots(row), **found}
 
 
 @router.get("/users/{name}")

@@ -20,7 +20,7 @@ from tavla.server.live.basics import bot_name
 from tavla.server.live.gamerows import site_bots
 from tavla.storage.models import GameAction, GameDice, LiveGame, User
 
-__all__ = ["profile", "record_json", "record_mat", "replay_json", "summary"]
+__all__ = ["player_names", "profile", "record", "record_json", "record_mat", "replay_json", "summary"]
 
 PROFILE_GAMES = 50
 
@@ -33,7 +33,7 @@ def seat_of(row: LiveGame, user_id: int) -> int | None:
     return None
 
 
-async def _names(db: AsyncSession, row: LiveGame) -> list[str]:
+async def player_names(db: AsyncSession, row: LiveGame) -> list[str]:
     names = []
     for user_id, bot in ((row.seat0_user_id, row.seat0_bot), (row.seat1_user_id, row.seat1_bot)):
         if bot is not None and user_id is None:
@@ -51,7 +51,7 @@ async def summary(db: AsyncSession, row: LiveGame) -> dict[str, Any]:
         "game": settings.game,
         "title": settings.definition.facts.title,
         "length": settings.length,
-        "players": await _names(db, row),
+        "players": await player_names(db, row),
         "bots": site_bots(row),
         "status": row.status,
         "score": row.score,
@@ -97,7 +97,7 @@ async def replay_json(db: AsyncSession, row: LiveGame) -> dict[str, Any]:
                 "match": match_state_json(state, t_ms).model_dump(mode="json", by_alias=True),
             }
         )
-    return {"id": row.id, "players": await _names(db, row), "bots": site_bots(row), "states": steps}
+    return {"id": row.id, "players": await player_names(db, row), "bots": site_bots(row), "states": steps}
 
 
 async def record_json(db: AsyncSession, row: LiveGame) -> str:

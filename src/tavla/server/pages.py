@@ -13,6 +13,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from sqlalchemy import select
 
+from tavla.bots.network import shipped_games
 from tavla.core.errors import UnknownGameError
 from tavla.core.registry import all_games, find_game
 from tavla.server import archive
@@ -189,8 +190,16 @@ async def archive_page(game_id: str, request: Request, db: Db, session: Optional
     except ApiError:
         return render(request, session, "missing.html", status=403, private=True)
     info = await archive.summary(db, row)
+    # The bot's review is offered once the game is over, for the games a network plays.
+    analysable = info["status"] == "finished" and info["game"] in shipped_games()
     return render(
-        request, session, "archive.html", game_id=game_id, game=info, board_text=board_text(request, session)
+        request,
+        session,
+        "archive.html",
+        game_id=game_id,
+        game=info,
+        analysable=analysable,
+        board_text=board_text(request, session),
     )
 
 

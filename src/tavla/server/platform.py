@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from tavla.ledger.service import Ledger
 from tavla.realtime.hub import Hub
+from tavla.server.analysis import Analyses
 from tavla.server.events import Events
 from tavla.server.limits import Limits
 from tavla.server.live.bots import BotChooser
@@ -42,6 +43,8 @@ class Platform:
     tournaments: Director
     staked: StakedGames
     relay: Relay = field(init=False)
+    analyses: Analyses = field(default_factory=Analyses)
+    """The finished games' reviews this process made (the archive's analysis)."""
     """Carries the games' traffic to and from the other processes (one process: unused)."""
     ready: bool = False
     _catching_up: asyncio.Task[None] | None = None

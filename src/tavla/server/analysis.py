@@ -1,0 +1,121 @@
+"""A finished game's analysis as the archive shows it (docs/analysis.md, docs/API.md).
+
+The bot of the game's variant reviews every turn, cube decision and roll of the match
+record at 0 plies (:func:`tavla.analysis.report.analyze`), as ``tavla analyze`` does.
+Only a finished game is analysed: the review names the best turn of every position,
+which would help a player still at the board. A review takes from a fraction of a
+second (tabla) to several (the progressive doubles of chelebi and gulbara), so it runs
+in a worker thread, one at a time in a process, and the last ones are kept: a finished
+game's record never changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from typing import Any
+
+from tavla.analysis.report import MARK_NAMES, Analysis, analyze
+from tavla.bots.network import Network, shipped_games
+from tavla.match.record import MatchRecord
+from tavla.server.errors import ApiError
+from tavla.server.i18n import N_
+
+KEPT = 64
+"""Analyses a process keeps for the next visitors of the same games."""
+
+
+def analysis_json(analysis: Analysis) -> dict[str, Any]:
+    """The review as the API gives it: equities in points per game, rounded to 0.001;
+    ``step`` is the replay's step showing the position after the action (its index + 1)."""
+    return {
+        "game": analysis.game,
+        "plies": analysis.plies,
+        "totals": [
+            {
+                "seat": player.seat,
+                "decisions": player.decisions,
+                "error_rate": round(player.error_rate, 1),
+                "marks": {mark: player.marks[mark] for mark in MARK_NAMES},
+                "cube_decisions": player.cube_decisions,
+                "cube_error_rate": round(player.cube_error_rate, 1),
+                "cube_marks": {mark: player.cube_marks[mark] for mark in MARK_NAMES},
+                "luck": round(player.luck, 3),
+                "rolls": player.rolls,
+            }
+            for player in analysis.players
+        ],
+        "moves": [
+            {
+                "step": review.action_index + 1,
+                "game": review.game_number,
+                "seat": review.seat,
+                "played": review.played,
+                "best": review.best,
+                "equity": round(review.played_equity, 3),
+                "best_equity": round(review.best_equity, 3),
+                "loss": round(review.loss, 3),
+                "mark": review.mark,
+                "forced": review.forced,
+            }
+            for review in analysis.moves
+        ],
+        "cubes": [
+            {
+                "step": review.action_index + 1,
+                "game": review.game_number,
+                "seat": review.seat,
+                "kind": review.kind,
+                "chosen": review.chosen,
+                "right": review.right,
+                "loss": round(review.loss, 3),
+                "mark": review.mark,
+            }
+            for review in analysis.cubes
+        ],
+        "lucks": [
+            {
+                "step": luck.action_index + 1,
+                "seat": luck.seat,
+                "dice": f"{luck.dice[0]}{luck.dice[1]}",
+                "luck": round(luck.luck, 3),
+            }
+            for luck in analysis.lucks
+        ],
+    }
+
+
+def review(record: MatchRecord) -> dict[str, Any]:
+    """The analysis of a finished match's record by its game's shipped network."""
+    network = Network.shipped(record.settings.game)
+    return analysis_json(analyze(record, lambda _: network))
+
+
+class Analyses:
+    """The analyses of one server process: made one at a time, the last :data:`KEPT` kept."""
+
+    def __init__(self, kept: int = KEPT) -> None:
+        self._kept = kept
+        self._done: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self._lock = asyncio.Lock()
+        self.made = 0
+        """Analyses computed (not taken from those kept): what the tests count."""
+
+    async def of(self, game_id: str, finished: bool, record: MatchRecord) -> dict[str, Any]:
+        """The analysis of the game ``game_id`` whose record is ``record``.
+
+        Raises :class:`ApiError` 409 while the game is being played, and for a game no
+        bot reviews (Abluka, indiyka: no network)."""
+        if not finished:
+            raise ApiError(409, "not_finished", N_("a game is analysed once it is over"))
+        game = record.settings.game
+        if game not in shipped_games():
+            raise ApiError(409, "no_analysis", N_("no bot analyses {game} games yet"), game=game)
+        async with self._lock:  # one review at a time: each keeps a core busy
+            if game_id not in self._done:
+                self._done[game_id] = await asyncio.to_thread(review, record)
+                self.made += 1
+                while len(self._done) > self._kept:
+                    self._done.popitem(last=False)
+            self._done.move_to_end(game_id)
+            return self._done[game_id]

@@ -1,0 +1,240 @@
+// @ts-check
+/**
+ * The archive page's analysis of a finished game: the bot's review of every turn, cube
+ * decision and roll, fetched from `GET /api/games/{id}/analysis` (docs/API.md) when the
+ * visitor asks for it, since a review takes the server a few seconds.
+ *
+ * The template provides `<section id="analysis" data-analysis="URL">` holding a
+ * `button.analysis-run`; clicking it fills the section with:
+ *
+ * - `table.analysis-totals`: per player the decisions, error rate (thousandths of a
+ *   point lost per decision), doubtful turns, errors, blunders, luck, and the cube's;
+ * - `svg.analysis-chart`: the first player's equity after each turn, the marked turns
+ *   as dots (`circle.mark-error`, `circle.mark-blunder`), a dashed line between games;
+ * - `ol.analysis-marked`: one `button[data-step]` per marked decision, which shows that
+ *   step of the replay (`window.tavlaReplay.show`).
+ */
+
+import { html } from "./board.js";
+import { seatName, t } from "./text.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+const MARKS = ["doubtful", "error", "blunder"];
+const CHART = { width: 600, height: 180, pad: 8, top: 3 };
+const NUM = { class: "num" };
+
+/**
+ * @typedef {{seat: number, decisions: number, error_rate: number, marks: Record<string, number>,
+ *   cube_decisions: number, cube_error_rate: number, cube_marks: Record<string, number>,
+ *   luck: number, rolls: number}} Totals
+ * @typedef {{step: number, game: number, seat: number, played: string, best: string, equity: number,
+ *   best_equity: number, loss: number, mark: string, forced: boolean}} MoveReview
+ * @typedef {{step: number, game: number, seat: number, kind: string, chosen: string, right: string,
+ *   loss: number, mark: string}} CubeReview
+ * @typedef {{id: string, game: string, plies: number, players: string[], bots: (string | null)[],
+ *   totals: Totals[], moves: MoveReview[], cubes: CubeReview[]}} AnalysisData
+ */
+
+/**
+ * A signed number with three decimals, as equities are written ("+0.123", "−0.050").
+ * @param {number} value
+ */
+export function signed(value) {
+  const text = Math.abs(value).toFixed(3);
+  return value < 0 ? `−${text}` : `+${text}`;
+}
+
+/**
+ * The text of a cube choice as the review names it ("no double", "double, take", ...).
+ * @param {string} choice
+ */
+function cubeWord(choice) {
+  return choice
+    .split(", ")
+    .map((word) => t(`analysis.choice.${word.replace(/ /g, "_")}`))
+    .join(", ");
+}
+
+/**
+ * @param {AnalysisData} data
+ * @param {number} seat
+ */
+function nameOf(data, seat) {
+  return seatName(data.players[seat] || "", data.bots ? data.bots[seat] : null);
+}
+
+/** @param {AnalysisData} data */
+function totalsTable(data) {
+  const hasCube = data.totals.some((player) => player.cube_decisions > 0);
+  const headings = [
+    "analysis.player",
+    "analysis.decisions",
+    "analysis.error_rate",
+    "analysis.doubtful",
+    "analysis.errors",
+    "analysis.blunders",
+    ...(hasCube ? ["analysis.cube_decisions", "analysis.cube_rate"] : []),
+    "analysis.luck",
+  ];
+  const rows = data.totals.map((player) =>
+    html("tr", { "data-seat": player.seat }, [
+      html("th", { scope: "row" }, [nameOf(data, player.seat)]),
+      html("td", NUM, [String(player.decisions)]),
+      html("td", NUM, [player.error_rate.toFixed(1)]),
+      ...MARKS.map((mark) => html("td", NUM, [String(player.marks[mark] || 0)])),
+      ...(hasCube
+        ? [html("td", NUM, [String(player.cube_decisions)]), html("td", NUM, [player.cube_error_rate.toFixed(1)])]
+        : []),
+      html("td", NUM, [signed(player.luck)]),
+    ]),
+  );
+  return html("table", { class: "list analysis-totals" }, [
+    html("thead", {}, [
+      html("tr", {}, headings.map((key, i) => html("th", { scope: "col", class: i ? "num" : null }, [t(key)]))),
+    ]),
+    html("tbody", {}, rows),
+  ]);
+}
+
+/**
+ * @param {string} tag
+ * @param {Record<string, string | number>} attributes
+ */
+function svg(tag, attributes) {
+  const element = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, String(value));
+  return element;
+}
+
+/** @param {AnalysisData} data */
+function equityChart(data) {
+  const moves = data.moves;
+  const { width, height, pad, top } = CHART;
+  const left = pad + 22; // room for the equity labels
+  const x = (/** @type {number} */ i) => left + (moves.length > 1 ? (i * (width - left - pad)) / (moves.length - 1) : 0);
+  const y = (/** @type {number} */ e) => height / 2 - (e / top) * (height / 2 - pad);
+  const label = t("analysis.chart", { name: nameOf(data, 0) });
+  const chart = svg("svg", { class: "analysis-chart", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": label });
+  const title = svg("title", {});
+  title.textContent = label;
+  chart.append(title);
+  // A faint line at every point of equity, the axis at 0, each labelled on the left.
+  for (let e = -top; e <= top; e += 1) {
+    chart.append(svg("line", { class: e === 0 ? "axis" : "grid", x1: left, x2: width - pad, y1: y(e), y2: y(e) }));
+    const tick = svg("text", { class: "tick", x: left - 4, y: y(e) + 4, "text-anchor": "end" });
+    tick.textContent = e > 0 ? `+${e}` : e < 0 ? `−${-e}` : "0";
+    chart.append(tick);
+  }
+  const equities = moves.map((move) => (move.seat === 0 ? move.equity : -move.equity));
+  moves.forEach((move, i) => {
+    if (i > 0 && move.game !== moves[i - 1].game) {
+      const between = (x(i - 1) + x(i)) / 2;
+      chart.append(svg("line", { class: "game-break", x1: between, x2: between, y1: pad, y2: height - pad }));
+    }
+  });
+  chart.append(svg("polyline", { class: "equity", points: equities.map((e, i) => `${x(i).toFixed(1)},${y(e).toFixed(1)}`).join(" ") }));
+  moves.forEach((move, i) => {
+    if (move.mark === "error" || move.mark === "blunder") {
+      chart.append(svg("circle", { class: `mark-${move.mark}`, cx: x(i).toFixed(1), cy: y(equities[i]).toFixed(1), r: 4 }));
+    }
+  });
+  return chart;
+}
+
+/**
+ * @param {AnalysisData} data
+ * @param {(step: number) => void} showStep
+ */
+function markedList(data, showStep) {
+  /** @type {{step: number, text: string, mark: string}[]} */
+  const marked = [];
+  for (const move of data.moves) {
+    if (!move.mark) continue;
+    const mark = t(`analysis.mark.${move.mark}`);
+    const params = { name: nameOf(data, move.seat), played: move.played, best: move.best, loss: signed(-move.loss), mark };
+    marked.push({ step: move.step, mark: move.mark, text: t("analysis.move", params) });
+  }
+  for (const cube of data.cubes) {
+    if (!cube.mark) continue;
+    const mark = t(`analysis.mark.${cube.mark}`);
+    const params = { name: nameOf(data, cube.seat), chosen: cubeWord(cube.chosen), right: cubeWord(cube.right), loss: signed(-cube.loss), mark };
+    marked.push({ step: cube.step, mark: cube.mark, text: t("analysis.cube_entry", params) });
+  }
+  marked.sort((a, b) => a.step - b.step);
+  if (marked.length === 0) return html("p", { class: "analysis-none" }, [t("analysis.none_marked")]);
+  const list = html(
+    "ol",
+    { class: "analysis-marked list" },
+    marked.map((entry) =>
+      html("li", {}, [
+        html("button", { type: "button", class: `btn-link mark-${entry.mark}`, "data-step": entry.step }, [entry.text]),
+      ]),
+    ),
+  );
+  list.addEventListener("click", (event) => {
+    const target = /** @type {Element | null} */ (event.target);
+    const button = target && target.closest ? target.closest("button[data-step]") : null;
+    if (button) showStep(Number(/** @type {HTMLElement} */ (button).dataset.step));
+  });
+  return list;
+}
+
+/**
+ * Fill `section` with the analysis `data`.
+ * @param {HTMLElement} section
+ * @param {AnalysisData} data
+ * @param {(step: number) => void} showStep
+ */
+export function renderAnalysis(section, data, showStep) {
+  const body = section.querySelector(".analysis-body") || section;
+  body.replaceChildren(
+    totalsTable(data),
+    html("p", { class: "analysis-note" }, [t("analysis.note")]),
+    equityChart(data),
+    html("h3", {}, [t("analysis.marked")]),
+    markedList(data, showStep),
+  );
+  section.dataset.ready = "";
+}
+
+/**
+ * Wire the page's analysis section: its button fetches the review and shows it.
+ * @param {HTMLElement | null} [root]
+ */
+export function startAnalysis(root) {
+  const section = root || document.getElementById("analysis");
+  if (!section) return;
+  const button = /** @type {HTMLButtonElement | null} */ (section.querySelector(".analysis-run"));
+  const status = section.querySelector(".analysis-status");
+  if (!button || !status) return;
+  const showStep = (/** @type {number} */ step) => {
+    const replay = /** @type {any} */ (globalThis).tavlaReplay;
+    if (replay) {
+      replay.show(step);
+      document.getElementById("replay")?.scrollIntoView({ block: "nearest" });
+    }
+  };
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    status.textContent = t("analysis.loading");
+    status.className = "analysis-status";
+    try {
+      const response = await fetch(section.dataset.analysis || "", {
+        credentials: "same-origin",
+        headers: { Accept: "application/json" },
+      });
+      if (!response.ok) throw new Error(`${response.status}`);
+      renderAnalysis(section, /** @type {AnalysisData} */ (await response.json()), showStep);
+      status.textContent = "";
+      button.hidden = true;
+    } catch {
+      status.textContent = t("analysis.error");
+      status.className = "analysis-status error";
+      button.disabled = false;
+    }
+  });
+}
+
+if (typeof document !== "undefined" && !(/** @type {any} */ (globalThis).TAVLA_NO_AUTOSTART)) {
+  startAnalysis();
+}
