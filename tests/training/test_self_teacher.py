@@ -60,3 +60,8 @@ def test_several_processes_give_the_same_labels_in_the_same_order(
 def test_a_network_s_own_zero_ply_is_refused(tapa_positions: list[DiceGame[Any]]) -> None:
     with pytest.raises(TavlaError, match="plies 1 or more"):
         network_targets("tapa", tapa_positions, plies=0)
+
+
+def test_no_process_to_label_with_is_refused(tapa_positions: list[DiceGame[Any]]) -> None:
+    with pytest.raises(TavlaError, match="at least one process"):
+        network_targets("tapa", tapa_positions, plies=1, processes=0)

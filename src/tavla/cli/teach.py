@@ -57,7 +57,9 @@ def teach_command(
     ] = None,
     games: Annotated[int, typer.Option(help="--make-dataset: games of the player against itself.")] = 1000,
     alternatives: Annotated[int, typer.Option(help="--make-dataset: turns not played kept per turn.")] = 3,
-    processes: Annotated[int, typer.Option(help="--make-dataset: gnubg processes labelling at once.")] = 2,
+    processes: Annotated[
+        int, typer.Option(min=1, help="--make-dataset: processes labelling at once (gnubg or the network).")
+    ] = 2,
     player: Annotated[
         str | None,
         typer.Option(

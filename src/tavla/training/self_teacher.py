@@ -8,8 +8,9 @@ played, where its 0-ply estimate guesses them. Fitting a network on such targets
 moves its 0-ply play towards its n-ply play, as strong programs refine a network on
 its own deeper evaluations and rollouts.
 
-The estimates are deterministic (the search draws nothing), so the labels of a
-dataset do not depend on how many processes computed them.
+The estimates are deterministic (the search draws nothing), and are always computed
+in fresh worker processes, so the labels of a dataset do not depend on how many
+processes computed them.
 """
 
 from __future__ import annotations
@@ -69,15 +70,16 @@ def network_targets(
         raise TavlaError("a network's own 0-ply estimates teach it nothing: give plies 1 or more")
     texts = [position.notation() for position in positions]
     tasks = [(texts[start : start + chunk], plies) for start in range(0, len(texts), chunk)]
+    if processes < 1:
+        raise TavlaError(f"labelling needs at least one process, not {processes}")
     initargs = (game, None if weights is None else str(weights))
-    if processes <= 1:
-        _start(*initargs)
-        results = _collect(map(_label, tasks), len(texts), progress)
-    else:
-        # Spawned, not forked: the caller may run threads (a progress display).
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(processes, context, initializer=_start, initargs=initargs) as pool:
-            results = _collect(pool.map(_label, tasks), len(texts), progress)
+    # Always in spawned workers, even a single one: they start alike whatever the
+    # caller has done to its own process (a BLAS set to other threads computes the last
+    # bits of a product otherwise), so one process and several give equal labels. Spawned,
+    # not forked: the caller may run threads (a progress display).
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(processes, context, initializer=_start, initargs=initargs) as pool:
+        results = _collect(pool.map(_label, tasks), len(texts), progress)
     return np.concatenate(results) if results else np.empty((0, 5))
 
 
