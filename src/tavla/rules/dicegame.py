@@ -302,8 +302,22 @@ class DiceGame(Defined, TwoDiceChance, Generic[S]):
         """The legal turn that ends in the mover state ``target``, found without listing turns.
 
         A depth-first search over the dice a legal turn plays, pruned by the
-        game's :meth:`could_reach`, remembering dead ends.
+        game's :meth:`could_reach`, remembering dead ends. Answers are kept on the
+        position: on a huge progressive double one search takes a tenth of a second,
+        and a turn's text (its first playing order) is asked for again by every copy
+        of the turn, a bot's choice and the record of it.
         """
+        known = self._found_turns
+        if target not in known:
+            known[target] = self._search_turn(target)
+        return known[target]
+
+    @cached_property
+    def _found_turns(self) -> dict[S, DiceTurn[Self] | None]:
+        """:meth:`find_turn`'s answers so far, by target mover state."""
+        return {}
+
+    def _search_turn(self, target: S) -> DiceTurn[Self] | None:
         planner = self._search_plan
         need = planner.target
         step_function = self.step_function()

@@ -17,6 +17,7 @@ from tests.rules.backgammon.test_movegen import ROLLS, positions, view_of
 import tavla
 from tavla.rules.backgammon import BackgammonPosition
 from tavla.rules.dicegame import DiceGame
+from tavla.rules.dicesteps import DiceTurn
 from tavla.rules.movetext import format_turn
 
 START_65 = "tabla 2b/-/-/-/-/5w/-/3w/-/-/-/5b/5w/-/-/-/3b/-/5b/-/-/-/-/2w 0,0 0,0 w 65"
@@ -83,3 +84,19 @@ def test_any_order_of_entry_with_undos_gives_the_listed_text(
     turn = builder.commit()
     assert listed[turn.after] == turn.text
     assert rolled.parse_turn(turn.text).after == turn.after
+
+
+def test_a_huge_doubles_first_playing_order_is_searched_once_per_position() -> None:
+    """RULES.md 4: chelebi's 1-1 plays four 1s, then four 2s, on to four 6s; a turn's
+    text is its first playing order, which a search finds. Every copy of the turn asks
+    the position again, which answers from that one search, as a fresh position would."""
+    notation = "chelebi 2b/-/-/-/-/5w/-/3w/-/-/-/5b/5w/-/-/-/3b/-/5b/-/-/-/-/2w 0,0 0,0 w 11"
+    position = tavla.from_notation(notation)
+    assert position.legal_turns_within(3000) is None
+    turn = position.best_turns(1, lambda after: float(after.points[0]))[0]
+    target = turn.after.with_side(position.side).mover_state()
+    first = position.find_turn(target)
+    assert first is not None and position.find_turn(target) is first
+    copy = DiceTurn(turn.steps, turn.after, position)
+    assert copy.text == turn.text == tavla.from_notation(notation).find_turn(target).text  # type: ignore[union-attr]
+    assert first.after == turn.after
