@@ -8,7 +8,9 @@ network (the shipped weights, or ``--weights`` for a file that ``tavla train``
 wrote; ``--opponent-weights`` gives the opponent its own, so that two networks of one
 game meet); the bot levels (``tavla.bots.levels``: beginner ... max, searched without a
 time limit so that results do not depend on the machine); and for tabla GNU
-Backgammon, ``gnubg`` at 0 plies or ``gnubg2`` at 2 (its "world class" play); for
+Backgammon, ``gnubg`` at 0 plies or ``gnubg2`` at 2 (its "world class" play), and
+bgsage (``tavla.oracles.bgsage``, the ``bench`` extra), ``bgsage`` at 0 plies (its
+network alone) or ``bgsage1`` at 1; for
 indiyka ``exact``, the turn with the best exact winning chance (its engine's play). Each
 seed is played twice with the colours swapped, so both players meet the same dice
 (``tavla.bots.duel``). Prints games, wins, points per game for the
@@ -33,6 +35,7 @@ from tavla.bots.indiyka_exact import best_turn
 from tavla.bots.levels import LEVELS, LevelPlayer
 from tavla.bots.network import Network
 from tavla.bots.players import Player, network_player
+from tavla.oracles.bgsage import BgsagePlayer
 from tavla.oracles.gnubg import GnubgOracle, GnubgPlayer
 from tavla.rules.dicegame import DiceGame
 from tavla.rules.dicesteps import DiceTurn
@@ -62,7 +65,8 @@ class Timed:
 
 
 GNUBG_PLAYERS = {"gnubg": 0, "gnubg1": 1, "gnubg2": 2}
-PLAYERS = (*BASELINES, *LEVELS, *GNUBG_PLAYERS, "exact")
+BGSAGE_PLAYERS = {"bgsage": 0, "bgsage1": 1}
+PLAYERS = (*BASELINES, *LEVELS, *GNUBG_PLAYERS, *BGSAGE_PLAYERS, "exact")
 
 
 class ExactIndiyka:
@@ -85,6 +89,8 @@ def make(name: str, game: str, seed: int, weights: Path | None) -> Player:
         return ExactIndiyka()
     if name in GNUBG_PLAYERS:
         return GnubgPlayer(GnubgOracle(), GNUBG_PLAYERS[name])
+    if name in BGSAGE_PLAYERS:
+        return BgsagePlayer(BGSAGE_PLAYERS[name])
     return baseline_player(name, game, seed=seed)
 
 

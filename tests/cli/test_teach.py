@@ -175,6 +175,41 @@ def test_a_variant_is_taught_by_its_network_s_own_lookahead(tmp_path: Path) -> N
     assert wrong.exit_code == 2 and f"{data} holds positions of tapa, not gulbara" in wrong.output
 
 
+def test_a_variant_is_taught_by_its_network_s_own_rollouts(tmp_path: Path) -> None:
+    data = tmp_path / "rolled.npz"
+    made = run(
+        *("--game", "gulbara", "--games", "1", "--seed", "3", "--alternatives", "0", "--processes", "1"),
+        *("--make-dataset", str(data), "--teacher", "rollout", "--trials", "2", "--truncate", "2"),
+    )
+    assert made.exit_code == 0, made.output
+    texts, targets = load_dataset(str(data))
+    assert len(texts) == len(targets) > 20 and all(text.startswith("gulbara ") for text in texts)
+    about = json.loads(data.with_suffix(".json").read_text())
+    assert about["teacher"] == "network rollout 2x2 vr"
+    assert about["command"].endswith("--teacher rollout --trials 2 --truncate 2")
+    assert about["teacher_network"] == Network.shipped("gulbara").metadata["commands"]
+    # Three of them at 1-ply, fitted first: the rollout's label, two turns deep, is kept.
+    shallow = tmp_path / "shallow.npz"
+    again = run(
+        *("--game", "gulbara", "--make-dataset", str(shallow), "--relabel", str(data)),
+        *("--teacher", "network", "--plies", "1", "--sample", "3", "--seed", "1", "--processes", "1"),
+    )
+    assert again.exit_code == 0, again.output
+    sampled, one_ply = load_dataset(str(shallow))
+    rolled = targets[[texts.index(text) for text in sampled]]
+    assert np.abs(one_ply - rolled).max() > 0.001
+    out = tmp_path / "net"
+    fitted = run(
+        *("--game", "gulbara", "--dataset", str(shallow), "--dataset", str(data)),
+        *("--hidden", "8", "--epochs", "1", "--out", str(out)),
+    )
+    assert fitted.exit_code == 0, fitted.output
+    assert "3 rows of positions labelled more than once left out" in fitted.output
+    network = Network.load(out.with_suffix(".npz"))
+    assert network.metadata["teacher"] == "network 1-ply and network rollout 2x2 vr"
+    assert network.metadata["positions"] == len(set(texts))
+
+
 @pytest.mark.parametrize(
     ("args", "words"),
     [
@@ -186,7 +221,15 @@ def test_a_variant_is_taught_by_its_network_s_own_lookahead(tmp_path: Path) -> N
         (["--game", "indiyka", "--dataset", "x.npz"], "indiyka has no network to teach"),
         (
             ["--game", "tapa", "--make-dataset", "x.npz", "--teacher", "pubeval"],
-            "gnubg or network, not 'pubeval'",
+            "gnubg, network or rollout, not 'pubeval'",
+        ),
+        (
+            ["--game", "tapa", "--make-dataset", "x.npz", "--teacher", "rollout", "--plies", "1"],
+            "--teacher rollout plays the positions out: give --trials and --truncate, not --plies",
+        ),
+        (
+            ["--game", "tapa", "--make-dataset", "x.npz", "--teacher", "rollout", "--trials", "0"],
+            "Invalid value for '--trials'",
         ),
         (
             ["--game", "tapa", "--make-dataset", "x.npz", "--teacher", "network"],

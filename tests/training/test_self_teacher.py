@@ -15,6 +15,7 @@ from tavla.bots.baselines import RandomPlayer
 from tavla.bots.encoding import encoder_for
 from tavla.bots.network import Network
 from tavla.bots.outcomes import equity
+from tavla.bots.rollout import Roller, RolloutSettings
 from tavla.bots.search import DiceSearch, SearchSettings
 from tavla.core.errors import TavlaError
 from tavla.rules.dicegame import DiceGame
@@ -65,3 +66,23 @@ def test_a_network_s_own_zero_ply_is_refused(tapa_positions: list[DiceGame[Any]]
 def test_no_process_to_label_with_is_refused(tapa_positions: list[DiceGame[Any]]) -> None:
     with pytest.raises(TavlaError, match="at least one process"):
         network_targets("tapa", tapa_positions, plies=1, processes=0)
+
+
+def test_rollout_targets_are_the_network_s_rollouts_for_the_player_who_moved(
+    tapa_positions: list[DiceGame[Any]],
+) -> None:
+    settings = RolloutSettings(trials=3, truncate=2, seed=4)
+    few = tapa_positions[:6]
+    one = network_targets("tapa", few, rollout=settings, processes=1)
+    roller = Roller(Network.shipped("tapa"))
+    for position, row in zip(few, one, strict=True):
+        assert np.allclose(row, roller.rollout(position, 1 - position.to_act, settings).chances)
+    # Each position's dice come from its own text: the same labels in any order and
+    # from any number of processes.
+    two = network_targets("tapa", few[::-1], rollout=settings, processes=2, chunk=2)
+    assert np.array_equal(one, two[::-1])
+
+
+def test_a_label_is_a_lookahead_or_a_rollout_not_both(tapa_positions: list[DiceGame[Any]]) -> None:
+    with pytest.raises(TavlaError, match="not both"):
+        network_targets("tapa", tapa_positions, plies=1, rollout=RolloutSettings())

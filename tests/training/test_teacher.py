@@ -14,6 +14,7 @@ from tavla.oracles.gnubg import GnubgOracle, gnubg_available
 from tavla.rules.dicegame import DiceGame
 from tavla.rules.dicesteps import DiceTurn
 from tavla.training.teacher import (
+    ROLLOUT_TO_THE_END,
     deepest_labels,
     gnubg_targets,
     load_dataset,
@@ -117,3 +118,6 @@ def test_a_position_labelled_twice_keeps_its_deepest_estimate() -> None:
     # Equally deep: the first stays.
     assert deepest_labels(["x", "x"], targets[:2], [2, 2])[1][:, 0].tolist() == [0.0]
     assert [teacher_plies(t) for t in ("gnubg 0-ply", "gnubg 2-ply", "self-play")] == [0, 2, 0]
+    # A rollout is as deep as the turns it plays; one played to the end, deeper than any.
+    rollouts = ("network rollout 12x10 vr", "network rollout 36xend", "network 2-ply")
+    assert [teacher_plies(t) for t in rollouts] == [10, ROLLOUT_TO_THE_END, 2]

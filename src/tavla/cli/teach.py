@@ -6,8 +6,9 @@ Two steps, each one command, each deterministic for its seed:
     tavla teach --game tabla --dataset a.npz [--dataset b.npz ...] --out tabla --seed 0
 
 The teacher is GNU Backgammon (tabla), or with ``--teacher network`` the network's own
-lookahead at ``--plies`` 1 or 2, for every game with a network (docs/bots.md,
-"Teaching a variant by its own lookahead").
+lookahead at ``--plies`` 1 or 2, or with ``--teacher rollout`` its own rollouts
+(``--trials`` games from each position, each stopped after ``--truncate`` turns), for
+every game with a network (docs/bots.md, "Teaching a variant by its own lookahead").
 
 The first plays ``--games`` games of gnubg (0-ply) against itself and keeps every
 position after a turn played, and ``--alternatives`` random legal turns not played,
@@ -38,12 +39,13 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     from tavla.bots.network import Network
+    from tavla.bots.rollout import RolloutSettings
 
 TEACHER_GAMES = ("tabla",)
 """Games GNU Backgammon can teach: its rules are tabla's."""
 NETWORK_GAMES = ("tabla", "antitabla", "chelebi", "tapa", "gulbara")
 """Games played by a network (indiyka's bot computes its chances exactly)."""
-TEACHERS = ("gnubg", "network")
+TEACHERS = ("gnubg", "network", "rollout")
 
 
 @reports_errors
@@ -69,7 +71,8 @@ def teach_command(
     teacher: Annotated[
         str,
         typer.Option(
-            help="--make-dataset: who labels, 'gnubg' (tabla) or 'network' (its own --plies lookahead)."
+            help="--make-dataset: who labels, 'gnubg' (tabla), 'network' (its own --plies lookahead) "
+            "or 'rollout' (its own rollouts: --trials, --truncate)."
         ),
     ] = "gnubg",
     weights: Annotated[
@@ -81,6 +84,17 @@ def teach_command(
         typer.Option(help="--make-dataset: label this dataset's positions again instead of playing games."),
     ] = None,
     plies: Annotated[int, typer.Option(help="--make-dataset: the depth of the teacher's estimates.")] = 0,
+    trials: Annotated[
+        int, typer.Option(min=1, help="--teacher rollout: games played from each position.")
+    ] = 12,
+    truncate: Annotated[
+        int,
+        typer.Option(min=0, help="--teacher rollout: turns after which the network estimates (0: the end)."),
+    ] = 10,
+    variance_reduction: Annotated[
+        bool,
+        typer.Option(help="--teacher rollout: take each roll's luck out of the trials' results."),
+    ] = True,
     sample: Annotated[
         int | None, typer.Option(help="--relabel: this many of its positions, drawn with --seed.")
     ] = None,
@@ -127,7 +141,12 @@ def teach_command(
         raise fail("give either --make-dataset FILE or one or more --dataset FILE")
     if make_dataset is not None:
         who = _check_labelling(name, player, teacher, close, plies)
-        labeller = Labeller(name, teacher, plies, weights, processes)
+        from tavla.bots.rollout import RolloutSettings
+
+        rollout = None
+        if teacher == "rollout":
+            rollout = RolloutSettings(trials, truncate, variance_reduction, seed)
+        labeller = Labeller(name, teacher, plies, weights, processes, rollout)
         if relabel is not None:
             _relabel(name, make_dataset, relabel, labeller, (sample, skip or []), seed)
         else:
@@ -145,14 +164,14 @@ def teach_command(
 def _check_labelling(game: str, player: str | None, teacher: str, close: int, plies: int) -> str:
     """Who plays the games of a new dataset, once its settings are known to make sense."""
     if teacher not in TEACHERS:
-        raise fail(f"--teacher is gnubg or network, not {teacher!r}")
+        raise fail(f"--teacher is gnubg, network or rollout, not {teacher!r}")
     who = player or ("gnubg" if game in TEACHER_GAMES else "network")
     if who not in ("gnubg", "network"):
         raise fail(f"--player is gnubg or network, not {who!r}")
     if game not in TEACHER_GAMES and "gnubg" in (who, teacher):
         raise fail(
             f"GNU Backgammon plays and teaches {', '.join(TEACHER_GAMES)} only, not {game}: "
-            "use --teacher network (the network's own lookahead)"
+            "use --teacher network (the network's own lookahead) or rollout"
         )
     if close and who != "network":
         raise fail("--close needs --player network: gnubg does not tell its next best turns here")
@@ -160,6 +179,8 @@ def _check_labelling(game: str, player: str | None, teacher: str, close: int, pl
         raise fail(f"--plies is 0, 1 or 2, not {plies}")
     if teacher == "network" and not 1 <= plies <= 2:
         raise fail(f"--teacher network needs --plies 1 or 2 (its own 0-ply teaches nothing), not {plies}")
+    if teacher == "rollout" and plies:
+        raise fail("--teacher rollout plays the positions out: give --trials and --truncate, not --plies")
     return who
 
 
@@ -167,12 +188,22 @@ class Labeller:
     """The teacher of a new dataset: estimates, at its depth, of positions after a turn,
     for the player who made it."""
 
-    def __init__(self, game: str, teacher: str, plies: int, weights: Path | None, processes: int) -> None:
+    def __init__(
+        self,
+        game: str,
+        teacher: str,
+        plies: int,
+        weights: Path | None,
+        processes: int,
+        rollout: RolloutSettings | None = None,
+    ) -> None:
         self.game, self.teacher, self.plies = game, teacher, plies
-        self.weights, self.processes = weights, processes
+        self.weights, self.processes, self.rollout = weights, processes, rollout
 
     @property
     def name(self) -> str:
+        if self.rollout is not None:
+            return f"network {self.rollout.label}"
         return f"{self.teacher} {self.plies}-ply"
 
     @cached_property
@@ -186,12 +217,16 @@ class Labeller:
     @property
     def words(self) -> list[str]:
         """The labelling's part of the dataset's command."""
+        if self.rollout is not None:
+            words = ["--teacher", "rollout", "--trials", str(self.rollout.trials)]
+            words += ["--truncate", str(self.rollout.truncate)]
+            return words + ([] if self.rollout.variance_reduction else ["--no-variance-reduction"])
         words = ["--teacher", "network"] if self.teacher == "network" else []
         return words + (["--plies", str(self.plies)] if self.plies else [])
 
     def about(self) -> dict[str, Any]:
         """The teacher, for the dataset's metadata (a network: the command that made it)."""
-        if self.teacher != "network":
+        if self.teacher == "gnubg":
             return {"teacher": self.name}
         metadata = self.network.metadata
         made_by = metadata.get("commands") or [metadata.get("command", str(self.weights))]
@@ -207,11 +242,12 @@ class Labeller:
         def advance(done: int, _: int) -> None:
             progress.update(task, completed=done)
 
-        if self.teacher == "network":
+        if self.teacher != "gnubg":
             return network_targets(
                 self.game,
                 positions,
                 plies=self.plies,
+                rollout=self.rollout,
                 weights=self.weights,
                 processes=self.processes,
                 progress=advance,

@@ -163,7 +163,16 @@ def deepest_labels(
     return [texts[row] for row in rows], targets[rows], len(texts) - len(rows)
 
 
+ROLLOUT_TO_THE_END = 1000
+"""The depth :func:`teacher_plies` gives a rollout played to the game's end."""
+
+
 def teacher_plies(teacher: str) -> int:
-    """The depth of a dataset's teacher, as its metadata names it ("gnubg 2-ply": 2)."""
+    """The depth of a dataset's teacher, as its metadata names it ("gnubg 2-ply": 2; a
+    rollout stopped after 10 turns, "network rollout 12x10 vr": 10; one played to the
+    end: :data:`ROLLOUT_TO_THE_END`)."""
     words = teacher.split()
+    if "rollout" in words[:-1]:
+        turns = words[words.index("rollout") + 1].partition("x")[2]
+        return ROLLOUT_TO_THE_END if turns == "end" else int(turns)
     return int(words[-1].removesuffix("-ply")) if words and words[-1].endswith("-ply") else 0
