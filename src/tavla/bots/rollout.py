@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from tavla.bots.encoding import encoder_for
-from tavla.bots.outcomes import Estimate, equity, flip, outcome_estimate
+from tavla.bots.outcomes import Estimate, consistent, equity, flip, outcome_estimate
 from tavla.bots.search import DiceSearch, Estimator, SearchSettings
 from tavla.core.errors import TavlaError
 from tavla.rules.dicegame import DiceGame
@@ -93,21 +93,28 @@ class Roller:
         self.estimator = estimator
         self.search = DiceSearch(estimator, SearchSettings())
 
-    def rollout(self, position: DiceGame[Any], player: int, settings: RolloutSettings) -> Rollout:
+    def rollout(
+        self, position: DiceGame[Any], player: int, settings: RolloutSettings, *, dice: str | None = None
+    ) -> Rollout:
         """``position``'s chances for ``player`` (any position: after a turn, or with
-        the dice rolled)."""
+        the dice rolled). The dice come from the seed and ``dice``, by default the
+        position's text; the candidates of one roll given the same ``dice`` meet the same
+        rolls, so that the luck cancels from their differences too."""
         outcome = position.outcome()
         if outcome is not None:
             return Rollout(outcome_estimate(outcome, player), 0.0, settings.trials, settings.trials)
-        base = zlib.crc32(f"{settings.seed} {position.notation()}".encode())
+        key = position.notation() if dice is None else dice
+        base = zlib.crc32(f"{settings.seed} {key}".encode())
         results = np.empty((settings.trials, 5))
         finished = 0
         for trial in range(settings.trials):
-            dice = _Dice(trial, base)
-            results[trial], ended = self._trial(position, player, dice, settings)
+            results[trial], ended = self._trial(position, player, _Dice(trial, base), settings)
             finished += ended
         spread = float(np.std(equity(results), ddof=1)) if settings.trials > 1 else 0.0
-        return Rollout(results.mean(axis=0), spread / np.sqrt(settings.trials), settings.trials, finished)
+        # Luck taken out can carry a mean a hair outside [0, 1] or out of nesting: the
+        # chances are made proper ones, as a network's outputs are.
+        chances = consistent(np.clip(results.mean(axis=0), 0.0, 1.0))
+        return Rollout(chances, spread / np.sqrt(settings.trials), settings.trials, finished)
 
     def _trial(
         self, position: DiceGame[Any], player: int, dice: _Dice, settings: RolloutSettings

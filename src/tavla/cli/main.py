@@ -45,6 +45,7 @@ COMMAND_MODULES = [
     "tavla.cli.train",
     "tavla.cli.verify_dice",
     "tavla.cli.analyze",
+    "tavla.cli.rollout",
     "tavla.cli.teach",
     "tavla.cli.pair",
 ]
