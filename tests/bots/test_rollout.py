@@ -17,6 +17,7 @@ import tavla
 from tavla.bots.network import Network
 from tavla.bots.outcomes import equity
 from tavla.bots.rollout import ROLLS, SECOND_STRIDE, Roller, RolloutSettings
+from tavla.bots.search import DiceSearch, SearchSettings
 from tavla.core.errors import TavlaError
 from tavla.core.protocol import BLACK, WHITE
 from tavla.rules.dicegame import DiceGame
@@ -122,3 +123,16 @@ def test_network_rollouts_are_repeatable_and_reduce_the_spread(game: str) -> Non
     assert first.equity_error < noisy.equity_error
     assert abs(first.equity - noisy.equity) < 4 * noisy.equity_error
     assert np.all(first.chances[:1] >= 0) and float(equity(first.chances)) <= 3
+
+
+@pytest.mark.parametrize("game", ["tapa", "tabla", "gulbara"])
+def test_a_reduced_rollout_cut_after_one_turn_is_the_one_ply_estimate(game: str) -> None:
+    """Each trial's leaf minus its roll's luck is the mean over the rolls of the
+    estimates after the best replies: the network's own 1-ply estimate, whatever the dice."""
+    network = Network.shipped(game)
+    position = _after_a_few_turns(game, seed=7, turns=6)
+    owner = 1 - position.to_act
+    one_ply = DiceSearch(network, SearchSettings()).position_estimate(position, owner, 1)
+    for trials, seed in ((1, 0), (3, 9)):
+        found = Roller(network).rollout(position, owner, RolloutSettings(trials, truncate=1, seed=seed))
+        assert found.chances == pytest.approx(one_ply, abs=1e-9)

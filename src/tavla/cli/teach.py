@@ -130,8 +130,8 @@ def teach_command(
         typer.Option(help="Go on training these weights (their size and inputs) instead of fresh ones."),
     ] = None,
 ) -> None:
-    """Train a network on a teacher's estimates: GNU Backgammon's (tabla) or its own
-    lookahead's (every game with a network). Or make a dataset for it."""
+    """Train a network on a teacher's estimates: GNU Backgammon's (tabla), or its own
+    lookahead's or rollouts' (every game with a network). Or make a dataset for it."""
     from tavla.core.registry import find_game
 
     name = find_game(game).name
