@@ -7,9 +7,10 @@ other subcommands of ``tavla.cli.main``.
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import ModuleType
 
 import typer
-from typer.testing import Result
+from typer.testing import CliRunner, Result
 
 from tavla.cli import moves, play, show
 
@@ -23,6 +24,18 @@ def board_commands_app() -> typer.Typer:
     for module in (moves, show, play):
         module.register(app)
     return app
+
+
+def run_subcommand(module: ModuleType, name: str, *args: str) -> Result:
+    """``tavla NAME ARGS`` on an app holding that one command (``module.register``)."""
+    app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+    module.register(app)
+
+    @app.callback()
+    def _group() -> None:
+        """Sub-commands keep their name."""
+
+    return CliRunner().invoke(app, [name, *args])
 
 
 def tpn(

@@ -7,8 +7,8 @@ import random
 from pathlib import Path
 
 import pytest
-import typer
-from typer.testing import CliRunner, Result
+from tests.cli.cli_helpers import run_subcommand
+from typer.testing import Result
 
 from tavla.cli import analyze
 from tavla.match.match import Match
@@ -17,14 +17,7 @@ from tavla.match.settings import MatchSettings
 
 
 def run(*args: str) -> Result:
-    app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
-    analyze.register(app)
-
-    @app.callback()
-    def _group() -> None:
-        """Sub-commands keep their name."""
-
-    return CliRunner().invoke(app, ["analyze", *args])
+    return run_subcommand(analyze, "analyze", *args)
 
 
 def random_game(path: Path, game: str = "tabla", turns: int = 40) -> Path:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
-import typer
-from typer.testing import CliRunner, Result
+from tests.cli.cli_helpers import run_subcommand
+from typer.testing import Result
 
 import tavla
 from tavla.bots.network import Network
@@ -20,14 +20,7 @@ TAPA_START = "tapa 15b/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/15w 0,0 0,0 w
 
 
 def run(*args: str) -> Result:
-    app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
-    rollout.register(app)
-
-    @app.callback()
-    def _group() -> None:
-        """Sub-commands keep their name."""
-
-    return CliRunner().invoke(app, ["rollout", *args])
+    return run_subcommand(rollout, "rollout", *args)
 
 
 def test_the_best_turns_of_a_roll_are_rolled_out_on_the_same_dice() -> None:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import typer
-from typer.testing import CliRunner, Result
+from tests.cli.cli_helpers import run_subcommand
+from typer.testing import Result
 
 from tavla.bots.network import Network
 from tavla.cli import teach
@@ -17,14 +17,7 @@ from tavla.training.teacher import load_dataset
 
 
 def run(*args: str) -> Result:
-    app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
-    teach.register(app)
-
-    @app.callback()
-    def _group() -> None:
-        """Sub-commands keep their name."""
-
-    return CliRunner().invoke(app, ["teach", *args])
+    return run_subcommand(teach, "teach", *args)
 
 
 @pytest.mark.gnubg

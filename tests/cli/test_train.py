@@ -7,22 +7,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import typer
-from typer.testing import CliRunner, Result
+from tests.cli.cli_helpers import run_subcommand
+from typer.testing import Result
 
 from tavla.bots.network import Network
 from tavla.cli import train
 
 
 def run(*args: str) -> Result:
-    app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
-    train.register(app)
-
-    @app.callback()
-    def _group() -> None:
-        """Sub-commands keep their name."""
-
-    return CliRunner().invoke(app, ["train", *args])
+    return run_subcommand(train, "train", *args)
 
 
 QUICK = [
