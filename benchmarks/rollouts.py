@@ -20,13 +20,15 @@ import random
 import time
 from typing import Any
 
+import tavla.cli  # before numpy loads: its BLAS on one thread, as the command runs it
+
+# isort: split
 import numpy as np
 from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
 import tavla
-import tavla.cli
 from tavla.bots.network import Network
 from tavla.bots.outcomes import equity
 from tavla.bots.players import network_player
