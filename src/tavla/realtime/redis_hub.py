@@ -210,7 +210,8 @@ class RedisHub(Hub):
                 self._up.clear()
                 self._confirmed.clear()
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    # untyped before redis 8.2, typed from it: either way passes
+                    await pubsub.aclose()  # type: ignore[no-untyped-call, unused-ignore]
             if was_up:
                 pause = self.backoff_s[0]
             # Processes that lost Redis together come back spread out, not in one burst.
