@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 from tests.cli.cli_helpers import run_subcommand
 from typer.testing import Result
@@ -18,6 +19,24 @@ from tavla.training.teacher import load_dataset
 
 def run(*args: str) -> Result:
     return run_subcommand(teach, "teach", *args)
+
+
+def taught_by_own_network(
+    data: Path, game: str, *args: str
+) -> tuple[list[str], npt.NDArray[np.float64], dict[str, object]]:
+    """A dataset of one self-play game of ``game`` labelled by its shipped network as
+    ``args`` ask: its texts, targets and description, after the checks every such set passes."""
+    made = run(
+        *("--game", game, "--games", "1", "--seed", "3", "--alternatives", "0", "--processes", "1"),
+        *("--make-dataset", str(data), *args),
+    )
+    assert made.exit_code == 0, made.output
+    texts, targets = load_dataset(str(data))
+    assert len(texts) == len(targets) > 20 and all(text.startswith(f"{game} ") for text in texts)
+    about: dict[str, object] = json.loads(data.with_suffix(".json").read_text())
+    assert str(about["command"]).endswith(" ".join(args))
+    assert about["teacher_network"] == Network.shipped(game).metadata["commands"]
+    return texts, targets, about
 
 
 @pytest.mark.gnubg
@@ -103,17 +122,10 @@ def test_deeper_targets_for_a_sample_of_found_positions_then_a_refined_network(t
 
 def test_a_variant_is_taught_by_its_network_s_own_lookahead(tmp_path: Path) -> None:
     data = tmp_path / "tapa.npz"
-    common = ("--game", "tapa", "--games", "1", "--seed", "3", "--alternatives", "0", "--close", "1")
-    made = run(
-        *common, "--make-dataset", str(data), "--teacher", "network", "--plies", "1", "--processes", "1"
+    texts, targets, about = taught_by_own_network(
+        data, "tapa", "--player", "network", "--close", "1", "--teacher", "network", "--plies", "1"
     )
-    assert made.exit_code == 0, made.output
-    texts, targets = load_dataset(str(data))
-    assert len(texts) == len(targets) > 50 and all(text.startswith("tapa ") for text in texts)
-    about = json.loads(data.with_suffix(".json").read_text())
-    assert about["teacher"] == "network 1-ply"
-    assert about["command"].endswith("--player network --close 1 --teacher network --plies 1")
-    assert about["teacher_network"] == Network.shipped("tapa").metadata["commands"]
+    assert len(texts) > 50 and about["teacher"] == "network 1-ply"
     # A sample of it again, two plies deep, then a network fitted on both: each position
     # once, on its deepest label.
     deeper = tmp_path / "deeper.npz"
@@ -170,17 +182,10 @@ def test_a_variant_is_taught_by_its_network_s_own_lookahead(tmp_path: Path) -> N
 
 def test_a_variant_is_taught_by_its_network_s_own_rollouts(tmp_path: Path) -> None:
     data = tmp_path / "rolled.npz"
-    made = run(
-        *("--game", "gulbara", "--games", "1", "--seed", "3", "--alternatives", "0", "--processes", "1"),
-        *("--make-dataset", str(data), "--teacher", "rollout", "--trials", "2", "--truncate", "2"),
+    texts, targets, about = taught_by_own_network(
+        data, "gulbara", "--teacher", "rollout", "--trials", "2", "--truncate", "2"
     )
-    assert made.exit_code == 0, made.output
-    texts, targets = load_dataset(str(data))
-    assert len(texts) == len(targets) > 20 and all(text.startswith("gulbara ") for text in texts)
-    about = json.loads(data.with_suffix(".json").read_text())
     assert about["teacher"] == "network rollout 2x2 vr"
-    assert about["command"].endswith("--teacher rollout --trials 2 --truncate 2")
-    assert about["teacher_network"] == Network.shipped("gulbara").metadata["commands"]
     # Three of them at 1-ply, fitted first: the rollout's label, two turns deep, is kept.
     shallow = tmp_path / "shallow.npz"
     again = run(
