@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -153,6 +154,20 @@ def test_a_hub_refuses_to_start_without_redis() -> None:
         lonely = RedisHub(f"redis://127.0.0.1:{free_port()}/0", start_timeout_s=0.5, backoff_s=(0.05, 0.1))
         with pytest.raises(HubUnavailable):
             await lonely.start()
+
+    asyncio.run(scenario())
+
+
+def test_retrying_leaves_the_process_random_state_alone() -> None:
+    """The pauses between tries are spread by a generator of the hub's own."""
+
+    async def scenario() -> None:
+        lonely = RedisHub(f"redis://127.0.0.1:{free_port()}/0", start_timeout_s=0.5, backoff_s=(0.02, 0.04))
+        random.seed(12)
+        before = random.getstate()
+        with pytest.raises(HubUnavailable):
+            await lonely.start()
+        assert random.getstate() == before
 
     asyncio.run(scenario())
 

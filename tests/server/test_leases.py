@@ -4,6 +4,8 @@ of owner, and an owner that lost its game storing nothing more."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import random
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -228,5 +230,23 @@ def test_a_renewal_while_the_last_change_is_stored_keeps_the_room(tmp_path: Path
         await rooms.renew()
         assert room.game_id not in rooms.rooms and room.closed
         rooms.close()
+
+    run(tmp_path, scenario)
+
+
+def test_the_lease_sweeps_leave_the_process_random_state_alone(tmp_path: Path) -> None:
+    """The sweeps' pauses are spread by a generator of their own: a server embedded in a
+    program (or a test drawing examples beside it) never sees its random numbers move."""
+
+    async def scenario(engine: Any) -> None:
+        rooms = rooms_of(engine, "a", lease_ms=30)  # a sweep every 8-10 ms
+        random.seed(12)
+        before = random.getstate()
+        sweeping = asyncio.create_task(rooms.keep_leases())
+        await asyncio.sleep(0.15)
+        sweeping.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await sweeping
+        assert random.getstate() == before
 
     run(tmp_path, scenario)

@@ -29,6 +29,9 @@ from redis.exceptions import RedisError
 from tavla.realtime.hub import Hub, Subscriber
 
 log = logging.getLogger(__name__)
+_JITTER = random.Random()
+"""Spreads the pauses of processes that started or lost Redis together; its own
+generator, so that the server never moves the random state of the process it runs in."""
 
 CONTROL = "~hub"
 """A channel every connection listens on, so that it is subscribed even with no topic."""
@@ -215,7 +218,7 @@ class RedisHub(Hub):
             if was_up:
                 pause = self.backoff_s[0]
             # Processes that lost Redis together come back spread out, not in one burst.
-            await asyncio.sleep(pause * random.uniform(0.8, 1.2))
+            await asyncio.sleep(pause * _JITTER.uniform(0.8, 1.2))
             pause = min(pause * 2, self.backoff_s[1])
 
     def _came_back(self) -> None:

@@ -33,6 +33,9 @@ from tavla.server.live.room import Room
 from tavla.storage.models import LiveGame
 
 log = logging.getLogger(__name__)
+_JITTER = random.Random()
+"""Spreads the lease sweeps of processes that started together; its own generator, so
+that the server never moves the random state of the process it runs in."""
 
 
 def new_game_id() -> str:
@@ -260,7 +263,7 @@ class Rooms:
         pause_s = self.leases.lease_ms / 3000
         while True:
             # Processes that started together do not sweep in step.
-            await asyncio.sleep(pause_s * random.uniform(0.8, 1.0))
+            await asyncio.sleep(pause_s * _JITTER.uniform(0.8, 1.0))
             try:
                 await self.renew()
                 await self.load_live()
