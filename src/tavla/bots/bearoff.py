@@ -29,7 +29,8 @@ import numpy.typing as npt
 POINTS = 6
 MOST = 15
 ROLLS_KEPT = 40
-"""Rolls the distributions run to: 15 checkers on the 6-point (90 pips) need at most 23."""
+"""Rolls the distributions run to: the slowest placing, 15 checkers on the 6-point (90
+pips), can need 30 (a 2-1 every time)."""
 
 Counts = tuple[int, ...]
 """Checkers on the home points 1 to 6, lowest first."""
