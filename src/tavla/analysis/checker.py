@@ -161,6 +161,9 @@ class CheckerReviewer:
         after_of = {turn.text: turn.after for turn in turns}
         if played not in after_of:
             after_of[played] = position.parse_turn(played).after
+        if plies == 1:  # every turn's replies estimated in one batch
+            rows = search.position_estimates([after_of[text] for text in chosen], [position.side] * len(chosen), 1)
+            return dict(zip(chosen, rows, strict=True))
         return {text: search.position_estimate(after_of[text], position.side, plies) for text in chosen}
 
     # ------------------------------------------------------------------ luck
@@ -172,18 +175,15 @@ class CheckerReviewer:
         if rolled.dice is None:
             raise TavlaError(f"the roll {action.value} left no dice in {rolled.notation()}")
         rolls = before.chance_outcomes()
-        values = {roll: self._best_equity(search, before.with_roll(roll)) for roll, _ in rolls}
+        expanded = search.expand_many([before.with_roll(roll) for roll, _ in rolls], root=True)
+        values = {
+            roll: float(equities(estimate).max()) if len(found) else 0.0
+            for (roll, _), (found, estimate) in zip(rolls, expanded, strict=True)
+        }
         mean = sum(float(weight) * values[roll] for roll, weight in rolls)
         dice = (rolled.dice[0], rolled.dice[1])
         actual = values.get(dice, values.get((dice[1], dice[0]), mean))
         return RollLuck(state.game_number, index, state.seat_of(before.side), dice, actual - mean)
-
-    @staticmethod
-    def _best_equity(search: DiceSearch, position: DiceGame[Any]) -> float:
-        found, estimate = search.expand(position)
-        if not len(found):
-            return 0.0
-        return float(equities(estimate).max())
 
 
 def _dice_position(state: MatchState) -> DiceGame[Any]:

@@ -159,8 +159,9 @@ class Roller:
         mean = np.zeros(5)
         came = sorted(roll)
         chosen: tuple[Any, int, Estimate] | None = None
-        for option, weight in position.chance_outcomes():
-            found, estimate = self.search.expand(position.with_roll(option), root=False)
+        options = position.chance_outcomes()
+        expanded = self.search.expand_many([position.with_roll(option) for option, _ in options])
+        for (option, weight), (found, estimate) in zip(options, expanded, strict=True):
             best = int(np.argmax(equity(estimate)))
             mean += float(weight) * estimate[best]
             if sorted(option) == came:

@@ -121,10 +121,29 @@ class DiceSearch:
 
     def expand(self, position: DiceGame[Any], *, root: bool = True) -> tuple[Afterstates[Any], Estimate]:
         """The legal turns of ``position`` and their 0-ply estimates for its mover."""
+        return self.expand_many([position], root=root)[0]
+
+    def expand_many(
+        self, positions: Sequence[DiceGame[Any]], *, root: bool = False
+    ) -> list[tuple[Afterstates[Any], Estimate]]:
+        """:meth:`expand` of each position, their rows estimated in one call.
+
+        A lookahead asks for the replies to 21 rolls at a time: one product over all
+        their rows costs far less than 21 small ones, whose fixed cost (the board
+        terms, numpy's calls) outweighs the arithmetic."""
         width = self.settings.root_width if root else self.settings.inner_width
-        found = afterstates(position, score_many=self._score_many(position.side), width=width)
-        self.positions += len(found)
-        return found, np.asarray(self.estimator.evaluate(found.features), dtype=np.float64)
+        listed: list[Afterstates[Any]] = []
+        for position in positions:
+            self._check_time()
+            found = afterstates(position, score_many=self._score_many(position.side), width=width)
+            self.positions += len(found)
+            listed.append(found)
+        if not listed:
+            return []
+        rows = np.concatenate([found.features for found in listed])
+        estimates = np.asarray(self.estimator.evaluate(rows), dtype=np.float64)
+        bounds = np.cumsum([len(found) for found in listed])[:-1]
+        return list(zip(listed, np.split(estimates, bounds), strict=True))
 
     # ------------------------------------------------------------------ n-ply
     def _check_time(self) -> None:
@@ -134,29 +153,44 @@ class DiceSearch:
     def position_estimate(self, position: DiceGame[Any], player: int, plies: int) -> Estimate:
         """``position``'s chances for ``player`` at ``plies`` (>= 1): the mean over the
         next rolls of the best 0-ply reply, estimated at ``plies`` - 1."""
-        outcome = position.outcome()
-        if outcome is not None:
-            return outcome_estimate(outcome, player)
-        if position.is_chance:
-            branches = [
-                (position.with_roll(roll), float(weight)) for roll, weight in position.chance_outcomes()
-            ]
-        else:
-            branches = [(position, 1.0)]  # a decision without a roll (a gulbara completion)
-        total = np.zeros(5)
-        for decision, weight in branches:
-            self._check_time()
-            found, estimate = self.expand(decision, root=False)
+        return self.position_estimates([position], [player], plies)[0]
+
+    def position_estimates(
+        self, positions: Sequence[DiceGame[Any]], players: Sequence[int], plies: int
+    ) -> Estimate:
+        """:meth:`position_estimate` of each position for its player, one row each;
+        every position's replies at one depth are estimated together."""
+        totals = np.zeros((len(positions), 5))
+        owners: list[int] = []
+        decisions: list[DiceGame[Any]] = []
+        weights: list[float] = []
+        for index, position in enumerate(positions):
+            outcome = position.outcome()
+            if outcome is not None:
+                totals[index] = outcome_estimate(outcome, players[index])
+            elif position.is_chance:
+                for roll, weight in position.chance_outcomes():
+                    owners.append(index)
+                    decisions.append(position.with_roll(roll))
+                    weights.append(float(weight))
+            else:  # a decision without a roll (a gulbara completion)
+                owners.append(index)
+                decisions.append(position)
+                weights.append(1.0)
+        expanded = self.expand_many(decisions)
+        for decision, (found, _) in zip(decisions, expanded, strict=True):
             if not len(found):
                 raise TavlaError(f"no legal turn listed in {decision.notation()}")
-            best = int(np.argmax(equities(estimate)))
-            if plies > 1:
-                after = found.after(best)
-                row = self.position_estimate(after, decision.side, plies - 1)
-            else:
-                row = estimate[best]
-            total += weight * (row if decision.side == player else flip(row))
-        return total
+        best = [int(np.argmax(equities(estimate))) for _, estimate in expanded]
+        sides = [decision.side for decision in decisions]
+        if plies > 1:
+            replies = [found.after(index) for (found, _), index in zip(expanded, best, strict=True)]
+            rows = self.position_estimates(replies, sides, plies - 1)
+        else:
+            rows = np.array([estimate[index] for (_, estimate), index in zip(expanded, best, strict=True)])
+        for owner, side, weight, row in zip(owners, sides, weights, rows, strict=True):
+            totals[owner] += weight * (row if side == players[owner] else flip(row))
+        return totals
 
     # ------------------------------------------------------------------ root
     def choose(self, position: DiceGame[Any], movetime_ms: int | None = None) -> Choice:
@@ -165,9 +199,10 @@ class DiceSearch:
         if position.outcome() is not None:
             raise TavlaError(f"the game is over in {position.notation()}: no turn to choose")
         start = time.perf_counter()
-        self._deadline = None if movetime_ms is None else start + movetime_ms / 1000
+        self._deadline = None
         self.positions = 0
-        found, estimate = self.expand(position)
+        found, estimate = self.expand(position)  # 0-ply always completes: no deadline yet
+        self._deadline = None if movetime_ms is None else start + movetime_ms / 1000
         if not len(found):
             raise TavlaError(f"no legal turn listed in {position.notation()}")
         candidates = list(range(len(found)))
@@ -178,11 +213,8 @@ class DiceSearch:
                 candidates = self._filtered(candidates, rows, ply)
                 if len(candidates) == 1:
                     break
-                deeper = np.array(
-                    [self.position_estimate(found.after(index), position.side, ply) for index in candidates]
-                )
                 rows = np.zeros_like(estimate)
-                rows[candidates] = np.array(deeper)
+                rows[candidates] = self._deeper(found, candidates, position.side, ply)
                 reached = ply
         except _OutOfTime:
             pass
@@ -193,6 +225,14 @@ class DiceSearch:
             values = values + np.array([self._rng.gauss(0, self.settings.noise) for _ in candidates])
         best = candidates[int(np.argmax(values))]
         return Choice(found.turn(best), rows[best], reached, self.positions)
+
+    def _deeper(self, found: Afterstates[Any], candidates: list[int], side: int, ply: int) -> Estimate:
+        """The candidates' estimates at ``ply``: one batch at ply 1; a candidate at a
+        time deeper, where one turn's replies alone come to hundreds of positions."""
+        afters = [found.after(index) for index in candidates]
+        if ply == 1:
+            return self.position_estimates(afters, [side] * len(afters), ply)
+        return np.concatenate([self.position_estimates([after], [side], ply) for after in afters])
 
     def _filtered(self, candidates: Sequence[int], rows: Estimate, ply: int) -> list[int]:
         values = equities(rows[list(candidates)])
