@@ -10,6 +10,7 @@ somewhere is corrected by lookahead where the lookahead reaches past the error.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -17,11 +18,13 @@ from tests.bots.exact_bearoff import ExactBearOff, FeatureSum, bear_off, every_p
 
 import tavla
 from tavla.bots.encoding import encoder_for
+from tavla.bots.network import Network
 from tavla.bots.outcomes import equity as equities
 from tavla.bots.outcomes import flip as flipped
 from tavla.bots.outcomes import outcome_estimate
 from tavla.bots.search import DiceSearch, SearchSettings
 from tavla.core.protocol import BLACK, WHITE, Outcome, OutcomeReason
+from tavla.rules.dicegame import DiceGame
 
 
 @pytest.fixture(scope="module")
@@ -133,3 +136,50 @@ def test_one_ply_plays_legal_turns_in_every_dice_game(game: str) -> None:
         if listed is not None:
             assert choice.turn.after.notation() in {turn.after.notation() for turn in listed}
         position = choice.turn.after
+
+
+def _one_ply_by_hand(network: Network, position: DiceGame[Any], player: int) -> np.ndarray:
+    """The 1-ply estimate written out plainly: every roll, the rules' legal turns, the
+    reply the network rates best, turned to ``player``'s side and weighted."""
+    outcome = position.outcome()
+    if outcome is not None:
+        return outcome_estimate(outcome, player)
+    total = np.zeros(5)
+    for roll, weight in position.chance_outcomes():
+        decision = position.with_roll(roll)
+        afters = [turn.after for turn in decision.legal_turns()]
+        estimates = network.evaluate(encoder_for(decision).encode_many(afters, decision.side))
+        best = estimates[int(np.argmax(equities(estimates)))]
+        total += float(weight) * (best if decision.side == player else flipped(best))
+    return total
+
+
+@pytest.mark.timeout(240)
+@pytest.mark.parametrize("game", ["tabla", "tapa"])
+def test_a_batch_of_lookaheads_equals_each_written_out(game: str) -> None:
+    """Many positions' replies are estimated in one product (``position_estimates``):
+    no row may land in another position's mean, whoever each estimate is for."""
+    network = Network.shipped(game)
+    search = DiceSearch(network, SearchSettings())
+    rng = random.Random(5)
+    positions: list[DiceGame[Any]] = []
+    position: DiceGame[Any] = tavla.find_game(game).start().with_side(0)
+    while len(positions) < 12:
+        if position.outcome() is not None:
+            positions.append(position)  # a finished game is its own result
+            position = tavla.find_game(game).start().with_side(rng.randrange(2))
+        elif position.is_chance:
+            if rng.random() < 0.2:
+                positions.append(position)
+            position = position.with_roll((rng.randint(1, 6), rng.randint(1, 6)))
+        else:
+            position = search.choose(position).turn.after
+    players = [rng.randrange(2) for _ in positions]
+    batched = search.position_estimates(positions, players, 1)
+    for row, position, player in zip(batched, positions, players, strict=True):
+        assert np.allclose(row, _one_ply_by_hand(network, position, player), atol=1e-9)
+    decisions = [p.with_roll((3, 1)) for p in positions if p.outcome() is None]
+    for (found, estimate), decision in zip(search.expand_many(decisions), decisions, strict=True):
+        alone, alone_estimate = search.expand(decision, root=False)
+        assert found.texts == alone.texts
+        assert np.allclose(estimate, alone_estimate, atol=1e-12)

@@ -162,8 +162,9 @@ class CheckerReviewer:
         if played not in after_of:
             after_of[played] = position.parse_turn(played).after
         if plies == 1:  # every turn's replies estimated in one batch
-            rows = search.position_estimates([after_of[text] for text in chosen], [position.side] * len(chosen), 1)
-            return dict(zip(chosen, rows, strict=True))
+            afters = [after_of[text] for text in chosen]
+            deeper = search.position_estimates(afters, [position.side] * len(chosen), 1)
+            return dict(zip(chosen, deeper, strict=True))
         return {text: search.position_estimate(after_of[text], position.side, plies) for text in chosen}
 
     # ------------------------------------------------------------------ luck

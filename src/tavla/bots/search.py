@@ -153,7 +153,8 @@ class DiceSearch:
     def position_estimate(self, position: DiceGame[Any], player: int, plies: int) -> Estimate:
         """``position``'s chances for ``player`` at ``plies`` (>= 1): the mean over the
         next rolls of the best 0-ply reply, estimated at ``plies`` - 1."""
-        return self.position_estimates([position], [player], plies)[0]
+        estimate: Estimate = self.position_estimates([position], [player], plies)[0]
+        return estimate
 
     def position_estimates(
         self, positions: Sequence[DiceGame[Any]], players: Sequence[int], plies: int
@@ -169,10 +170,10 @@ class DiceSearch:
             if outcome is not None:
                 totals[index] = outcome_estimate(outcome, players[index])
             elif position.is_chance:
-                for roll, weight in position.chance_outcomes():
+                for roll, share in position.chance_outcomes():
                     owners.append(index)
                     decisions.append(position.with_roll(roll))
-                    weights.append(float(weight))
+                    weights.append(float(share))
             else:  # a decision without a roll (a gulbara completion)
                 owners.append(index)
                 decisions.append(position)
