@@ -161,11 +161,8 @@ class CheckerReviewer:
         after_of = {turn.text: turn.after for turn in turns}
         if played not in after_of:
             after_of[played] = position.parse_turn(played).after
-        if plies == 1:  # every turn's replies estimated in one batch
-            afters = [after_of[text] for text in chosen]
-            deeper = search.position_estimates(afters, [position.side] * len(chosen), 1)
-            return dict(zip(chosen, deeper, strict=True))
-        return {text: search.position_estimate(after_of[text], position.side, plies) for text in chosen}
+        deeper = search.turn_estimates([after_of[text] for text in chosen], position.side, plies)
+        return dict(zip(chosen, deeper, strict=True))
 
     # ------------------------------------------------------------------ luck
     def _luck(

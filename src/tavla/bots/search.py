@@ -215,7 +215,8 @@ class DiceSearch:
                 if len(candidates) == 1:
                     break
                 rows = np.zeros_like(estimate)
-                rows[candidates] = self._deeper(found, candidates, position.side, ply)
+                afters = [found.after(index) for index in candidates]
+                rows[candidates] = self.turn_estimates(afters, position.side, ply)
                 reached = ply
         except _OutOfTime:
             pass
@@ -227,13 +228,13 @@ class DiceSearch:
         best = candidates[int(np.argmax(values))]
         return Choice(found.turn(best), rows[best], reached, self.positions)
 
-    def _deeper(self, found: Afterstates[Any], candidates: list[int], side: int, ply: int) -> Estimate:
-        """The candidates' estimates at ``ply``: one batch at ply 1; a candidate at a
-        time deeper, where one turn's replies alone come to hundreds of positions."""
-        afters = [found.after(index) for index in candidates]
-        if ply == 1:
-            return self.position_estimates(afters, [side] * len(afters), ply)
-        return np.concatenate([self.position_estimates([after], [side], ply) for after in afters])
+    def turn_estimates(self, afters: Sequence[DiceGame[Any]], side: int, plies: int) -> Estimate:
+        """The estimates at ``plies`` for ``side`` of the positions its candidate turns
+        lead to: one batch at 1 ply; a turn at a time deeper, where one turn's replies
+        alone come to hundreds of positions."""
+        if plies == 1:
+            return self.position_estimates(afters, [side] * len(afters), plies)
+        return np.concatenate([self.position_estimates([after], [side], plies) for after in afters])
 
     def _filtered(self, candidates: Sequence[int], rows: Estimate, ply: int) -> list[int]:
         values = equities(rows[list(candidates)])
