@@ -326,10 +326,16 @@ class Relay:
     def _forget_the_quiet(self) -> None:
         """Sockets of processes gone quiet leave their rooms here; sockets here whose
         owner went quiet reconnect (to the game's next owner)."""
-        for visitors in list(self.visitors.values()):
+        for game_id, visitors in list(self.visitors.items()):
             for visitor in list(visitors.values()):
                 if self._quiet(visitor.node):
-                    visitor.inbox.put_nowait(("leave", None))
+                    log.warning(
+                        "game %s: process %s went quiet; its socket %s leaves and is told to reconnect",
+                        game_id,
+                        visitor.node,
+                        visitor.conn,
+                    )
+                    self._send_away(game_id, visitor)
         for conn, relayed in list(self.relayed.items()):
             if relayed.heard.is_set() and self._quiet(relayed.owner):
                 self.relayed.pop(conn, None)
@@ -337,13 +343,21 @@ class Relay:
 
     def _after_reconnect(self) -> None:
         """Redis was away: messages may be missing both ways, so every relayed socket
-        starts again, and the visitors leave (their processes rejoin them)."""
+        starts again, and the visitors leave and are told to come back."""
         for conn, relayed in list(self.relayed.items()):
             self.relayed.pop(conn, None)
             relayed.socket.drop(SERVICE_RESTART)
-        for visitors in list(self.visitors.values()):
+        for game_id, visitors in list(self.visitors.items()):
             for visitor in list(visitors.values()):
-                visitor.inbox.put_nowait(("leave", None))
+                self._send_away(game_id, visitor)
+
+    def _send_away(self, game_id: str, visitor: Visitor) -> None:
+        """The visitor leaves its room here, and its socket is told to reconnect: a
+        process that only seemed gone (slow, or cut off from Redis for a moment) would
+        otherwise keep a socket open that nothing reaches any more."""
+        self.visitors.get(game_id, {}).pop(f"{visitor.node}/{visitor.conn}", None)
+        visitor.inbox.put_nowait(("leave", None))
+        visitor.drop()
 
     def _spawn(self, work: Any) -> None:
         task = asyncio.ensure_future(work)

@@ -1,0 +1,128 @@
+"""The relay between the process that owns a game and another process's socket
+(src/tavla/server/relay.py), two processes simulated on one in-memory hub: whenever
+the owner lets a visiting socket go on its own, the socket is told to reconnect
+rather than left open with nothing reaching it."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any, cast
+
+import pytest
+
+from tavla.realtime.hub import Hub
+from tavla.server.relay import SERVICE_RESTART, Relay
+
+pytestmark = pytest.mark.timeout(30)
+LEASE_MS = 300
+
+
+class Socket:
+    """What ws.py's connection offers the relay."""
+
+    language = "en"
+    arbiter = False
+    may_warn = False
+
+    def __init__(self) -> None:
+        self.shown: list[Any] = []
+        self.dropped: list[int] = []
+
+    def send(self, message: Any) -> None:
+        self.shown.append(message)
+
+    def drop(self, code: int) -> None:
+        self.dropped.append(code)
+
+
+class Room:
+    """A stand-in room: a join shows the game's state, a leave is remembered."""
+
+    game_id = "g1"
+    closed = False
+
+    def __init__(self) -> None:
+        self.viewers: list[Any] = []
+        self.left: list[Any] = []
+
+    async def join(self, viewer: Any) -> None:
+        self.viewers.append(viewer)
+        viewer.send({"type": "state", "v": 1})
+
+    async def leave(self, viewer: Any) -> None:
+        self.viewers.remove(viewer)
+        self.left.append(viewer)
+
+
+async def settle(condition: Callable[[], bool], timeout_s: float = 5.0) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout_s
+    while not condition():
+        assert asyncio.get_running_loop().time() < deadline, "the condition never held"
+        await asyncio.sleep(0.01)
+
+
+def two_processes(
+    scenario: Callable[[Relay, Relay, Room, Socket, Hub], Awaitable[None]],
+) -> None:
+    """The owner ("first") runs the room; the visiting socket is on "second"."""
+
+    async def run() -> None:
+        hub = Hub()
+        owner = Relay(cast(Any, None), hub, "first", LEASE_MS)
+        visiting = Relay(cast(Any, None), hub, "second", LEASE_MS)
+        owner.start()
+        visiting.start()
+        room = Room()
+        owner.owned(cast(Any, room))
+        socket = Socket()
+        try:
+            assert await visiting.attach(room.game_id, "first", socket, seat=0, user_id=7)
+            await settle(lambda: len(room.viewers) == 1)
+            assert socket.shown == [{"type": "state", "v": 1}]
+            await scenario(owner, visiting, room, socket, hub)
+        finally:
+            await owner.stop()
+            await visiting.stop()
+
+    asyncio.run(run())
+
+
+def test_a_visitor_whose_process_seems_gone_is_told_to_reconnect(monkeypatch: pytest.MonkeyPatch) -> None:
+    async def scenario(owner: Relay, visiting: Relay, room: Room, socket: Socket, hub: Hub) -> None:
+        # The second process is slow, not gone: the owner stops hearing its heartbeat
+        # for longer than a lease, while it still listens.
+        real_publish = hub.publish
+
+        def publish(topic: str, message: dict[str, Any]) -> None:
+            if not (topic == "nodes" and message.get("node") == "second"):
+                real_publish(topic, message)
+
+        monkeypatch.setattr(hub, "publish", publish)
+        await settle(lambda: room.left != [], timeout_s=3 * LEASE_MS / 1000 + 2)
+        await settle(lambda: socket.dropped == [SERVICE_RESTART])
+        assert owner.visitors.get(room.game_id, {}) == {}
+        assert visiting.relayed == {}
+
+    two_processes(scenario)
+
+
+def test_visitors_are_told_to_reconnect_when_the_owner_lost_redis_for_a_moment() -> None:
+    async def scenario(owner: Relay, visiting: Relay, room: Room, socket: Socket, hub: Hub) -> None:
+        # Only the owner's connection to Redis came back: the other process noticed nothing.
+        (came_back,) = [call for call in hub.on_reconnect if getattr(call, "__self__", None) is owner]
+        came_back()
+        await settle(lambda: room.left != [])
+        assert socket.dropped == [SERVICE_RESTART]
+        assert visiting.relayed == {}
+
+    two_processes(scenario)
+
+
+def test_a_visitor_that_is_heard_stays(monkeypatch: pytest.MonkeyPatch) -> None:
+    async def scenario(owner: Relay, visiting: Relay, room: Room, socket: Socket, hub: Hub) -> None:
+        await asyncio.sleep(4 * LEASE_MS / 1000)
+        assert socket.dropped == [] and room.left == []
+        assert list(owner.visitors[room.game_id]) == ["second/1"]
+
+    two_processes(scenario)
