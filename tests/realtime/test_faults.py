@@ -46,6 +46,10 @@ def pair(
     finally:
         first.stop()
         second.stop()
+        # Shown by pytest only when the test failed: what each process logged.
+        for served in (first, second):
+            if served.log.exists():
+                print(f"--- {served.log.name} ---\n{served.log.read_text(errors='replace')[-6000:]}")
 
 
 def rejoin(account: Account, game_id: str, served: Served, timeout_s: float = 20.0) -> WsSeat:
