@@ -47,6 +47,7 @@ COMMAND_MODULES = [
     "tavla.cli.analyze",
     "tavla.cli.rollout",
     "tavla.cli.teach",
+    "tavla.cli.distill",
     "tavla.cli.pair",
 ]
 

@@ -390,7 +390,7 @@ def _fit(
 
     from tavla.bots.network import Network
     from tavla.training.supervised import FitSettings, fit
-    from tavla.training.teacher import deepest_labels, teacher_plies
+    from tavla.training.teacher import deepest_labels, network_inputs, teacher_plies
 
     texts: list[str] = []
     parts = []
@@ -435,7 +435,7 @@ def _fit(
         hidden, terms = network.hidden, ("chances" if label == "chances" else label is not None)
         before = list(network.metadata.get("commands", []))
         games += int(network.metadata.get("games", 0))
-    inputs = _inputs(network, texts)
+    inputs = network_inputs(network, texts)
     with Progress() as progress:
         task = progress.add_task(f"fitting {len(texts)} positions", total=1)
         reports = fit(
@@ -473,27 +473,6 @@ def _fit(
         }
     )
     typer.echo(f"weights: {network.save(out)}")
-
-
-def _inputs(network: Network, texts: list[str]) -> npt.NDArray[np.float32]:
-    """The network's inputs for each position, seen from the player who just moved, in
-    single precision (the fit's), made a slice at a time so that millions fit in memory."""
-    import numpy as np
-
-    import tavla
-    from tavla.bots.encoding import encoder_for
-
-    encoder = None
-    inputs = np.empty((len(texts), network.inputs), dtype=np.float32)
-    for start in range(0, len(texts), 20_000):
-        positions = [tavla.from_notation(text) for text in texts[start : start + 20_000]]
-        encoder = encoder or encoder_for(positions[0])
-        for mover in (0, 1):
-            rows = [index for index, position in enumerate(positions) if position.to_act == 1 - mover]
-            if rows:
-                features = encoder.encode_many([positions[index] for index in rows], mover)
-                inputs[[start + index for index in rows]] = network.prepare(features)
-    return inputs
 
 
 def register(app: typer.Typer) -> None:

@@ -35,6 +35,9 @@ from tavla.rules.dicegame import DiceGame
 Depth = int | RolloutSettings
 """How deep a label looks: plies of lookahead, or a rollout."""
 
+ONE_PLY_BATCH = 8
+"""Positions labelled at 1 ply in one network call (deeper, one at a time: a position's
+2-ply replies alone come to thousands)."""
 _search: DiceSearch | None = None
 """The worker process's search, made once by :func:`_start`."""
 _roller: Roller | None = None
@@ -53,16 +56,24 @@ def _label(task: tuple[list[str], Depth]) -> npt.NDArray[np.float64]:
     if _search is None or _roller is None:
         raise RuntimeError("a labelling worker was not started")
     rows = np.empty((len(texts), 5))
-    for index, text in enumerate(texts):
-        position = tavla.from_notation(text)
-        if not isinstance(position, DiceGame):
+    positions: list[DiceGame[object]] = []
+    for text in texts:
+        parsed = tavla.from_notation(text)
+        if not isinstance(parsed, DiceGame):
             raise TavlaError(f"not a dice game's position: {text}")
-        # The player who just moved: the dataset's targets are from his side.
-        owner = 1 - position.to_act
+        positions.append(parsed)
+    # The player who just moved: the dataset's targets are from his side.
+    owners = [1 - position.to_act for position in positions]
+    if depth == 1:  # a few positions' replies in one network call (equal to one at a time)
+        for start in range(0, len(positions), ONE_PLY_BATCH):
+            batch = slice(start, start + ONE_PLY_BATCH)
+            rows[batch] = _search.position_estimates(positions[batch], owners[batch], 1)
+        return rows
+    for index, (after, owner) in enumerate(zip(positions, owners, strict=True)):
         if isinstance(depth, RolloutSettings):
-            rows[index] = _roller.rollout(position, owner, depth).chances
+            rows[index] = _roller.rollout(after, owner, depth).chances
         else:
-            rows[index] = _search.position_estimate(position, owner, depth)
+            rows[index] = _search.position_estimate(after, owner, depth)
     return rows
 
 

@@ -40,7 +40,7 @@ class Layers(Protocol):
 
 
 @dataclass
-class _Single:
+class SingleCopy:
     """Single-precision copies of a network's arrays, the ones the optimiser steps."""
 
     w1: Array
@@ -50,7 +50,7 @@ class _Single:
     mask: Array
 
     @classmethod
-    def of(cls, net: Layers) -> _Single:
+    def of(cls, net: Layers) -> SingleCopy:
         return cls(*(np.array(a, dtype=np.float32) for a in (net.w1, net.b1, net.w2, net.b2, net.mask)))
 
     def store(self, net: Layers) -> None:
@@ -80,17 +80,18 @@ class EpochReport:
     """Mean absolute difference of cubeless equity from the targets', held-out rows."""
 
 
-_EQUITY = np.array([2.0, 1.0, 1.0, -1.0, -1.0])
+EQUITY_WEIGHTS = np.array([2.0, 1.0, 1.0, -1.0, -1.0])
+"""Cubeless equity is these times the five chances, less one."""
 
 
-def _sigmoid(values: Array) -> Array:
+def sigmoid(values: Array) -> Array:
     result: Array = 1.0 / (1.0 + np.exp(-np.clip(values, -40.0, 40.0)))
     return result
 
 
 def predict(net: Layers, features: Array) -> Array:
-    hidden = _sigmoid(features @ net.w1 + net.b1)
-    out: Array = _sigmoid(hidden @ net.w2 + net.b2) * net.mask
+    hidden = sigmoid(features @ net.w1 + net.b1)
+    out: Array = sigmoid(hidden @ net.w2 + net.b2) * net.mask
     return out
 
 
@@ -123,8 +124,8 @@ class Adam:
 
 
 def _gradients(net: Layers, features: Array, targets: Array) -> tuple[list[Array], float]:
-    hidden = _sigmoid(features @ net.w1 + net.b1)
-    out = _sigmoid(hidden @ net.w2 + net.b2)
+    hidden = sigmoid(features @ net.w1 + net.b1)
+    out = sigmoid(hidden @ net.w2 + net.b2)
     loss = cross_entropy(out * net.mask, targets, net.mask)
     rows = len(features)
     d_logits = (out - targets) * net.mask / rows
@@ -152,7 +153,7 @@ def fit(
     order = rng.permutation(len(features))
     held = int(len(features) * settings.validation)
     test_rows, train_rows = order[:held], order[held:]
-    work = _Single.of(net)
+    work = SingleCopy.of(net)
     features = np.asarray(features, dtype=np.float32)
     targets = np.asarray(targets, dtype=np.float32)
     optimiser = Adam([work.w1, work.b1, work.w2, work.b2], settings.learning_rate)
@@ -181,5 +182,5 @@ def _report(net: Layers, features: Array, targets: Array, epoch: int, train_loss
     if not len(features):
         return EpochReport(epoch, train_loss, float("nan"), float("nan"))
     predicted = predict(net, features)
-    equity_error = float(np.abs((predicted - targets) @ _EQUITY).mean())
+    equity_error = float(np.abs((predicted - targets) @ EQUITY_WEIGHTS).mean())
     return EpochReport(epoch, train_loss, cross_entropy(predicted, targets, net.mask), equity_error)

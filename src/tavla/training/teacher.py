@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -28,6 +28,9 @@ from tavla.oracles.gnubg import GnubgOracle
 from tavla.rules.backgammon.position import BackgammonPosition
 from tavla.rules.dicegame import DiceGame
 from tavla.rules.dicesteps import DiceTurn
+
+if TYPE_CHECKING:
+    from tavla.bots.network import Network
 
 MAX_TURNS = 2_000
 """A game longer than this is a broken player; the collection stops with an error."""
@@ -176,3 +179,22 @@ def teacher_plies(teacher: str) -> int:
         turns = words[words.index("rollout") + 1].partition("x")[2]
         return ROLLOUT_TO_THE_END if turns == "end" else int(turns)
     return int(words[-1].removesuffix("-ply")) if words and words[-1].endswith("-ply") else 0
+
+
+def network_inputs(network: Network, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+    """The network's inputs for each position, seen from the player who just moved, in
+    single precision (the fit's), made a slice at a time so that millions fit in memory."""
+    import tavla
+    from tavla.bots.encoding import encoder_for
+
+    encoder = None
+    inputs = np.empty((len(texts), network.inputs), dtype=np.float32)
+    for start in range(0, len(texts), 20_000):
+        positions = [tavla.from_notation(text) for text in texts[start : start + 20_000]]
+        encoder = encoder or encoder_for(positions[0])
+        for mover in (0, 1):
+            rows = [index for index, position in enumerate(positions) if position.to_act == 1 - mover]
+            if rows:
+                features = encoder.encode_many([positions[index] for index in rows], mover)
+                inputs[[start + index for index in rows]] = network.prepare(features)
+    return inputs
