@@ -62,6 +62,23 @@ def test_each_decision_keeps_its_best_turns_at_zero_ply_best_first(found: list[l
     assert [a.notation() for a in other[5]] != [a.notation() for a in found[5]]
 
 
+def test_exploring_plays_the_second_best_turn() -> None:
+    network = Network.shipped("tapa")
+    greedy = self_play_decisions("tapa", network, 1, seed=6, candidates=2, explore=0.0)
+    always = self_play_decisions("tapa", network, 1, seed=6, candidates=2, explore=1.0)
+    # The same opening decision; then the game goes on from its second best turn.
+    assert [a.notation() for a in always[0]] == [a.notation() for a in greedy[0]]
+    played = always[0][1]
+    reachable: set[str] = set()
+    for roll, _ in played.chance_outcomes():
+        listed = afterstates(played.with_roll(roll))
+        reachable.update(listed.after(index).notation() for index in range(len(listed)))
+    assert {after.notation() for after in always[1]} <= reachable
+    assert [[a.notation() for a in one] for one in always[1:4]] != [
+        [a.notation() for a in one] for one in greedy[1:4]
+    ]
+
+
 def test_the_candidates_of_a_roll_are_its_best_legal_turns() -> None:
     network = Network.shipped("tapa")
     first = self_play_decisions("tapa", network, 1, seed=9, candidates=3, explore=0.0)[0]
