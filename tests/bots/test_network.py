@@ -84,7 +84,8 @@ def test_shipped_weights_say_how_they_were_made(game: str) -> None:
     network = Network.shipped(game)
     metadata = network.metadata
     assert metadata["game"] == game
-    assert metadata["command"].startswith(("tavla train --game", "tavla teach --game"))
+    made_by = ("tavla train --game", "tavla teach --game", "tavla distill --game")
+    assert metadata["command"].startswith(made_by)
     for key in ("seed", "games", "date", "encoder", "inputs", "hidden"):
         assert key in metadata
     terms = len(metadata.get("terms", ()))

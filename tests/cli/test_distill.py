@@ -51,6 +51,8 @@ def test_decisions_then_a_network_each_from_one_command(tmp_path: Path) -> None:
         "tavla distill --game tapa --decisions"
     )
     assert network.metadata["distilled_decisions"] == len(decisions)
+    assert network.metadata["games"] == shipped.metadata["games"] + 1 and network.metadata["seed"] == 0
+    assert "last_benchmark" not in network.metadata  # it was the shipped network's
 
 
 @pytest.mark.parametrize(

@@ -209,8 +209,12 @@ def _fit(game: str, paths: list[Path], settings: DistilSettings, refine: Path | 
             *(("--refine", str(refine)) if refine is not None else ()),
         ]
     )
+    # A check that a training run logged is of the network before this fit, not of this one.
+    network.metadata.pop("last_benchmark", None)
     network.metadata.update(
         {
+            "seed": settings.seed,
+            "games": int(network.metadata.get("games", 0)) + games,
             "command": command,
             "commands": [*before, *(step for step in made_by if step not in before), command],
             "date": date.today().isoformat(),
