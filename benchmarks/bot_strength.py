@@ -7,7 +7,8 @@ Players (``tavla.bots.baselines``): random, heuristic, pubeval (tabla's board),
 network (the shipped weights, or ``--weights`` for a file that ``tavla train``
 wrote; ``--opponent-weights`` gives the opponent its own, so that two networks of one
 game meet); the bot levels (``tavla.bots.levels``: beginner ... max, searched without a
-time limit so that results do not depend on the machine); and for tabla GNU
+time limit so that results do not depend on the machine; over ``--weights`` too when
+given); and for tabla GNU
 Backgammon, ``gnubg`` at 0 plies or ``gnubg2`` at 2 (its "world class" play), and
 bgsage (``tavla.oracles.bgsage``, the ``bench`` extra), ``bgsage`` at 0 plies (its
 network alone) or ``bgsage1`` at 1; for
@@ -82,7 +83,7 @@ def make(name: str, game: str, seed: int, weights: Path | None) -> Player:
     if name == "network" and weights is not None:
         return network_player(Network.load(weights))
     if name in LEVELS:
-        return LevelPlayer(game, name, seed=seed)
+        return LevelPlayer(game, name, seed=seed, network=None if weights is None else Network.load(weights))
     if name == "exact":
         if game != "indiyka":
             raise SystemExit("the exact player plays indiyka only")
@@ -103,7 +104,7 @@ def main() -> None:
     parser.add_argument("--opponent", choices=PLAYERS, default="heuristic")
     parser.add_argument("--games", type=int, default=1000, help="games in all (half as many seeds)")
     parser.add_argument("--seed", type=int, default=0, help="first seed of the dice")
-    parser.add_argument("--weights", type=Path, help="a network file for the 'network' player")
+    parser.add_argument("--weights", type=Path, help="a network file for the 'network' player and the levels")
     parser.add_argument(
         "--opponent-weights",
         type=Path,

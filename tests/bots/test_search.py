@@ -183,3 +183,29 @@ def test_a_batch_of_lookaheads_equals_each_written_out(game: str) -> None:
         alone, alone_estimate = search.expand(decision, root=False)
         assert found.texts == alone.texts
         assert np.allclose(estimate, alone_estimate, atol=1e-12)
+
+
+@pytest.mark.timeout(120)
+def test_a_level_plays_over_the_network_it_is_given() -> None:
+    """``LevelPlayer(..., network=N)`` (the strength benchmark's ``--weights`` for the
+    levels) searches N, not the shipped weights: its choices are N's own at 0-ply."""
+    from tavla.bots.levels import LevelPlayer
+    from tavla.bots.players import network_player
+
+    other = Network.create("tapa", seed=7)
+    given = LevelPlayer("tapa", "medium", network=other)
+    shipped = LevelPlayer("tapa", "medium")
+    rng = random.Random(3)
+    position: DiceGame[Any] = tavla.find_game("tapa").start().with_side(0)
+    differ = 0
+    for _ in range(40):
+        if position.outcome() is not None:
+            break
+        if position.is_chance:
+            position = position.with_roll((rng.randint(1, 6), rng.randint(1, 6)))
+            continue
+        mine = given.choose(position)
+        assert mine.text == network_player(other).choose(position).text
+        differ += mine.text != shipped.choose(position).text
+        position = mine.after
+    assert differ > 0

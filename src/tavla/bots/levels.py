@@ -40,14 +40,22 @@ def level_settings(level: str) -> SearchSettings:
 
 
 class LevelPlayer:
-    """A dice game's bot at ``level``: the shipped network searched as the level says,
-    ``choose(position)`` as every player (``tavla.bots.players.Player``)."""
+    """A dice game's bot at ``level``: the shipped network (or ``network``, a file that
+    training wrote) searched as the level says, ``choose(position)`` as every player
+    (``tavla.bots.players.Player``)."""
 
     def __init__(
-        self, game: str, level: str, *, movetime_ms: int | None = None, seed: int | None = None
+        self,
+        game: str,
+        level: str,
+        *,
+        movetime_ms: int | None = None,
+        seed: int | None = None,
+        network: Network | None = None,
     ) -> None:
         self.name = level
-        self.search = DiceSearch(Network.shipped(game), level_settings(level), seed=seed)
+        estimator = Network.shipped(game) if network is None else network
+        self.search = DiceSearch(estimator, level_settings(level), seed=seed)
         self.movetime_ms = movetime_ms
 
     def choose(self, position: DiceGame[Any]) -> DiceTurn[Any]:
