@@ -79,9 +79,15 @@ def test_save_and_load_round_trip(tmp_path: Path) -> None:
     assert json.loads((tmp_path / "tapa.json").read_text())["games"] == 17
 
 
-@pytest.mark.parametrize("game", shipped_games())
-def test_shipped_weights_say_how_they_were_made(game: str) -> None:
-    network = Network.shipped(game)
+SHIPPED = [(game, False) for game in shipped_games()] + [
+    (game, True) for game in shipped_games() if Network.shipped_policy(game) is not None
+]
+
+
+@pytest.mark.parametrize(("game", "policy"), SHIPPED)
+def test_shipped_weights_say_how_they_were_made(game: str, policy: bool) -> None:
+    network = Network.shipped_policy(game) if policy else Network.shipped(game)
+    assert network is not None
     metadata = network.metadata
     assert metadata["game"] == game
     made_by = ("tavla train --game", "tavla teach --game", "tavla distill --game")
@@ -97,8 +103,22 @@ def test_shipped_weights_say_how_they_were_made(game: str) -> None:
 
 
 def test_shipped_weights_are_small() -> None:
+    """Issue 12: a few MB in all, the policy networks included."""
     folder = Path(tavla.__file__).parent / "bots" / "weights"
-    assert sum(path.stat().st_size for path in folder.iterdir()) < 3_000_000
+    files = [path for path in folder.rglob("*") if path.is_file()]
+    assert any(path.parent.name == "policy" for path in files)
+    assert sum(path.stat().st_size for path in files) < 4_000_000
+
+
+def test_a_policy_ships_for_tapa_alone() -> None:
+    """Tapa's policy (``tavla distill``) has the shipped network's inputs; the games
+    without one get None, not an error."""
+    policy = Network.shipped_policy("tapa")
+    assert policy is not None
+    assert policy.inputs == Network.shipped("tapa").inputs
+    assert policy.metadata["command"].startswith("tavla distill --game tapa --decisions")
+    assert Network.shipped_policy("tabla") is None
+    assert Network.shipped_policy("nosuch") is None
 
 
 def test_chances_of_a_position_awaiting_a_roll_from_either_side() -> None:

@@ -138,9 +138,12 @@ def test_one_ply_plays_legal_turns_in_every_dice_game(game: str) -> None:
         position = choice.turn.after
 
 
-def _one_ply_by_hand(network: Network, position: DiceGame[Any], player: int) -> np.ndarray:
+def _one_ply_by_hand(
+    network: Network, position: DiceGame[Any], player: int, policy: Network | None = None
+) -> np.ndarray:
     """The 1-ply estimate written out plainly: every roll, the rules' legal turns, the
-    reply the network rates best, turned to ``player``'s side and weighted."""
+    reply the network (or ``policy``) rates best, its estimate by the network turned
+    to ``player``'s side and weighted."""
     outcome = position.outcome()
     if outcome is not None:
         return outcome_estimate(outcome, player)
@@ -148,8 +151,10 @@ def _one_ply_by_hand(network: Network, position: DiceGame[Any], player: int) -> 
     for roll, weight in position.chance_outcomes():
         decision = position.with_roll(roll)
         afters = [turn.after for turn in decision.legal_turns()]
-        estimates = network.evaluate(encoder_for(decision).encode_many(afters, decision.side))
-        best = estimates[int(np.argmax(equities(estimates)))]
+        rows = encoder_for(decision).encode_many(afters, decision.side)
+        estimates = network.evaluate(rows)
+        ranking = estimates if policy is None else policy.evaluate(rows)
+        best = estimates[int(np.argmax(equities(ranking)))]
         total += float(weight) * (best if decision.side == player else flipped(best))
     return total
 
@@ -208,4 +213,81 @@ def test_a_level_plays_over_the_network_it_is_given() -> None:
         assert mine.text == network_player(other).choose(position).text
         differ += mine.text != shipped.choose(position).text
         position = mine.after
+    assert differ > 0
+
+
+def test_a_policy_chooses_and_the_evaluator_values_at_0_ply() -> None:
+    """With ``policy`` the turn played at 0-ply is the policy's best, and the estimate
+    reported for it is the evaluator's, not the policy's."""
+    position = bear_off((6, 5), (6, 1)).with_roll((2, 1))
+    turns = position.legal_turns()
+    values = {t.text: 1 - win_chance(t.after.notation()) for t in turns}
+    worst = min(values, key=lambda text: values[text])
+    lure = next(t for t in turns if t.text == worst).after.notation()
+    exact = ExactBearOff(every_position())
+    fooled = ExactBearOff(every_position(), wrong={lure: 0.99})
+    choice = DiceSearch(exact, SearchSettings(plies=0), policy=fooled).choose(position)
+    assert choice.turn.text == worst
+    assert choice.estimate[0] == pytest.approx(values[worst])
+    alone = DiceSearch(exact, SearchSettings(plies=0)).choose(position)
+    assert alone.turn.text != worst
+
+
+@pytest.mark.timeout(240)
+def test_a_policy_chooses_the_replies_of_a_lookahead() -> None:
+    """At 1 ply each reply is the one the policy rates best, estimated by the
+    evaluator; a policy equal to the evaluator changes nothing."""
+    network = Network.shipped("tapa")
+    policy = Network.create("tapa", seed=7)
+    rng = random.Random(8)
+    positions: list[DiceGame[Any]] = []
+    position: DiceGame[Any] = tavla.find_game("tapa").start().with_side(0)
+    plain = DiceSearch(network, SearchSettings())
+    while len(positions) < 4:
+        if position.is_chance:
+            if rng.random() < 0.3:
+                positions.append(position)
+            position = position.with_roll((rng.randint(1, 6), rng.randint(1, 6)))
+        else:
+            position = plain.choose(position).turn.after
+    players = [rng.randrange(2) for _ in positions]
+    split = DiceSearch(network, SearchSettings(), policy=policy).position_estimates(positions, players, 1)
+    same = DiceSearch(network, SearchSettings(), policy=network).position_estimates(positions, players, 1)
+    alone = plain.position_estimates(positions, players, 1)
+    assert np.allclose(same, alone, atol=1e-12)
+    for row, position, player in zip(split, positions, players, strict=True):
+        assert np.allclose(row, _one_ply_by_hand(network, position, player, policy), atol=1e-9)
+    assert not np.allclose(split, alone, atol=1e-3)
+
+
+@pytest.mark.timeout(120)
+def test_tapas_levels_without_lookahead_choose_with_its_policy() -> None:
+    """Tapa's 0-ply levels play the shipped policy's choice and report the shipped
+    network's estimate of it; its lookahead levels and the other games search the
+    shipped network alone (docs/bots.md, "Distilling the lookahead")."""
+    from tavla.bots.levels import level_search
+    from tavla.bots.players import network_player
+
+    policy = Network.shipped_policy("tapa")
+    network = Network.shipped("tapa")
+    assert policy is not None
+    assert level_search("tapa", "hard").policy is None
+    assert level_search("tapa", "max").policy is None
+    assert level_search("tabla", "medium").policy is None
+    medium = level_search("tapa", "medium")
+    assert level_search("tapa", "beginner").policy is not None
+    rng = random.Random(12)
+    position: DiceGame[Any] = tavla.find_game("tapa").start().with_side(1)
+    differ = 0
+    for _ in range(60):
+        if position.outcome() is not None:
+            break
+        if position.is_chance:
+            position = position.with_roll((rng.randint(1, 6), rng.randint(1, 6)))
+            continue
+        choice = medium.choose(position)
+        assert choice.turn.text == network_player(policy).choose(position).text
+        assert np.allclose(choice.estimate, network.chances(choice.turn.after, position.side))
+        differ += choice.turn.text != network_player(network).choose(position).text
+        position = choice.turn.after
     assert differ > 0

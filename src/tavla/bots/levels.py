@@ -2,9 +2,10 @@
 
 The levels follow GNU Backgammon's: the weak ones play the network's 0-ply choice
 with noise added to each turn's equity (human-sized mistakes, bigger the weaker),
-``medium`` is the network alone at 0-ply (gnubg's "expert"), ``hard`` looks one
-roll ahead and ``max`` two, each over the turns the ply below found best (move
-filters), as deep as ``movetime_ms`` allows.
+``medium`` is the network alone at 0-ply (gnubg's "expert"; with the game's policy
+network choosing where one ships), ``hard`` looks one roll ahead and ``max`` two,
+each over the turns the ply below found best (move filters), as deep as
+``movetime_ms`` allows.
 """
 
 from __future__ import annotations
@@ -39,10 +40,27 @@ def level_settings(level: str) -> SearchSettings:
         raise TavlaError(f"level {level!r}: unknown; levels: {', '.join(LEVELS)}") from None
 
 
+def level_search(
+    game: str, level: str, *, network: Network | None = None, seed: int | None = None
+) -> DiceSearch:
+    """``game``'s bot at ``level``: the shipped network searched as the level says, or
+    ``network`` (a file that training wrote) alone.
+
+    The levels that do not look ahead choose with the game's policy network where one
+    ships (``Network.shipped_policy``: tapa's, fitted to rank a roll's turns as one roll
+    of lookahead does); the lookahead levels search the shipped network alone, which
+    plays better over it than over the policy (docs/bots.md)."""
+    settings = level_settings(level)
+    policy = None
+    if network is None:
+        network = Network.shipped(game)
+        policy = Network.shipped_policy(game) if settings.plies == 0 else None
+    return DiceSearch(network, settings, seed=seed, policy=policy)
+
+
 class LevelPlayer:
-    """A dice game's bot at ``level``: the shipped network (or ``network``, a file that
-    training wrote) searched as the level says, ``choose(position)`` as every player
-    (``tavla.bots.players.Player``)."""
+    """A dice game's bot at ``level`` (:func:`level_search`), ``choose(position)`` as
+    every player (``tavla.bots.players.Player``)."""
 
     def __init__(
         self,
@@ -54,8 +72,7 @@ class LevelPlayer:
         network: Network | None = None,
     ) -> None:
         self.name = level
-        estimator = Network.shipped(game) if network is None else network
-        self.search = DiceSearch(estimator, level_settings(level), seed=seed)
+        self.search = level_search(game, level, network=network, seed=seed)
         self.movetime_ms = movetime_ms
 
     def choose(self, position: DiceGame[Any]) -> DiceTurn[Any]:

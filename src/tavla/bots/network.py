@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any, cast
 
@@ -270,10 +271,23 @@ class Network:
     @classmethod
     def shipped(cls, game: str) -> Network:
         """The trained weights for ``game`` that ship inside the package."""
-        folder = resources.files("tavla.bots") / "weights"
+        network = cls._packaged(resources.files("tavla.bots") / "weights", game)
+        if network is None:
+            raise TavlaError(f"no trained weights ship for {game} (tavla train --game {game} makes some)")
+        return network
+
+    @classmethod
+    def shipped_policy(cls, game: str) -> Network | None:
+        """A second network shipped for ``game`` that chooses its 0-ply levels' turns
+        better than :meth:`shipped` does (``tavla distill``), or None. It ranks one
+        roll's turns; the shipped network stays the one that values positions."""
+        return cls._packaged(resources.files("tavla.bots") / "weights" / POLICY_FOLDER, game)
+
+    @classmethod
+    def _packaged(cls, folder: Traversable, game: str) -> Network | None:
         weights = folder / f"{game}.npz"
         if not weights.is_file():
-            raise TavlaError(f"no trained weights ship for {game} (tavla train --game {game} makes some)")
+            return None
         info = folder / f"{game}.json"
         metadata = json.loads(info.read_text()) if info.is_file() else {}
         with weights.open("rb") as handle:
@@ -297,6 +311,10 @@ def _terms_of(metadata: dict[str, Any]) -> Terms | None:
 
 def metadata_path(weights: Path) -> Path:
     return weights.with_suffix(".json")
+
+
+POLICY_FOLDER = "policy"
+"""The folder beside the shipped weights that holds the games' policy networks."""
 
 
 def shipped_games() -> list[str]:

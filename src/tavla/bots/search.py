@@ -21,6 +21,13 @@ rolls again himself (RULES.md 6.3).
 
 Progressive doubles with too many turns to list (chelebi, gulbara) are searched
 over the beam of ``afterstates(score=...)``, the evaluator's own ranking.
+
+**A policy beside the evaluator.** ``DiceSearch(value, settings, policy=other)``
+lets a second estimator choose between the turns of one roll (the 0-ply choice, the
+root's move filter, each reply in the lookahead, the beam) while ``value`` gives
+every estimate that is averaged or reported. A network fitted to rank one roll's
+turns as its lookahead does (``tavla distill``) chooses better than it values:
+values of different rolls' positions are what a lookahead adds up.
 """
 
 from __future__ import annotations
@@ -28,7 +35,8 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Protocol
 
 import numpy as np
@@ -79,12 +87,18 @@ class SearchSettings:
 @dataclass(frozen=True)
 class Choice:
     turn: DiceTurn[Any]
-    estimate: Estimate
-    """The chosen turn's five chances for the mover, at ``plies``."""
+    estimated: Callable[[], Estimate] = field(repr=False)
+    """Computes :attr:`estimate` when first asked: a player that only plays the turn
+    need not pay the evaluator's call for it when a policy chose it."""
     plies: int
     """The deepest ply completed for every searched turn."""
     positions: int
     """Positions estimated by the evaluator."""
+
+    @cached_property
+    def estimate(self) -> Estimate:
+        """The chosen turn's five chances for the mover, at ``plies``."""
+        return self.estimated()
 
     @property
     def equity(self) -> float:
@@ -98,8 +112,17 @@ class _OutOfTime(Exception):
 class DiceSearch:
     """A player for one dice game: ``choose(position)`` with the dice rolled."""
 
-    def __init__(self, estimator: Estimator, settings: SearchSettings, seed: int | None = None) -> None:
+    def __init__(
+        self,
+        estimator: Estimator,
+        settings: SearchSettings,
+        seed: int | None = None,
+        *,
+        policy: Estimator | None = None,
+    ) -> None:
         self.estimator = estimator
+        self.policy = policy
+        """Chooses between one roll's turns when set; ``estimator`` still values them."""
         self.settings = settings
         self._rng = random.Random(seed)
         self._deadline: float | None = None
@@ -114,7 +137,7 @@ class DiceSearch:
             if rows is None:
                 return []
             self.positions += len(positions)
-            values: list[float] = equities(self.estimator.evaluate(rows)).tolist()
+            values: list[float] = equities((self.policy or self.estimator).evaluate(rows)).tolist()
             return values
 
         return score_many
@@ -131,6 +154,13 @@ class DiceSearch:
         A lookahead asks for the replies to 21 rolls at a time: one product over all
         their rows costs far less than 21 small ones, whose fixed cost (the board
         terms, numpy's calls) outweighs the arithmetic."""
+        listed = self._list_turns(positions, root=root)
+        if not listed:
+            return []
+        estimates = np.asarray(self.estimator.evaluate(np.concatenate([f.features for f in listed])))
+        return list(zip(listed, self._split(listed, estimates), strict=True))
+
+    def _list_turns(self, positions: Sequence[DiceGame[Any]], *, root: bool) -> list[Afterstates[Any]]:
         width = self.settings.root_width if root else self.settings.inner_width
         listed: list[Afterstates[Any]] = []
         for position in positions:
@@ -138,12 +168,35 @@ class DiceSearch:
             found = afterstates(position, score_many=self._score_many(position.side), width=width)
             self.positions += len(found)
             listed.append(found)
-        if not listed:
-            return []
-        rows = np.concatenate([found.features for found in listed])
-        estimates = np.asarray(self.estimator.evaluate(rows), dtype=np.float64)
+        return listed
+
+    @staticmethod
+    def _split(listed: Sequence[Afterstates[Any]], rows: Estimate) -> list[Estimate]:
         bounds = np.cumsum([len(found) for found in listed])[:-1]
-        return list(zip(listed, np.split(estimates, bounds), strict=True))
+        return np.split(np.asarray(rows, dtype=np.float64), bounds)
+
+    def best_replies(
+        self, positions: Sequence[DiceGame[Any]]
+    ) -> tuple[list[Afterstates[Any]], list[int], Estimate]:
+        """Each decision's turns, the one it plays at 0-ply (the policy's choice when
+        there is one) and that turn's estimate by the evaluator, one row each."""
+        listed = self._list_turns(positions, root=False)
+        for decision, found in zip(positions, listed, strict=True):
+            if not len(found):
+                raise TavlaError(f"no legal turn listed in {decision.notation()}")
+        if not listed:
+            return [], [], np.zeros((0, 5))
+        rows = np.concatenate([found.features for found in listed])
+        starts = np.concatenate([[0], np.cumsum([len(found) for found in listed])[:-1]])
+        chooser = self.policy or self.estimator
+        ranked = self._split(listed, chooser.evaluate(rows))
+        best = [int(np.argmax(equities(estimate))) for estimate in ranked]
+        chosen = starts + np.array(best)
+        if self.policy is None:
+            values = np.concatenate(ranked)[chosen]
+        else:
+            values = np.asarray(self.estimator.evaluate(rows[chosen]), dtype=np.float64)
+        return listed, best, values
 
     # ------------------------------------------------------------------ n-ply
     def _check_time(self) -> None:
@@ -178,17 +231,11 @@ class DiceSearch:
                 owners.append(index)
                 decisions.append(position)
                 weights.append(1.0)
-        expanded = self.expand_many(decisions)
-        for decision, (found, _) in zip(decisions, expanded, strict=True):
-            if not len(found):
-                raise TavlaError(f"no legal turn listed in {decision.notation()}")
-        best = [int(np.argmax(equities(estimate))) for _, estimate in expanded]
+        listed, best, rows = self.best_replies(decisions)
         sides = [decision.side for decision in decisions]
         if plies > 1:
-            replies = [found.after(index) for (found, _), index in zip(expanded, best, strict=True)]
+            replies = [found.after(index) for found, index in zip(listed, best, strict=True)]
             rows = self.position_estimates(replies, sides, plies - 1)
-        else:
-            rows = np.array([estimate[index] for (_, estimate), index in zip(expanded, best, strict=True)])
         for owner, side, weight, row in zip(owners, sides, weights, rows, strict=True):
             totals[owner] += weight * (row if side == players[owner] else flip(row))
         return totals
@@ -202,31 +249,38 @@ class DiceSearch:
         start = time.perf_counter()
         self._deadline = None
         self.positions = 0
-        found, estimate = self.expand(position)  # 0-ply always completes: no deadline yet
+        found = self._list_turns([position], root=True)[0]  # 0-ply always completes: no deadline yet
         self._deadline = None if movetime_ms is None else start + movetime_ms / 1000
         if not len(found):
             raise TavlaError(f"no legal turn listed in {position.notation()}")
+        # With a policy the evaluator estimates only the turn played at 0-ply.
+        ranked = np.asarray((self.policy or self.estimator).evaluate(found.features), dtype=np.float64)
+        rows = ranked if self.policy is None else None
+        scores = equities(ranked)
         candidates = list(range(len(found)))
-        rows = estimate
         reached = 0
         try:
             for ply in range(1, self.settings.plies + 1):
-                candidates = self._filtered(candidates, rows, ply)
+                candidates = self._filtered(candidates, scores, ply)
                 if len(candidates) == 1:
                     break
-                rows = np.zeros_like(estimate)
+                deeper = np.zeros_like(ranked)
                 afters = [found.after(index) for index in candidates]
-                rows[candidates] = self.turn_estimates(afters, position.side, ply)
-                reached = ply
+                deeper[candidates] = self.turn_estimates(afters, position.side, ply)
+                rows, scores, reached = deeper, equities(deeper), ply
         except _OutOfTime:
             pass
         finally:
             self._deadline = None
-        values = equities(rows[candidates])
+        values = scores[candidates]
         if self.settings.noise > 0:
             values = values + np.array([self._rng.gauss(0, self.settings.noise) for _ in candidates])
         best = candidates[int(np.argmax(values))]
-        return Choice(found.turn(best), rows[best], reached, self.positions)
+        if rows is None:
+            features, estimator = found.features[best : best + 1], self.estimator
+            return Choice(found.turn(best), lambda: estimator.evaluate(features)[0], reached, self.positions)
+        row = rows[best]
+        return Choice(found.turn(best), lambda: row, reached, self.positions)
 
     def turn_estimates(self, afters: Sequence[DiceGame[Any]], side: int, plies: int) -> Estimate:
         """The estimates at ``plies`` for ``side`` of the positions its candidate turns
@@ -236,8 +290,8 @@ class DiceSearch:
             return self.position_estimates(afters, [side] * len(afters), plies)
         return np.concatenate([self.position_estimates([after], [side], plies) for after in afters])
 
-    def _filtered(self, candidates: Sequence[int], rows: Estimate, ply: int) -> list[int]:
-        values = equities(rows[list(candidates)])
+    def _filtered(self, candidates: Sequence[int], scores: np.ndarray, ply: int) -> list[int]:
+        values = scores[list(candidates)]
         order = np.argsort(-values, kind="stable")[: self.settings.keep_at(ply)]
         top = values[order[0]]
         return [candidates[i] for i in order if top - values[i] <= self.settings.margin_at(ply)]

@@ -18,7 +18,7 @@ from tavla.bots.baselines import baseline_player
 from tavla.bots.cube import Answer, CubeAction, double_decision, take_decision
 from tavla.bots.cube.request import cube_context, doubler_of
 from tavla.bots.heuristics import HEURISTICS
-from tavla.bots.levels import DEFAULT_MOVETIME_MS, level_settings
+from tavla.bots.levels import DEFAULT_MOVETIME_MS, level_search
 from tavla.bots.network import Network, shipped_games
 from tavla.bots.search import DiceSearch
 from tavla.core.errors import TavlaError
@@ -67,7 +67,7 @@ class DiceEngine:
             return {"move": turn.text, "after": turn.after.notation()}
         key = (here.game, level)
         if key not in self._searches:
-            self._searches[key] = DiceSearch(self._network(here.game), level_settings(level))
+            self._searches[key] = level_search(here.game, level)
         budget = DEFAULT_MOVETIME_MS[level] if movetime_ms is None else max(1, movetime_ms)
         try:
             choice = self._searches[key].choose(here, budget)
