@@ -291,3 +291,21 @@ def test_tapas_levels_without_lookahead_choose_with_its_policy() -> None:
         differ += choice.turn.text != network_player(network).choose(position).text
         position = choice.turn.after
     assert differ > 0
+
+
+@pytest.mark.timeout(180)
+def test_a_policy_rates_the_beam_on_huge_doubles() -> None:
+    """On a progressive double too many turns to list (chelebi, RULES.md 4), the beam
+    keeps the turns the policy rates best: the search with a policy plays what the
+    policy alone plays, whatever network values the turns."""
+    from tests.bots.test_players import huge_doubles
+
+    policy = Network.create("chelebi", hidden=8, seed=2)
+    value = Network.create("chelebi", hidden=8, seed=9)
+    settings = SearchSettings(root_width=8)
+    differ = 0
+    for position in huge_doubles("chelebi", seed=5, count=3):
+        chosen = DiceSearch(value, settings, policy=policy).choose(position).turn.text
+        assert chosen == DiceSearch(policy, settings).choose(position).turn.text
+        differ += chosen != DiceSearch(value, settings).choose(position).turn.text
+    assert differ > 0
