@@ -10,6 +10,7 @@ somewhere is corrected by lookahead where the lookahead reaches past the error.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -25,6 +26,7 @@ from tavla.bots.outcomes import outcome_estimate
 from tavla.bots.search import DiceSearch, SearchSettings
 from tavla.core.protocol import BLACK, WHITE, Outcome, OutcomeReason
 from tavla.rules.dicegame import DiceGame
+from tavla.rules.dicesteps import DiceTurn
 
 
 @pytest.fixture(scope="module")
@@ -190,6 +192,22 @@ def test_a_batch_of_lookaheads_equals_each_written_out(game: str) -> None:
         assert np.allclose(estimate, alone_estimate, atol=1e-12)
 
 
+def _decisions_of(
+    game: str, choose: Callable[[DiceGame[Any]], DiceTurn[Any]], *, seed: int, side: int, turns: int
+) -> Iterator[DiceGame[Any]]:
+    """The rolled positions of a seeded game that ``choose`` plays for both sides."""
+    rng = random.Random(seed)
+    position: DiceGame[Any] = tavla.find_game(game).start().with_side(side)
+    for _ in range(turns):
+        if position.outcome() is not None:
+            return
+        if position.is_chance:
+            position = position.with_roll((rng.randint(1, 6), rng.randint(1, 6)))
+            continue
+        yield position
+        position = choose(position).after
+
+
 @pytest.mark.timeout(120)
 def test_a_level_plays_over_the_network_it_is_given() -> None:
     """``LevelPlayer(..., network=N)`` (the strength benchmark's ``--weights`` for the
@@ -200,19 +218,11 @@ def test_a_level_plays_over_the_network_it_is_given() -> None:
     other = Network.create("tapa", seed=7)
     given = LevelPlayer("tapa", "medium", network=other)
     shipped = LevelPlayer("tapa", "medium")
-    rng = random.Random(3)
-    position: DiceGame[Any] = tavla.find_game("tapa").start().with_side(0)
     differ = 0
-    for _ in range(40):
-        if position.outcome() is not None:
-            break
-        if position.is_chance:
-            position = position.with_roll((rng.randint(1, 6), rng.randint(1, 6)))
-            continue
+    for position in _decisions_of("tapa", given.choose, seed=3, side=0, turns=40):
         mine = given.choose(position)
         assert mine.text == network_player(other).choose(position).text
         differ += mine.text != shipped.choose(position).text
-        position = mine.after
     assert differ > 0
 
 
@@ -276,20 +286,12 @@ def test_tapas_levels_without_lookahead_choose_with_its_policy() -> None:
     assert level_search("tabla", "medium").policy is None
     medium = level_search("tapa", "medium")
     assert level_search("tapa", "beginner").policy is not None
-    rng = random.Random(12)
-    position: DiceGame[Any] = tavla.find_game("tapa").start().with_side(1)
     differ = 0
-    for _ in range(60):
-        if position.outcome() is not None:
-            break
-        if position.is_chance:
-            position = position.with_roll((rng.randint(1, 6), rng.randint(1, 6)))
-            continue
+    for position in _decisions_of("tapa", lambda here: medium.choose(here).turn, seed=12, side=1, turns=60):
         choice = medium.choose(position)
         assert choice.turn.text == network_player(policy).choose(position).text
         assert np.allclose(choice.estimate, network.chances(choice.turn.after, position.side))
         differ += choice.turn.text != network_player(network).choose(position).text
-        position = choice.turn.after
     assert differ > 0
 
 
