@@ -249,18 +249,10 @@ def test_a_policy_chooses_the_replies_of_a_lookahead() -> None:
     evaluator; a policy equal to the evaluator changes nothing."""
     network = Network.shipped("tapa")
     policy = Network.create("tapa", seed=7)
-    rng = random.Random(8)
-    positions: list[DiceGame[Any]] = []
-    position: DiceGame[Any] = tavla.find_game("tapa").start().with_side(0)
     plain = DiceSearch(network, SearchSettings())
-    while len(positions) < 4:
-        if position.is_chance:
-            if rng.random() < 0.3:
-                positions.append(position)
-            position = position.with_roll((rng.randint(1, 6), rng.randint(1, 6)))
-        else:
-            position = plain.choose(position).turn.after
-    players = [rng.randrange(2) for _ in positions]
+    played = _decisions_of("tapa", lambda here: plain.choose(here).turn, seed=8, side=0, turns=24)
+    positions = [plain.choose(decision).turn.after for decision in played][::3][:4]  # awaiting a roll
+    players = [index % 2 for index in range(len(positions))]
     split = DiceSearch(network, SearchSettings(), policy=policy).position_estimates(positions, players, 1)
     same = DiceSearch(network, SearchSettings(), policy=network).position_estimates(positions, players, 1)
     alone = plain.position_estimates(positions, players, 1)
