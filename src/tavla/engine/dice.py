@@ -1,7 +1,7 @@
 """The dice games' engine: trained networks, lookahead by level, cube decisions.
 
 Each game with shipped weights (``tavla.bots.network.shipped_games``) plays through
-``tavla.bots.search.DiceSearch`` at the level's settings (``tavla.bots.levels``),
+``tavla.bots.levels.level_search`` (the level's settings, and the policy network where one ships),
 and answers the cube with the network's chances through Janowski's model
 (``tavla.bots.cube``, docs/cube.md), for money or match play. A game without
 weights plays the heuristic baseline (docs/bots.md) and never doubles; indiyka has
@@ -36,7 +36,8 @@ def heuristic_games() -> tuple[str, ...]:
 
 
 class DiceEngine:
-    """One search per game and level, kept between requests; networks loaded once."""
+    """One search per game and level (``level_search``), kept between requests; the
+    networks for the cube loaded once."""
 
     def __init__(self) -> None:
         self.heuristic_games = heuristic_games()
