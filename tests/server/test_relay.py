@@ -6,6 +6,7 @@ rather than left open with nothing reaching it."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
@@ -129,3 +130,40 @@ def test_a_visitor_that_is_heard_stays(monkeypatch: pytest.MonkeyPatch) -> None:
         assert list(owner.visitors[room.game_id]) == ["second/1"]
 
     two_processes(scenario, HEARD_LEASE_MS)
+
+
+def test_a_visitor_whose_messages_arrive_stays_without_heartbeats(monkeypatch: pytest.MonkeyPatch) -> None:
+    async def scenario(owner: Relay, visiting: Relay, room: Room, socket: Socket, hub: Hub) -> None:
+        # The second process's heartbeats are lost, but its socket's messages arrive:
+        # a process that sends is alive.
+        real_publish = hub.publish
+        handled: list[Any] = []
+
+        def publish(topic: str, message: dict[str, Any]) -> None:
+            if not (topic == "nodes" and message.get("node") == "second"):
+                real_publish(topic, message)
+
+        async def dispatch(platform: Any, room: Any, viewer: Any, user_id: Any, data: Any) -> None:
+            handled.append(data)
+
+        monkeypatch.setattr(hub, "publish", publish)
+        monkeypatch.setattr("tavla.server.relay.dispatch", dispatch)
+        for number in range(12):  # 1.2 s: four leases
+            visiting.forward(socket, {"type": "ping", "n": number})
+            await asyncio.sleep(LEASE_MS / 3000)
+        assert socket.dropped == [] and room.left == []
+        assert [data["n"] for data in handled] == list(range(12))
+
+    two_processes(scenario)
+
+
+def test_an_owner_that_stalled_judges_no_one_until_it_runs_on_time() -> None:
+    async def scenario(owner: Relay, visiting: Relay, room: Room, socket: Socket, hub: Hub) -> None:
+        # The whole process stalls for three leases (a loaded machine, a frozen
+        # process): when it wakes, the other's heartbeats have not been read yet.
+        time.sleep(3 * LEASE_MS / 1000)
+        await asyncio.sleep(2 * LEASE_MS / 1000)
+        assert socket.dropped == [] and room.left == []
+        assert list(owner.visitors[room.game_id]) == ["second/1"]
+
+    two_processes(scenario)

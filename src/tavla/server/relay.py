@@ -144,6 +144,7 @@ class Relay:
         op, node, conn = message.get("op"), message.get("node"), message.get("conn")
         if not isinstance(node, str):
             return
+        self.seen[node] = _now()  # a message is as good as a heartbeat
         if op == "call":
             self._spawn(self._answer_call(room, node, message))
             return
@@ -153,7 +154,6 @@ class Relay:
         key = f"{node}/{conn}"
         visitor = visitors.get(key)
         if op == "join":
-            self.seen[node] = _now()
             if visitor is None:
                 visitor = visitors[key] = self._visitor(node, conn, message)
                 visitor.worker = asyncio.create_task(self._serve(room, visitor))
@@ -312,8 +312,13 @@ class Relay:
         pause_s = self.lease_ms / 3000
         while True:
             self.hub.publish(NODES_TOPIC, {"node": self.node})
+            began = _now()
             await asyncio.sleep(pause_s)
-            self._forget_the_quiet()
+            # Woken late, this process was the one stalled (a busy machine, a frozen
+            # process): the others' heartbeats may still wait unread, so it judges no one
+            # until a pause has passed on time.
+            if _now() - began < 2 * pause_s:
+                self._forget_the_quiet()
 
     def _heartbeat(self, message: dict[str, Any]) -> None:
         node = message.get("node")
