@@ -168,3 +168,19 @@ def test_a_run_from_weights_may_give_them_the_next_rolls_chances(tmp_path: Path)
     assert raw.exit_code == 2 and "--chances goes with the board terms" in raw.output
     none = run("--game", "gulbara", "--dir", str(tmp_path / "g"), "--chances", "--no-plot", *QUICK)
     assert none.exit_code == 2 and "no board terms called 'chances'" in none.output
+
+
+def test_a_run_may_play_by_a_policy_network_and_names_it(tmp_path: Path) -> None:
+    policy = Network.create("tabla", hidden=8, seed=5).save(tmp_path / "policy.npz")
+    folder = tmp_path / "run"
+    result = run("--game", "tabla", "--dir", str(folder), "--policy", str(policy), "--no-plot", *QUICK)
+    assert result.exit_code == 0, result.output
+    metadata = json.loads((folder / "tabla.json").read_text())
+    assert metadata["command"].endswith(f"--policy {policy}")
+    assert metadata["policy"]["path"] == str(policy) and len(metadata["policy"]["sha256"]) == 64
+    again = run("--game", "tabla", "--dir", str(folder), "--resume", "--policy", str(policy), "--no-plot")
+    assert again.exit_code == 2 and "keeps the policy" in again.output
+    missing = run(
+        "--game", "tabla", "--dir", str(tmp_path / "b"), "--policy", str(tmp_path / "x.npz"), "--no-plot"
+    )
+    assert missing.exit_code == 2 and "no such policy weights" in missing.output

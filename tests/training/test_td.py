@@ -11,11 +11,14 @@ from typing import Any
 import numpy as np
 import pytest
 
+from tavla.bots import outcomes
 from tavla.bots.baselines import baseline_player
 from tavla.bots.duel import duel
 from tavla.bots.network import Network
 from tavla.bots.outcomes import FLIP
 from tavla.bots.players import RandomPlayer, network_player
+from tavla.core.errors import TavlaError
+from tavla.training import run as td_run
 from tavla.training import td
 from tavla.training.run import CHECKPOINT, LOG, TrainingRun, TrainingSettings
 from tavla.training.td import TDTrainer, Traces
@@ -225,3 +228,71 @@ def test_a_resumed_run_may_change_its_coached_share_and_learning_rate(tmp_path: 
     again = TrainingRun.resume(tmp_path / "r")
     assert again.settings.coached == 1.0 and again.games_played == 3  # the changes are saved
     assert again.settings.alpha == 0.02
+
+
+@pytest.mark.parametrize("policy_terms", [False, True], ids=["same-inputs", "other-inputs"])
+def test_a_policy_chooses_every_turn_and_the_network_learns_its_own_values_of_them(
+    monkeypatch: pytest.MonkeyPatch, policy_terms: bool
+) -> None:
+    network = Network.create("tabla", hidden=8, seed=1)
+    policy = Network.create("tabla", hidden=8, seed=2, terms=policy_terms)
+    decisions: list[tuple[int, np.ndarray, int]] = []  # (mover, rows, turn played)
+    deltas: list[np.ndarray] = []
+    listing = td.afterstates
+
+    def recording(position: Any, **options: Any) -> Any:
+        found = listing(position, **options)
+        play = found.after
+
+        def after(index: int) -> Any:
+            decisions.append((found.player, found.features, index))
+            return play(index)
+
+        found.after = after
+        return found
+
+    monkeypatch.setattr(td, "afterstates", recording)
+    monkeypatch.setattr(Traces, "apply", lambda self, net, alpha, delta: deltas.append(delta.copy()))
+    # The traces are not applied: the network stays as it was, so every delta can be recomputed.
+    outcome = TDTrainer(network, rng=random.Random(5), lam=0.0, policy=policy).play_game()
+    assert outcome is not None and len(decisions) > 20
+    for _, rows, index in decisions:
+        assert index == int(np.argmax(policy.equities(rows)))
+    assert any(index != int(np.argmax(network.equities(rows))) for _, rows, index in decisions)
+    values = [network.forward(rows[index : index + 1])[1][0] for _, rows, index in decisions]
+    owners = [mover for mover, _, _ in decisions]
+    expected = [
+        (values[k] if owners[k] == owners[k - 1] else outcomes.flip(values[k])) - values[k - 1]
+        for k in range(1, len(values))
+    ]
+    expected.append(outcomes.outcome_estimate(outcome, owners[-1]) * network.mask - values[-1])
+    assert len(deltas) == len(expected)
+    for got, want in zip(deltas, expected, strict=True):
+        np.testing.assert_allclose(got, want, atol=1e-12)
+
+
+def test_a_run_with_a_policy_names_it_keeps_it_on_resume_and_refuses_other_weights(tmp_path: Path) -> None:
+    policy_path = Network.create("tabla", hidden=8, seed=9).save(tmp_path / "policy.npz")
+    settings = dataclasses.replace(SETTINGS, bench_every=0, policy=str(policy_path))
+    whole = TrainingRun.create(tmp_path / "whole", settings)
+    assert whole.trainer.policy is not None
+    whole.run()
+    assert whole.network.metadata["policy"]["sha256"] == td_run.file_digest(policy_path)
+    half = TrainingRun.create(tmp_path / "half", dataclasses.replace(settings, games=4))
+    half.run()
+    resumed = TrainingRun.resume(tmp_path / "half", games=6)
+    resumed.run()
+    assert same_weights(whole.network, resumed.network)
+    greedy = TrainingRun.create(tmp_path / "greedy", dataclasses.replace(settings, policy=None))
+    greedy.run()
+    assert not same_weights(greedy.network, whole.network)
+    # A policy file changed under a run, missing, or of another game: a clear error.
+    Network.create("tabla", hidden=8, seed=10).save(policy_path)
+    with pytest.raises(TavlaError, match="changed"):
+        TrainingRun.resume(tmp_path / "half", games=8)
+    with pytest.raises(TavlaError, match="no such policy"):
+        TrainingRun.create(tmp_path / "c", dataclasses.replace(settings, policy=str(tmp_path / "none.npz")))
+    other = Network.create("tapa", hidden=8, seed=9).save(tmp_path / "tapa-policy.npz")
+    with pytest.raises(TavlaError, match="plays tapa, not tabla"):
+        TrainingRun.create(tmp_path / "d", dataclasses.replace(settings, policy=str(other)))
+    assert not (tmp_path / "c").exists() and not (tmp_path / "d").exists()

@@ -90,6 +90,13 @@ def train_command(
             help="Start from these weights (their size and inputs), e.g. a network fitted by tavla teach."
         ),
     ] = None,
+    policy: Annotated[
+        Path | None,
+        typer.Option(
+            help="Weights that choose every self-play turn, e.g. a policy network from tavla distill; "
+            "the trained network learns the values of their turns. Kept by --resume.",
+        ),
+    ] = None,
     no_plot: Annotated[bool, typer.Option("--no-plot", help="Write no PNG (needs no matplotlib).")] = False,
 ) -> None:
     """Train a dice game's neural evaluator by self-play TD(lambda)."""
@@ -108,6 +115,8 @@ def train_command(
     folder = directory or Path(f"train-{name}")
     if chances and (terms is False or resume):
         raise fail("--chances goes with the board terms of a new run: not with --raw or --resume")
+    if policy is not None and resume:
+        raise fail("--policy starts a new run: a resumed run keeps the policy it began with")
     if init is not None and (resume or not init.exists()):
         raise fail(
             "--init starts a new run: it does not go with --resume" if resume else f"{init}: no such weights"
@@ -134,6 +143,7 @@ def train_command(
             bench_games=bench_games,
             opponent=opponent,
             init=None if init is None else str(init),
+            policy=None if policy is None else str(policy),
         )
         run = TrainingRun.create(folder, settings)
     run.note_command(_command(run, folder, resume))
@@ -169,6 +179,7 @@ def _command(run: TrainingRun, folder: Path, resume: bool) -> str:
             ),
             *("--bench-games", str(settings.bench_games), "--opponent", settings.opponent),
             *(("--init", settings.init) if settings.init else ()),
+            *(("--policy", settings.policy) if settings.policy else ()),
         ]
     return shlex.join(words)
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import hashlib
 import json
 import os
 import random
@@ -76,6 +77,9 @@ class TrainingSettings:
     init: str | None = None
     """Weights the run starts from (a network fitted by ``tavla teach``, an earlier run's),
     instead of fresh ones drawn from ``seed``: their inputs replace ``terms``."""
+    policy: str | None = None
+    """Weights of the game that choose every self-play turn (``TDTrainer``'s policy), such
+    as a policy network from ``tavla distill``; the run's network learns their turns' values."""
 
 
 def opponent_player(name: str, game: str, *, limit: int = TURN_LIST_LIMIT, width: int = BEAM_WIDTH) -> Player:
@@ -89,6 +93,27 @@ def opponent_player(name: str, game: str, *, limit: int = TURN_LIST_LIMIT, width
     if name not in ("random", "pubeval"):
         raise TavlaError(f"unknown benchmark opponent {name!r}: heuristic, random or pubeval")
     return baseline_player(name, game, seed=BENCH_SEED)
+
+
+def _policy_of(settings: TrainingSettings, sha256: str | None = None) -> Network | None:
+    """The run's policy network, loaded again on every resume: a resumed run needs its
+    file, unchanged (``sha256``, the digest noted when the run began)."""
+    if settings.policy is None:
+        return None
+    path = Path(settings.policy)
+    if not path.exists():
+        raise TavlaError(f"{path}: no such policy weights (the run's turns are chosen by them)")
+    if sha256 is not None and file_digest(path) != sha256:
+        raise TavlaError(f"{path} has changed since the run began: its turns were chosen by other weights")
+    policy = Network.load(path)
+    if policy.game != settings.game:
+        raise TavlaError(f"{path} plays {policy.game}, not {settings.game}")
+    return policy
+
+
+def file_digest(path: Path | str) -> str:
+    """The SHA-256 of a file, so that a network's lineage names the exact weights it used."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
 class TrainingRun:
@@ -121,6 +146,7 @@ class TrainingRun:
             if settings.coached
             else None,
             coached=settings.coached,
+            policy=_policy_of(settings, network.metadata.get("policy", {}).get("sha256")),
         )
 
     @classmethod
@@ -149,6 +175,9 @@ class TrainingRun:
             network.metadata["init_games"] = int(network.metadata.get("games", 0))
             # Its commands come first in the lineage; "command" will name this run's own.
             network.metadata["init_commands"] = len(network.metadata.get("commands", ()))
+        if settings.policy is not None:
+            _policy_of(settings)  # refuse a missing file or another game's before any work
+            network.metadata["policy"] = {"path": settings.policy, "sha256": file_digest(settings.policy)}
         return cls(directory, settings, network, random.Random(settings.seed))
 
     @classmethod

@@ -18,14 +18,14 @@ random state.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
-from tavla.bots.afterstates import afterstates
+from tavla.bots.afterstates import Afterstates, afterstates
 from tavla.bots.encoding import encoder_for
 from tavla.bots.network import Array, Network
-from tavla.bots.outcomes import FLIP, Estimate, equity, flip, outcome_estimate
+from tavla.bots.outcomes import FLIP, Estimate, consistent, equity, flip, outcome_estimate
 from tavla.bots.players import Player
 from tavla.bots.playout import ORDINARY_DICE
 from tavla.core.protocol import Outcome
@@ -117,6 +117,12 @@ class TDTrainer:
     being part of what follows each of them. Such games end as the coach plays
     to end them, which antitabla's greedy self-play does not learn by itself,
     and they keep showing the network the baseline it is measured against.
+
+    With a ``policy`` (another network of the game, such as one ``tavla distill``
+    fitted), the policy chooses every self-play turn and ``network`` learns the
+    values of the turns it chose: policy evaluation, which greedy self-play merges
+    with improvement. A policy stronger than the network's own 0-ply choice shows
+    the network the positions and results of stronger play.
     """
 
     def __init__(
@@ -130,8 +136,10 @@ class TDTrainer:
         width: int = 16,
         coach: Player | None = None,
         coached: float = 0.0,
+        policy: Network | None = None,
     ) -> None:
         self.network = network
+        self.policy = policy
         self.coach = coach
         self.coached = coached
         self.alpha = alpha
@@ -171,7 +179,7 @@ class TDTrainer:
             )
             inputs = network.prepare(found.features)
             hidden, out = network.forward_prepared(inputs)
-            index = int(np.argmax(equity(out)))
+            index = int(np.argmax(equity(out if self.policy is None else self._policy_rows(found, inputs))))
             estimate = out[index]
             if previous is not None:
                 last_owner, last_estimate = previous
@@ -189,6 +197,14 @@ class TDTrainer:
                 return outcome
         return None
 
+    def _policy_rows(self, found: Afterstates[Any], inputs: Array) -> Estimate:
+        """The policy's estimates of a roll's turns; from the network's inputs when the two
+        take the same ones (the board terms cost more than the product)."""
+        policy = cast(Network, self.policy)
+        if policy.term_label == self.network.term_label and policy.inputs == self.network.inputs:
+            return consistent(policy.forward_prepared(inputs)[1])
+        return policy.evaluate(found.features)
+
     def _beam_scores(self, position: DiceGame[Any]) -> Any:
-        encoder, mover, network = encoder_for(position), position.side, self.network
+        encoder, mover, network = encoder_for(position), position.side, self.policy or self.network
         return lambda positions: network.equities(encoder.encode_many(positions, mover))
