@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
@@ -170,3 +171,17 @@ def test_a_game_too_long_is_left_unfinished_with_no_points(monkeypatch: pytest.M
     assert result.games == 4 and result.unfinished == 4
     assert result.wins == result.points == 0
     assert play_game("tabla", (RandomPlayer(1), RandomPlayer(2)), 0) is None
+
+
+def test_a_watcher_sees_every_turn_of_the_game_in_order_and_changes_nothing() -> None:
+    """``play_game(watch=...)``: each turn's position with its dice and the one it left,
+    chained from the start to the end, the game the same as unwatched."""
+    players = (heuristic_player("tapa"), RandomPlayer(5))
+    seen: list[tuple[DiceGame[Any], DiceGame[Any]]] = []
+    outcome = play_game("tapa", players, 11, watch=lambda before, after: seen.append((before, after)))
+    assert outcome == play_game("tapa", (heuristic_player("tapa"), RandomPlayer(5)), 11)
+    assert seen[0][0].dice is not None and seen[0][0].tops == tavla.find_game("tapa").start().tops
+    for (_, after), (before, _) in itertools.pairwise(seen):
+        assert before.dice is not None and before == after.with_roll(before.dice)
+    assert all(after.dice is None for _, after in seen)
+    assert seen[-1][1].outcome() == outcome

@@ -24,9 +24,18 @@ turns at most, but two antitabla players that both want to stay behind can hit e
 other back and forth for ever: no rule ends such a game."""
 
 
-def play_game(game: str, players: tuple[Player, Player], seed: int) -> Outcome | None:
+def play_game(
+    game: str,
+    players: tuple[Player, Player],
+    seed: int,
+    *,
+    watch: Callable[[DiceGame[Any], DiceGame[Any]], None] | None = None,
+) -> Outcome | None:
     """One game: ``players[0]`` plays White, ``players[1]`` Black; dice and the first side
-    from ``seed``. None for a game left unfinished after ``MAX_TURNS`` turns."""
+    from ``seed``. None for a game left unfinished after ``MAX_TURNS`` turns.
+
+    ``watch(before, after)`` sees every turn played: the position with its dice and the
+    one the turn left (benchmarks that count what happens in a game use it)."""
     dice = random.Random(seed)
     position: DiceGame[Any] = find_game(game).start().with_side(dice.randrange(2))  # type: ignore[assignment]
     for _ in range(MAX_TURNS):
@@ -36,7 +45,9 @@ def play_game(game: str, players: tuple[Player, Player], seed: int) -> Outcome |
         if position.is_chance:
             position = position.with_roll((dice.randint(1, 6), dice.randint(1, 6)))
         else:
-            position = players[position.side].choose(position).after
+            before, position = position, players[position.side].choose(position).after
+            if watch is not None:
+                watch(before, position)
     return None
 
 
