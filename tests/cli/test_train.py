@@ -12,6 +12,7 @@ from typer.testing import Result
 
 from tavla.bots.network import Network
 from tavla.cli import train
+from tavla.training.run import file_digest
 
 
 def run(*args: str) -> Result:
@@ -92,6 +93,8 @@ def test_a_run_can_start_from_weights_made_elsewhere(tmp_path: Path) -> None:
     assert network.hidden == start.hidden and not np.array_equal(network.w1, start.w1)
     meta = network.metadata
     assert meta["init_games"] == 4 and meta["games"] == 2
+    source = first / "tabla.npz"
+    assert meta["init_weights"] == {"path": str(source), "sha256": file_digest(source)}
     assert meta["commands"][0] == start.metadata["commands"][0] and "--init" in meta["commands"][-1]
     assert meta["command"] == meta["commands"][-1]  # this run's own, the lineage before it
     # The weights were loaded, not drawn: its benchmark at game 0 is the first run's last.

@@ -175,6 +175,8 @@ class TrainingRun:
             network.metadata["init_games"] = int(network.metadata.get("games", 0))
             # Its commands come first in the lineage; "command" will name this run's own.
             network.metadata["init_commands"] = len(network.metadata.get("commands", ()))
+            # The file this run started from; its source's own "init_weights" names an older one.
+            network.metadata["init_weights"] = {"path": settings.init, "sha256": file_digest(settings.init)}
         if settings.policy is not None:
             _policy_of(settings)  # refuse a missing file or another game's before any work
             network.metadata["policy"] = {"path": settings.policy, "sha256": file_digest(settings.policy)}
