@@ -162,7 +162,8 @@ class TrainingRun:
             settings = dataclasses.replace(settings, hidden=network.hidden)
         else:
             # A network of a game on the same board may start another (tabla's, chelebi).
-            network = Network.load(Path(settings.init)).for_game(settings.game)
+            source = settings.init
+            network = Network.load(Path(source)).for_game(settings.game)
             if settings.hidden is not None:
                 network = network.widened(settings.hidden, seed=settings.seed)
             if settings.chances and network.term_label != "chances":
@@ -176,7 +177,7 @@ class TrainingRun:
             # Its commands come first in the lineage; "command" will name this run's own.
             network.metadata["init_commands"] = len(network.metadata.get("commands", ()))
             # The file this run started from; its source's own "init_weights" names an older one.
-            network.metadata["init_weights"] = {"path": settings.init, "sha256": file_digest(settings.init)}
+            network.metadata["init_weights"] = {"path": source, "sha256": file_digest(source)}
         if settings.policy is not None:
             _policy_of(settings)  # refuse a missing file or another game's before any work
             network.metadata["policy"] = {"path": settings.policy, "sha256": file_digest(settings.policy)}
