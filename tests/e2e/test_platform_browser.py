@@ -428,10 +428,14 @@ def test_a_registered_players_language_and_board_side_are_kept_in_the_account(
         me = visitor.page.evaluate("() => fetch('/api/me').then((r) => r.json())")
         assert me["language"] == "bg"
         game_id = visitor.play_bot("tapa")
-        visitor.page.click("#game .btn-home")
-        visitor.page.wait_for_function(
-            "() => fetch('/api/me').then((r) => r.json()).then((me) => me.home_side === 'left')"
-        )
+        # (wait_for_function would not do: it takes a predicate's promise for a true value)
+        with visitor.page.expect_response(
+            lambda response: response.url.endswith("/api/me/preferences") and response.request.method == "PUT"
+        ) as saved:
+            visitor.page.click("#game .btn-home")
+        assert saved.value.ok
+        me = visitor.page.evaluate("() => fetch('/api/me').then((r) => r.json())")
+        assert me["home_side"] == "left"
         visitor.goto(f"/game/{game_id}")
         assert visitor.page.locator("#game").get_attribute("data-home-side") == "left"
         # The site's bot is named in Bulgarian on the board and in the lobby's live games.
