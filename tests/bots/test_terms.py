@@ -3,6 +3,7 @@ networks that take them as extra inputs."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import numpy as np
@@ -10,9 +11,17 @@ import pytest
 
 import tavla
 from tavla.bots.encoding import encoder_for
+from tavla.bots.fast import tapa_terms as fast_terms
 from tavla.bots.heuristics import HEURISTICS
 from tavla.bots.network import Network
-from tavla.bots.terms import GAME_TERMS
+from tavla.bots.terms import (
+    GAME_TERMS,
+    TAPA_CHANCE_NAMES,
+    reference_tapa_chance_terms,
+    reference_tapa_terms,
+    tapa_chance_terms,
+    tapa_terms,
+)
 from tavla.core.errors import TavlaError
 
 pytestmark = pytest.mark.timeout(60)
@@ -75,6 +84,36 @@ def test_tapa_pins() -> None:
     assert white["their_pinned"] == 1 and white["my_pinned"] == 0
     assert white["pins"] == pytest.approx(1 + 21 / 24)
     assert terms_of(notation, 1)["pins"] == pytest.approx(-(1 + 21 / 24))
+
+
+def tapa_rows_of_random_games(games: int, seed: int) -> np.ndarray:
+    """Every afterstate row of ``games`` tapa games played by random turns."""
+    from tavla.bots.afterstates import afterstates
+
+    rng = random.Random(seed)
+    rows = []
+    for _ in range(games):
+        position = tavla.find_game("tapa").start().with_side(rng.randrange(2))
+        while position.outcome() is None:
+            if position.is_chance:
+                position = position.with_roll((rng.randint(1, 6), rng.randint(1, 6)))
+            found = afterstates(position)
+            rows.append(found.features)
+            position = found.after(rng.randrange(len(found.features)))
+    return np.concatenate(rows)
+
+
+def test_compiled_tapa_terms_are_the_reference_to_the_last_bit() -> None:
+    """The compiled terms (numba, or the same loops in Python without it) give the numpy
+    reference's numbers exactly, so a network or the heuristic plays alike either way."""
+    rows = tapa_rows_of_random_games(12, seed=3)
+    expected = reference_tapa_chance_terms(rows)
+    names = TAPA_CHANCE_NAMES
+    # Random games pin checkers and mothers of both sides: every term is exercised.
+    assert all(np.count_nonzero(expected[:, names.index(name)]) > 10 for name in names)
+    assert np.array_equal(fast_terms.tapa_chance_terms(rows.astype(np.float64)), expected)
+    assert np.array_equal(tapa_chance_terms(rows), expected)
+    assert np.array_equal(tapa_terms(rows), reference_tapa_terms(rows))
 
 
 def test_gulbara_blocks() -> None:

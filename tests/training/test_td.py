@@ -21,7 +21,7 @@ from tavla.core.errors import TavlaError
 from tavla.training import run as td_run
 from tavla.training import td
 from tavla.training.run import CHECKPOINT, LOG, TrainingRun, TrainingSettings
-from tavla.training.td import TDTrainer, Traces
+from tavla.training.td import LastGradient, TDTrainer, Traces
 
 
 class TextbookTraces:
@@ -58,14 +58,16 @@ class TextbookTraces:
         network.b2 += self.b2 * alpha * delta
 
 
-@pytest.mark.parametrize("lam", [0.0, 0.7])
-def test_lazy_traces_equal_the_textbook_ones(lam: float) -> None:
+@pytest.mark.parametrize(
+    ("kind", "lam"), [(Traces, 0.0), (Traces, 0.7), (LastGradient, 0.0)], ids=["lazy-0", "lazy-0.7", "last-0"]
+)
+def test_lazy_traces_equal_the_textbook_ones(kind: Any, lam: float) -> None:
     rng = np.random.default_rng(0)
     lazy_net, book_net = (
         Network.create("tabla", hidden=10, seed=1),
         Network.create("tabla", hidden=10, seed=1),
     )
-    lazy, book = Traces(lazy_net), TextbookTraces(book_net)
+    lazy, book = kind(lazy_net), TextbookTraces(book_net)
     for _ in range(200):
         x = (rng.random(198) < 0.2) * rng.random(198)
         for network, traces in ((lazy_net, lazy), (book_net, book)):
@@ -79,6 +81,26 @@ def test_lazy_traces_equal_the_textbook_ones(lam: float) -> None:
             book.flip()
     for name, array in book_net.arrays().items():
         assert getattr(lazy_net, name) == pytest.approx(array, abs=1e-12)
+
+
+@pytest.mark.parametrize("game", ["tapa", "gulbara"])
+def test_td0_learns_as_the_full_traces_would(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whole games at lambda 0, owners changing turn about (and, in gulbara, not always):
+    the last gradient alone moves the weights as the five outputs' traces did."""
+
+    def two_games() -> Network:
+        network = Network.create(game, hidden=12, seed=3, terms=True)
+        trainer = TDTrainer(network, rng=random.Random(8), lam=0.0, alpha=0.05)
+        for _ in range(2):
+            trainer.play_game()
+        return network
+
+    fast = two_games()
+    monkeypatch.setattr(td, "LastGradient", Traces)
+    full = two_games()
+    for name, array in full.arrays().items():
+        assert getattr(fast, name) == pytest.approx(array, abs=1e-9)
+    assert not same_weights(fast, Network.create(game, hidden=12, seed=3, terms=True))
 
 
 def trained(game: str, games: int, seed: int, hidden: int = 16) -> Network:
@@ -252,7 +274,7 @@ def test_a_policy_chooses_every_turn_and_the_network_learns_its_own_values_of_th
         return found
 
     monkeypatch.setattr(td, "afterstates", recording)
-    monkeypatch.setattr(Traces, "apply", lambda self, net, alpha, delta: deltas.append(delta.copy()))
+    monkeypatch.setattr(LastGradient, "apply", lambda self, net, alpha, delta: deltas.append(delta.copy()))
     # The traces are not applied: the network stays as it was, so every delta can be recomputed.
     outcome = TDTrainer(network, rng=random.Random(5), lam=0.0, policy=policy).play_game()
     assert outcome is not None and len(decisions) > 20

@@ -28,9 +28,11 @@ _BITS = np.int64(1) << np.arange(CELLS, dtype=np.int64)
 _DIE_SHIFTS = np.arange(1, 7, dtype=np.int64)
 _PAIRS = [(a, b) for a in range(6) for b in range(6) if a < b]
 _FIRST, _SECOND = np.array([a for a, _ in _PAIRS]), np.array([b for _, b in _PAIRS])
-ROLL_WEIGHTS = np.array([2.0] * len(_FIRST) + [1.0] * 6) / 36.0
-"""The chance of each roll of :func:`reached_by_roll`'s order: the 15 non-doubles a < b
-(1-2, 1-3, ... 5-6), then the doubles 1-1 to 6-6."""
+ROLL_COUNTS = np.array([2.0] * len(_FIRST) + [1.0] * 6)
+"""In how many of the 36 ways each roll of :func:`reached_by_roll`'s order comes: the 15
+non-doubles a < b (1-2, 1-3, ... 5-6) twice, then the doubles 1-1 to 6-6 once."""
+ROLL_WEIGHTS = ROLL_COUNTS / 36.0
+"""The chance of each roll of :func:`reached_by_roll`'s order."""
 
 
 def as_masks(cells: Board) -> Masks:

@@ -22,8 +22,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tavla.bots.chances import ROLL_WEIGHTS, as_masks, chance_to_land, escape_chance, reached_by_roll
+from tavla.bots.chances import ROLL_COUNTS, as_masks, chance_to_land, escape_chance, reached_by_roll
 from tavla.bots.encoding.base import Features
+from tavla.bots.fast import tapa_terms as fast_terms
 
 Counts = npt.NDArray[np.float64]
 POINTS = np.arange(1, 25, dtype=np.float64)
@@ -229,30 +230,50 @@ TAPA_NAMES = (
 
 
 def tapa_terms(rows: Features) -> Counts:
+    """Tapa's board terms (``TAPA_NAMES``); compiled when numba is (the same numbers)."""
+    if fast_terms.AVAILABLE:
+        compiled = fast_terms.tapa_chance_terms(np.asarray(rows, dtype=np.float64))
+        return np.asarray(compiled[:, : len(TAPA_NAMES)])
+    return reference_tapa_terms(rows)
+
+
+def _tapa_exposure(blots: Counts, direct: Counts, indirect: Counts) -> Counts:
+    """Lone checkers with a direct shot at them count 1, those with only indirect ones
+    0.4: two whole-number counts, then one product and one sum (so the compiled terms,
+    counting point by point, come to the same bits)."""
+    hit_direct = direct > 0
+    only_indirect = ~hit_direct & (indirect > 0)
+    return np.asarray((blots * hit_direct).sum(axis=1) + 0.4 * (blots * only_indirect).sum(axis=1))
+
+
+def reference_tapa_terms(rows: Features) -> Counts:
+    """:func:`tapa_terms` in numpy: the reference the compiled terms are tested against."""
     points = rows[:, :240].reshape(len(rows), 24, 10).astype(np.float64)
     mine, theirs = counts(points[:, :, :4]), counts(points[:, :, 4:8])
     my_pinned, their_pinned = points[:, :, 8], points[:, :, 9]
     tail = rows[:, 240:244].astype(np.float64)
     my_pips = (mine + my_pinned) @ POINTS
     their_pips = (theirs + their_pinned) @ (25 - POINTS)
-    # His checker pinned on my low points is far from his home: it costs him more.
-    pins = their_pinned @ (1.0 + (25 - POINTS) / 24) - my_pinned @ (1.0 + POINTS / 24)
+    # His checker pinned on my low points is far from his home: it costs him more
+    # (1 + (25 - p) / 24 a checker, summed in 24ths).
+    pins = (their_pinned @ (49 - POINTS) - my_pinned @ (24 + POINTS)) / 24
     # A lone free checker (not standing on a pin of its own side) can be pinned.
     my_blots = ((mine == 1) & (their_pinned == 0)) * 1.0
     his_blots = ((theirs == 1) & (my_pinned == 0)) * 1.0
     held = (mine >= 2) | (their_pinned > 0)
+    theirs_present, mine_present = (theirs > 0).astype(np.float64), (mine > 0).astype(np.float64)
     return np.column_stack(
         [
             (their_pips - my_pips) / RACE_UNIT,
             pins,
             tail[:, 3] - tail[:, 2],
-            _exposure_to_him(my_blots, (theirs > 0).astype(np.float64)).sum(axis=1),
+            _tapa_exposure(my_blots, theirs_present @ _DIRECT, theirs_present @ _INDIRECT),
             (mine >= 2).sum(axis=1),
             my_pips / 100,
             their_pips / 100,
             my_pinned.sum(axis=1),
             their_pinned.sum(axis=1),
-            _exposure_to_me(his_blots, (mine > 0).astype(np.float64)).sum(axis=1),
+            _tapa_exposure(his_blots, mine_present @ _DIRECT.T, mine_present @ _INDIRECT.T),
             (held * _HOME).sum(axis=1) / 6,
             longest_run(held) / 6,
         ]
@@ -289,8 +310,8 @@ def _tapa_pin_chances(rows: Features) -> Counts:
     reached = reached_by_roll(sides, opened, np.zeros(2 * count, dtype=np.int64))
     # A lone checker on a side's own 24-point is its mother: the last cell the other reaches.
     mothers = lone & (np.arange(25) == 24)
-    pins = ROLL_WEIGHTS @ ((reached & as_masks(lone)) != 0)
-    mother_pins = ROLL_WEIGHTS @ ((reached & as_masks(mothers)) != 0)
+    pins = (ROLL_COUNTS @ ((reached & as_masks(lone)) != 0)) / 36
+    mother_pins = (ROLL_COUNTS @ ((reached & as_masks(mothers)) != 0)) / 36
     return np.column_stack([pins[:count], mother_pins[:count], pins[count:], mother_pins[count:]])
 
 
@@ -304,8 +325,16 @@ TAPA_CHANCE_NAMES = (
 
 
 def tapa_chance_terms(rows: Features) -> Counts:
-    """:func:`tapa_terms`, then the next rolls' chances of pins (:func:`_tapa_pin_chances`)."""
-    return np.column_stack([tapa_terms(rows), _tapa_pin_chances(rows)])
+    """:func:`tapa_terms`, then the next rolls' chances of pins (:func:`_tapa_pin_chances`);
+    compiled when numba is."""
+    if fast_terms.AVAILABLE:
+        return np.asarray(fast_terms.tapa_chance_terms(np.asarray(rows, dtype=np.float64)))
+    return reference_tapa_chance_terms(rows)
+
+
+def reference_tapa_chance_terms(rows: Features) -> Counts:
+    """:func:`tapa_chance_terms` in numpy (the compiled terms' reference)."""
+    return np.column_stack([reference_tapa_terms(rows), _tapa_pin_chances(rows)])
 
 
 # ----------------------------------------------------------------------- gulbara

@@ -98,6 +98,39 @@ class Traces:
         network.b2 += self.b2[self.slot] * logical
 
 
+class LastGradient:
+    """TD(0)'s traces: the gradient of the last estimate alone, kept as the row it came from.
+
+    At lambda 0 a trace is forgotten at the next turn, so storing every weight's
+    gradient for each of the five outputs (what :class:`Traces` does) is wasted: this
+    keeps the afterstate's inputs and activations and back-propagates the error when
+    it comes. The update is :class:`Traces`' at lambda 0 (tested), for about a quarter
+    of a self-play turn's time less. Each gradient is applied once, before the weights
+    move again, so the output weights it reads are those it was taken with.
+    """
+
+    def __init__(self, network: Network) -> None:
+        self.x: Array = np.zeros(network.inputs)
+        self.hidden: Array = np.zeros(network.hidden)
+        self.out: Estimate = np.zeros(len(network.b2))
+
+    def flip(self) -> None:
+        """Nothing to re-express: the next error arrives after the next gradient replaces this one."""
+
+    def decay_and_add(self, lam: float, network: Network, x: Array, hidden: Array, out: Estimate) -> None:
+        self.x, self.hidden, self.out = x, hidden, out
+
+    def apply(self, network: Network, alpha: float, delta: Estimate) -> None:
+        """Move the weights by ``alpha * sum_k delta_k * gradient_k`` of the last estimate."""
+        out_error = alpha * delta * self.out * (1.0 - self.out) * network.mask
+        hidden_error = (network.w2 @ out_error) * self.hidden * (1.0 - self.hidden)
+        used = np.flatnonzero(self.x)
+        network.w1[used] += np.outer(self.x[used], hidden_error)
+        network.b1 += hidden_error
+        network.w2 += np.outer(self.hidden, out_error)
+        network.b2 += out_error
+
+
 def progressive(position: DiceGame[Any]) -> bool:
     """Whether the turn due plays more than four dice (a progressive double)."""
     sequences, _ = position.turn_sequences()
@@ -157,7 +190,7 @@ class TDTrainer:
         coach_side = None
         if self.coach is not None and rng.random() < self.coached:
             coach_side = rng.randrange(2)
-        traces = Traces(network)
+        traces: Traces | LastGradient = Traces(network) if self.lam > 0.0 else LastGradient(network)
         previous: tuple[int, Estimate] | None = None  # (owner, estimate) of the last afterstate
         for _ in range(MAX_TURNS):
             if position.is_chance:
