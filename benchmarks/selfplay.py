@@ -1,6 +1,6 @@
 """Self-play training speed per game: the compiled generators against the pure-Python ones.
 
-    .venv/bin/python benchmarks/selfplay.py [--games 60] [--rounds 2] [--seed 1]
+    .venv/bin/python benchmarks/selfplay.py [--games 60] [--rounds 2] [--seed 1] [--lambda 0.7]
                                             [--game tapa --game gulbara ...]
 
 ``tavla train`` spends its time in self-play: every turn lists the legal turns'
@@ -37,13 +37,13 @@ GAMES_WITH_NETWORKS = ("tabla", "antitabla", "chelebi", "tapa", "gulbara")
 console = Console(width=120)
 
 
-def selfplay(game: str, games: int, seed: int, compiled: bool) -> tuple[float, Network]:
+def selfplay(game: str, games: int, seed: int, compiled: bool, lam: float) -> tuple[float, Network]:
     """CPU seconds for ``games`` self-play games from the shipped weights, and the weights after."""
     available = fast.AVAILABLE
     fast.AVAILABLE = available and compiled
     try:
         network = Network.shipped(game)
-        trainer = TDTrainer(network, alpha=0.01, rng=random.Random(seed))
+        trainer = TDTrainer(network, alpha=0.01, lam=lam, rng=random.Random(seed))
         begin = time.process_time()
         for _ in range(games):
             trainer.play_game()
@@ -63,13 +63,15 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=60, help="self-play games per game and path")
     parser.add_argument("--rounds", type=int, default=2, help="timings per path; the best is kept")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--lambda", dest="lam", type=float, default=0.7, help="TD's trace decay (0: TD(0))")
     parser.add_argument("--game", action="append", choices=GAMES_WITH_NETWORKS, help="default: all five")
     args = parser.parse_args()
     if not fast.AVAILABLE:
         parser.error("numba (the fast extra) is not installed: there is no compiled path to compare")
     fast.warm_up()
     chosen = args.game or list(GAMES_WITH_NETWORKS)
-    table = Table(title=f"self-play TD games, {args.games} a round, best of {args.rounds} (CPU time)")
+    title = f"self-play TD({args.lam:g}) games, {args.games} a round, best of {args.rounds} (CPU time)"
+    table = Table(title=title)
     for column in ("game", "compiled games/s", "pure Python games/s", "ratio", "same weights"):
         table.add_column(column, justify="right" if column != "game" else "left")
     with Progress(console=console, transient=True) as progress:
@@ -79,7 +81,7 @@ def main() -> None:
             weights: dict[bool, Network] = {}
             for _ in range(args.rounds):
                 for compiled in (True, False):
-                    seconds, weights[compiled] = selfplay(game, args.games, args.seed, compiled)
+                    seconds, weights[compiled] = selfplay(game, args.games, args.seed, compiled, args.lam)
                     best[compiled] = min(best[compiled], seconds)
                     progress.advance(task)
             same = same_weights(weights[True], weights[False])

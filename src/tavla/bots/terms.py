@@ -24,6 +24,7 @@ import numpy.typing as npt
 
 from tavla.bots.chances import ROLL_COUNTS, as_masks, chance_to_land, escape_chance, reached_by_roll
 from tavla.bots.encoding.base import Features
+from tavla.bots import fast
 from tavla.bots.fast import tapa_terms as fast_terms
 
 Counts = npt.NDArray[np.float64]
@@ -231,7 +232,7 @@ TAPA_NAMES = (
 
 def tapa_terms(rows: Features) -> Counts:
     """Tapa's board terms (``TAPA_NAMES``); compiled when numba is (the same numbers)."""
-    if fast_terms.AVAILABLE:
+    if fast.AVAILABLE:
         compiled = fast_terms.tapa_chance_terms(np.asarray(rows, dtype=np.float64))
         return np.asarray(compiled[:, : len(TAPA_NAMES)])
     return reference_tapa_terms(rows)
@@ -327,7 +328,7 @@ TAPA_CHANCE_NAMES = (
 def tapa_chance_terms(rows: Features) -> Counts:
     """:func:`tapa_terms`, then the next rolls' chances of pins (:func:`_tapa_pin_chances`);
     compiled when numba is."""
-    if fast_terms.AVAILABLE:
+    if fast.AVAILABLE:
         return np.asarray(fast_terms.tapa_chance_terms(np.asarray(rows, dtype=np.float64)))
     return reference_tapa_chance_terms(rows)
 

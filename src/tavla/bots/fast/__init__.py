@@ -27,7 +27,7 @@ from tavla.bots.encoding.base import Features
 # The tabla encoder's own tables, so that the compiled rows are its rows bit for bit.
 from tavla.bots.encoding.tabla import _TABLE as TABLA_UNITS
 from tavla.bots.encoding.tabla import _TAIL_SCALE as TABLA_TAIL_SCALE
-from tavla.bots.fast import search, tabla
+from tavla.bots.fast import search, tabla, tapa_terms
 from tavla.bots.fast.jit import AVAILABLE
 from tavla.bots.fast.scratch import Scratch, beam_store, memo_store, search_store
 from tavla.bots.fast.steps import GULBARA, MAX_STEPS, TABLA, TAPA, WIDTHS
@@ -344,3 +344,4 @@ def warm_up() -> None:
         turn_states(kind, state, [[2, 1], [1, 2]], None, True)
         turn_states(kind, state, [[1] * 8], 1, False)
         random_turn_by_steps(kind, state, [1] * 8, random.Random(0))
+    tapa_terms.tapa_chance_terms(np.zeros((1, 247)))
