@@ -57,6 +57,24 @@ def _pin_chance(reached: npt.NDArray[np.int64], targets: np.int64) -> float:
     return count / 36.0
 
 
+_INDIRECT = 1
+_DIRECT = 2
+
+
+@jit_inline
+def _shot(shooters: npt.NDArray[np.float64], first: int, last: int, point: int) -> int:
+    """How a lone checker on ``point`` can be shot at from ``shooters`` on points
+    ``first``..``last``: ``_DIRECT`` from within 6 pips, else ``_INDIRECT`` from 7-11,
+    else 0."""
+    found = 0
+    for q in range(first, last + 1):
+        if shooters[q] > 0:
+            if abs(point - q) <= 6:
+                return _DIRECT
+            found = _INDIRECT
+    return found
+
+
 @jit
 def tapa_chance_terms(rows: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """``tavla.bots.terms.tapa_chance_terms(rows)`` for rows of float64 features."""
@@ -108,31 +126,13 @@ def tapa_chance_terms(rows: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
         his_indirect = 0.0
         for p in range(1, 25):
             if mine[p] == 1 and their_pinned[p] == 0:
-                direct = False
-                indirect = False
-                for q in range(max(1, p - 11), p):
-                    if theirs[q] > 0:
-                        if p - q <= 6:
-                            direct = True
-                        else:
-                            indirect = True
-                if direct:
-                    my_direct += 1.0
-                elif indirect:
-                    my_indirect += 1.0
+                shot = _shot(theirs, max(1, p - 11), p - 1, p)
+                my_direct += shot == _DIRECT
+                my_indirect += shot == _INDIRECT
             if theirs[p] == 1 and my_pinned[p] == 0:
-                direct = False
-                indirect = False
-                for q in range(p + 1, min(24, p + 11) + 1):
-                    if mine[q] > 0:
-                        if q - p <= 6:
-                            direct = True
-                        else:
-                            indirect = True
-                if direct:
-                    his_direct += 1.0
-                elif indirect:
-                    his_indirect += 1.0
+                shot = _shot(mine, p + 1, min(24, p + 11), p)
+                his_direct += shot == _DIRECT
+                his_indirect += shot == _INDIRECT
         out = result[r]
         out[0] = (their_pips - my_pips) / 25.0
         out[1] = (his_pin_value - my_pin_value) / 24.0
