@@ -22,9 +22,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from tavla.bots import fast
 from tavla.bots.chances import ROLL_COUNTS, as_masks, chance_to_land, escape_chance, reached_by_roll
 from tavla.bots.encoding.base import Features
-from tavla.bots import fast
 from tavla.bots.fast import tapa_terms as fast_terms
 
 Counts = npt.NDArray[np.float64]
