@@ -1,7 +1,7 @@
 """Strength of the dice-game players against each other, on shared dice.
 
     .venv/bin/python benchmarks/bot_strength.py --game tapa --player heuristic --opponent random
-        [--games 1000] [--seed 0] [--weights FILE.npz] [--opponent-weights FILE.npz]
+        [--games 1000] [--seed 0 [5000 ...]] [--weights FILE.npz] [--opponent-weights FILE.npz]
 
 Players (``tavla.bots.baselines``): random, heuristic, pubeval (tabla's board),
 network (the shipped weights, or ``--weights`` for a file that ``tavla train``
@@ -15,7 +15,10 @@ network alone) or ``bgsage1`` at 1; for
 indiyka ``exact``, the turn with the best exact winning chance (its engine's play). Each
 seed is played twice with the colours swapped, so both players meet the same dice
 (``tavla.bots.duel``). Prints games, wins, points per game for the
-player with its 95% confidence interval, and each side's CPU time per move.
+player with its 95% confidence interval, and each side's CPU time per move. Several
+``--seed`` values play as many sets of ``--games`` games, each exactly the run of that
+seed alone, a row apiece and their sum at the end: docs/bots.md compares players over
+the eight sets ``--seed 0 5000 10000 15000 20000 25000 1000000 30000``.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from rich.table import Table
 
 import tavla.cli  # noqa: F401  (before numpy loads: its BLAS on one thread, as the command runs it)
 from tavla.bots.baselines import BASELINES, baseline_player
-from tavla.bots.duel import MAX_TURNS, duel
+from tavla.bots.duel import MAX_TURNS, DuelResult, duel
 from tavla.bots.indiyka_exact import best_turn
 from tavla.bots.levels import LEVELS, LevelPlayer
 from tavla.bots.network import Network
@@ -103,7 +106,13 @@ def main() -> None:
     parser.add_argument("--player", choices=PLAYERS, default="network")
     parser.add_argument("--opponent", choices=PLAYERS, default="heuristic")
     parser.add_argument("--games", type=int, default=1000, help="games in all (half as many seeds)")
-    parser.add_argument("--seed", type=int, default=0, help="first seed of the dice")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        nargs="+",
+        default=[0],
+        help="first seed of the dice; several make as many sets of --games each, a row apiece",
+    )
     parser.add_argument("--weights", type=Path, help="a network file for the 'network' player and the levels")
     parser.add_argument(
         "--opponent-weights",
@@ -111,37 +120,48 @@ def main() -> None:
         help="a network file for the opponent when it is 'network' (default: as --weights)",
     )
     args = parser.parse_args()
-    first = Timed(make(args.player, args.game, args.seed + 1, args.weights))
-    second = Timed(make(args.opponent, args.game, args.seed + 2, args.opponent_weights or args.weights))
-    seeds = range(args.seed, args.seed + max(1, args.games // 2))
-    with Progress(console=console, transient=True) as progress:
-        task = progress.add_task(f"{args.game}: {args.player} vs {args.opponent}", total=2 * len(seeds))
-        result = duel(args.game, first, second, seeds, on_game=lambda: progress.advance(task))
     # Two networks meeting each other need a second column name.
     opponent_label = "opponent" if args.opponent == args.player else args.opponent
     table = Table(title=f"{args.game}: {args.player} against {args.opponent}, same dice both ways")
-    for column in (
+    columns = [
         "games",
         "won",
         "points per game",
         "95% CI",
         f"{args.player} ms/move",
         f"{opponent_label} ms/move",
-    ):
+    ]
+    for column in (["first seed"] if len(args.seed) > 1 else []) + columns:
         table.add_column(column, justify="right")
-    table.add_row(
-        str(result.games),
-        f"{result.win_rate:.1%}",
-        f"{result.ppg:+.3f}",
-        f"± {result.ppg_ci95:.3f}",
-        f"{first.ms_per_move:.2f}",
-        f"{second.ms_per_move:.2f}",
-    )
-    console.print(table)
-    if result.unfinished:
-        console.print(
-            f"{result.unfinished} games left unfinished after {MAX_TURNS} turns (counted with no points)"
+    total: DuelResult | None = None
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task(
+            f"{args.game}: {args.player} vs {args.opponent}",
+            total=len(args.seed) * 2 * max(1, args.games // 2),
         )
+        for first_seed in args.seed:
+            # Each set is the run of `--seed first_seed` alone: the same players, dice and noise.
+            first = Timed(make(args.player, args.game, first_seed + 1, args.weights))
+            second = Timed(
+                make(args.opponent, args.game, first_seed + 2, args.opponent_weights or args.weights)
+            )
+            seeds = range(first_seed, first_seed + max(1, args.games // 2))
+            result = duel(args.game, first, second, seeds, on_game=lambda: progress.advance(task))
+            total = result if total is None else total + result
+            label = [str(first_seed)] if len(args.seed) > 1 else []
+            table.add_row(*label, *_figures(result), f"{first.ms_per_move:.2f}", f"{second.ms_per_move:.2f}")
+    if total is not None and len(args.seed) > 1:
+        table.add_section()
+        table.add_row("all", *_figures(total), "", "")
+    console.print(table)
+    if total is not None and total.unfinished:
+        console.print(
+            f"{total.unfinished} games left unfinished after {MAX_TURNS} turns (counted with no points)"
+        )
+
+
+def _figures(result: DuelResult) -> tuple[str, str, str, str]:
+    return (str(result.games), f"{result.win_rate:.1%}", f"{result.ppg:+.3f}", f"± {result.ppg_ci95:.3f}")
 
 
 if __name__ == "__main__":

@@ -118,6 +118,15 @@ def test_duel_plays_each_seed_with_both_colours() -> None:
     assert result.games == 10 and result.points == 0 and result.wins == 5
 
 
+def test_duels_on_several_sets_of_dice_add_up_to_one_on_all_of_them() -> None:
+    # Two deterministic players, so that each seed's games are the same whenever played.
+    first, second = PubevalPlayer(), heuristic_player("tabla")
+    parts = duel("tabla", first, second, range(3)) + duel("tabla", first, second, range(3, 5))
+    whole = duel("tabla", first, second, range(5))
+    assert parts == whole and whole.games == 10 and 0 < whole.squares
+    assert parts.ppg_ci95 == whole.ppg_ci95 and parts.win_rate == whole.win_rate
+
+
 def test_heuristic_hits() -> None:
     # White to play 6-4 can hit the blot on his 2 (8/2*, or 8/2* 6/2 to make the point too).
     position = tavla.from_notation(

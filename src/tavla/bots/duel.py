@@ -63,6 +63,16 @@ class DuelResult:
     unfinished: int = 0
     """Games left unfinished after ``MAX_TURNS`` turns: counted as games, with no points."""
 
+    def __add__(self, other: DuelResult) -> DuelResult:
+        """Both sets of games as one (several sets of dice reported together)."""
+        return DuelResult(
+            self.games + other.games,
+            self.wins + other.wins,
+            self.points + other.points,
+            self.squares + other.squares,
+            self.unfinished + other.unfinished,
+        )
+
     @property
     def win_rate(self) -> float:
         return self.wins / self.games if self.games else 0.0
