@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 
 import tavla
 from tavla.bots.encoding import Encoder, encoder_for
+from tavla.bots.encoding.gulbara import POINT_FEATURES
 from tavla.core.errors import TavlaError
 from tavla.core.protocol import BLACK, WHITE
 from tavla.rules.backgammon.position import BackgammonPosition
@@ -134,6 +136,34 @@ def test_encode_many_matches_encode(game: str) -> None:
     assert rows.shape == (len(afters), encoder.size)
     for row, after in zip(rows, afters, strict=True):
         assert np.array_equal(row, encoder.encode(after, position.side))
+
+
+@pytest.mark.parametrize("side", [WHITE, BLACK])
+@pytest.mark.parametrize("complete", [(), (5, 5, 6)], ids=["a-roll", "a-completion"])
+def test_gulbara_rows_from_mover_states_are_the_positions_rows(side: int, complete: tuple[int, ...]) -> None:
+    """RULES.md 6.3: a progressive double left unfinished passes its dice on unless the
+    mover has borne off his last checker; a completion played lets the same player roll.
+    The rows read from mover states say so as the positions' own rows do."""
+    start = tavla.find_game("gulbara").start()
+    position = dataclasses.replace(
+        start, side=side, dice=None if complete else (3, 3), complete=complete, rolls=(3, 3), off=(4, 6)
+    )
+    rng = np.random.default_rng(side + 2 * len(complete))
+    states = []
+    for off in (15, 7, 15, 0, 12):  # finished and unfinished movers mixed
+        points = np.zeros(24, dtype=np.int8)
+        points[rng.choice(12)] = 15 - off  # the mover's checkers left, on one of his first points
+        points[12 + rng.choice(12, size=3, replace=False)] = -2  # some of his opponent's
+        states.append([off, *points.tolist()])
+    rows = np.array(states, dtype=np.int8)
+    encoder = encoder_for(position)
+    for played in (2, 6, 9):
+        expected = encoder.encode_many([position.after_turn(tuple(row), played) for row in states], side)
+        assert np.array_equal(encoder.encode_after_states(position, rows, played), expected)
+    # The unfinished mover of a double stopped at six dice passes the rest on; the finished one does not.
+    passed = encoder.encode_after_states(position, rows, 6)[:, POINT_FEATURES + 2 : POINT_FEATURES + 8]
+    if not complete:
+        assert passed[1].sum() > 0 and passed[0].sum() == 0
 
 
 def test_docs_give_each_encoding_its_size_and_names() -> None:

@@ -249,6 +249,11 @@ def scores(encoder: Any, mover: int, weights: Any, positions: Any) -> list[float
     return [float(np.tanh(encoder.encode(p, mover) @ weights) ** 3) for p in positions]
 
 
+def row_scores(weights: Any, rows: Any) -> list[float]:
+    """:func:`scores` of the positions' rows, row by row (the same products to the bit)."""
+    return [float(np.tanh(row @ weights) ** 3) for row in rows]
+
+
 def ties(positions: Any) -> list[float]:
     return [0.0] * len(positions)
 
@@ -266,19 +271,23 @@ def test_compiled_beam_keeps_the_rules_turns(game: str, seed: int) -> None:
         weights = np.random.default_rng(seed).normal(size=encoder.size)
         rating = functools.partial(scores, encoder, position.side, weights)
         huge = [rolled for rolled in with_each_roll(position) if rolled.legal_turns_within(LIMIT) is None]
+        # The same rating of the rows the compiled beam reads from its states directly.
+        rows_rating = functools.partial(row_scores, weights)
         for rolled in huge[:1]:
-            for score_many in (rating, ties):
-                found = afterstates(rolled, limit=LIMIT, score_many=score_many, width=8)
+            for score_many, score_rows in ((rating, None), (ties, None), (None, rows_rating)):
+                found = afterstates(
+                    rolled, limit=LIMIT, score_many=score_many, score_rows=score_rows, width=8
+                )
                 afters = [found.after(index) for index in range(len(found))]
                 one_by_one = [found.turn(index) for index in range(len(found))]
                 with through("python"):
-                    pure = afterstates(rolled, limit=LIMIT, score_many=score_many, width=8)
+                    pure = afterstates(rolled, limit=LIMIT, score_many=score_many or rating, width=8)
                 assert not found.complete and np.array_equal(found.features, pure.features)
                 assert afters == [turn.after for turn in pure.turns] == [turn.after for turn in found.turns]
                 assert [turn.steps for turn in one_by_one] == [turn.steps for turn in pure.turns]
                 assert [turn.text for turn in one_by_one] == [turn.text for turn in pure.turns] == found.texts
                 cases += 1
-    assert cases >= 4
+    assert cases >= 6
 
 
 @needs_numba

@@ -32,6 +32,7 @@ from functools import cached_property
 from typing import Any, Generic, TypeVar, cast
 
 import numpy as np
+import numpy.typing as npt
 
 from tavla.bots import fast
 from tavla.bots.encoding import encoder_for
@@ -51,6 +52,9 @@ from tavla.rules.turns import TURN_LIST_LIMIT
 P = TypeVar("P", bound=DiceGame[Any])
 Score = Callable[[Any], float]
 ScoreMany = Callable[[Sequence[Any]], Sequence[float]]
+Ratings = Sequence[float] | npt.NDArray[np.float64]
+ScoreRows = Callable[[Features], Ratings]
+"""A rating of feature rows (the mover's encoder's, as :func:`afterstates` gives them)."""
 BEAM_WIDTH = 64
 """Turns kept by the beam search on a huge progressive double (see the module docstring)."""
 
@@ -136,6 +140,7 @@ def afterstates(
     score: Score | None = None,
     width: int = BEAM_WIDTH,
     score_many: ScoreMany | None = None,
+    score_rows: ScoreRows | None = None,
 ) -> Afterstates[P]:
     """Every legal turn of ``position`` (dice rolled) with the features of its result.
 
@@ -143,7 +148,9 @@ def afterstates(
     progressive double: with ``score`` the ``width`` best turns of a beam search
     are returned (``complete`` False), without it :class:`TooManyTurnsError`.
     ``score_many`` rates a list of positions at once for the beam, in place of
-    ``score`` (see ``DiceGame.best_turns``).
+    ``score`` (see ``DiceGame.best_turns``); ``score_rows``, in place of both, rates the
+    positions' feature rows as seen by the mover, which lets the compiled beam rate
+    the states it reaches without building a position for each.
     """
     if position.outcome() is not None:
         encoder = encoder_for(position)
@@ -152,19 +159,39 @@ def afterstates(
         )
     if not position.awaiting_decision:
         position.legal_turns()  # raises the phase error of a position awaiting a roll
+    beam = Beam(position, score, score_many, score_rows)
     for base in type(position).__mro__:
         provider = _PROVIDERS.get(base)
         if provider is not None:
-            return cast(Afterstates[P], provider(position, limit, Beam(score, score_many), width))
-    return _listed(position, limit, Beam(score, score_many), width)
+            return cast(Afterstates[P], provider(position, limit, beam, width))
+    return _listed(position, limit, beam, width)
 
 
 class Beam:
-    """How a huge progressive double is searched: the caller's rating of positions."""
+    """How a huge progressive double is searched: the caller's rating of positions
+    after the mover's turn, or of their feature rows."""
 
-    def __init__(self, score: Score | None, score_many: ScoreMany | None) -> None:
+    def __init__(
+        self,
+        position: DiceGame[Any],
+        score: Score | None,
+        score_many: ScoreMany | None,
+        score_rows: ScoreRows | None = None,
+    ) -> None:
         self.score = score
+        self.score_rows = score_rows
+        if score_many is None and score_rows is not None:
+            encoder, mover = encoder_for(position), position.side
+
+            def rated(positions: Sequence[Any]) -> Sequence[float]:
+                return [float(value) for value in score_rows(encoder.encode_many(positions, mover))]
+
+            score_many = rated
         self.score_many = score_many
+
+    @property
+    def rates(self) -> bool:
+        return self.score is not None or self.score_many is not None
 
     def ranked(self, positions: Sequence[Any], limit: int) -> list[int]:
         """Indices of ``positions``, rated best first (ties in the given order), as the
@@ -175,7 +202,7 @@ class Beam:
             values = [self.score(one) for one in positions]
         else:
             raise TooManyTurnsError(positions[0].notation() if positions else "?", limit)
-        return sorted(range(len(positions)), key=lambda index: -values[index])
+        return _best_first(values)
 
     def best_turns(self, position: P, width: int, limit: int) -> list[DiceTurn[P]]:
         score_many = self.score_many
@@ -184,6 +211,10 @@ class Beam:
         if self.score is not None:
             return position.best_turns(width, self.score)
         raise TooManyTurnsError(position.notation(), limit)
+
+
+def _best_first(values: Ratings) -> list[int]:
+    return sorted(range(len(values)), key=lambda index: -values[index])
 
 
 def _listed(position: P, limit: int, beam: Beam, width: int) -> Afterstates[P]:
@@ -254,19 +285,23 @@ def _compiled_beam(
     Board), ``state_of`` turns such a row into the rules' mover state and ``encode``
     rows of them into features (by default the encoder's, from mover states).
     """
-    if beam.score is None and beam.score_many is None:
+    if not beam.rates:
         raise TooManyTurnsError(position.notation(), limit)
+    encoder = encoder_for(position)
 
-    def rank(rows: list[tuple[int, ...]], played: int) -> list[int]:
-        return beam.ranked([position.after_turn(state_of(row), played) for row in rows], limit)
+    def features_of(states: list[tuple[int, ...]], played: int) -> Features:
+        rows = np.array(states, dtype=np.int8).reshape(len(states), -1)
+        return encoder.encode_after_states(position, rows, played) if encode is None else encode(rows)
+
+    def rank(states: list[tuple[int, ...]], played: int) -> list[int]:
+        if beam.score_rows is not None and states:
+            # The rows straight from the kernel's states: no position built for each.
+            return _best_first(beam.score_rows(features_of(states, played)))
+        return beam.ranked([position.after_turn(state_of(row), played) for row in states], limit)
 
     kept = fast.beam_states(kind, start, dice, width, rank)
     played = kept.played
-    rows = np.array(kept.states, dtype=np.int8).reshape(len(kept.states), -1)
-    if encode is None:
-        features = encoder_for(position).encode_after_states(position, rows, played)
-    else:
-        features = encode(rows)
+    features = features_of(kept.states, played)
     step_function = position.step_function()
 
     def turn_of(index: int) -> DiceTurn[P]:

@@ -12,14 +12,13 @@ the rules' beam search (see ``tavla.bots.afterstates``).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
 from tavla.bots.afterstates import BEAM_WIDTH, Afterstates, afterstates
-from tavla.bots.encoding import encoder_for
 from tavla.bots.encoding.base import Features
 from tavla.bots.network import Network
 from tavla.core.errors import TavlaError
@@ -105,19 +104,11 @@ class ScoringPlayer:
 
     def _rated(self, position: DiceGame[Any]) -> tuple[Afterstates[Any], Any]:
         _check(position)
-        found = afterstates(
-            position, limit=self.limit, score_many=self.position_scores(position), width=self.width
-        )
+        found = afterstates(position, limit=self.limit, score_rows=self.score, width=self.width)
         ratings = self.score(found.features)
         if self.noise:
             ratings = ratings + self._rng.normal(0.0, self.noise, len(ratings))
         return found, ratings
-
-    def position_scores(self, position: DiceGame[Any]) -> Callable[[Sequence[Any]], list[float]]:
-        """The scores of positions after the mover's turn, rated together (the beam search's)."""
-        encoder = encoder_for(position)
-        mover = position.side
-        return lambda positions: self.score(encoder.encode_many(positions, mover)).tolist()
 
 
 def network_player(

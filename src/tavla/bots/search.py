@@ -42,7 +42,6 @@ from typing import Any, Protocol
 import numpy as np
 
 from tavla.bots.afterstates import BEAM_WIDTH, Afterstates, afterstates
-from tavla.bots.encoding import encoder_for
 from tavla.bots.encoding.base import Features
 from tavla.bots.outcomes import Estimate, flip, outcome_estimate
 from tavla.bots.outcomes import equity as equities
@@ -129,18 +128,11 @@ class DiceSearch:
         self.positions = 0
 
     # ------------------------------------------------------------------ 0-ply
-    def _score_many(self, player: int) -> Callable[[Sequence[Any]], Sequence[float]]:
-        """The beam's rating of positions for ``player`` (huge progressive doubles)."""
-
-        def score_many(positions: Sequence[DiceGame[Any]]) -> Sequence[float]:
-            rows = encoder_for(positions[0]).encode_many(positions, player) if positions else None
-            if rows is None:
-                return []
-            self.positions += len(positions)
-            values: list[float] = equities((self.policy or self.estimator).evaluate(rows)).tolist()
-            return values
-
-        return score_many
+    def _score_rows(self, rows: Features) -> Sequence[float]:
+        """The beam's rating of the rows of positions after a turn (huge progressive doubles)."""
+        self.positions += len(rows)
+        values: list[float] = equities((self.policy or self.estimator).evaluate(rows)).tolist()
+        return values
 
     def expand(self, position: DiceGame[Any], *, root: bool = True) -> tuple[Afterstates[Any], Estimate]:
         """The legal turns of ``position`` and their 0-ply estimates for its mover."""
@@ -165,7 +157,7 @@ class DiceSearch:
         listed: list[Afterstates[Any]] = []
         for position in positions:
             self._check_time()
-            found = afterstates(position, score_many=self._score_many(position.side), width=width)
+            found = afterstates(position, score_rows=self._score_rows, width=width)
             self.positions += len(found)
             listed.append(found)
         return listed

@@ -23,7 +23,7 @@ from typing import Any, cast
 import numpy as np
 
 from tavla.bots.afterstates import Afterstates, afterstates
-from tavla.bots.encoding import encoder_for
+from tavla.bots.encoding.base import Features
 from tavla.bots.network import Array, Network
 from tavla.bots.outcomes import FLIP, Estimate, consistent, equity, flip, outcome_estimate
 from tavla.bots.players import Player
@@ -207,9 +207,7 @@ class TDTrainer:
                     return outcome
                 continue
             limit = self.limit if progressive(position) else TURN_LIST_LIMIT
-            found = afterstates(
-                position, limit=limit, score_many=self._beam_scores(position), width=self.width
-            )
+            found = afterstates(position, limit=limit, score_rows=self._beam_scores, width=self.width)
             inputs = network.prepare(found.features)
             hidden, out = network.forward_prepared(inputs)
             index = int(np.argmax(equity(out if self.policy is None else self._policy_rows(found, inputs))))
@@ -238,6 +236,7 @@ class TDTrainer:
             return consistent(policy.forward_prepared(inputs)[1])
         return policy.evaluate(found.features)
 
-    def _beam_scores(self, position: DiceGame[Any]) -> Any:
-        encoder, mover, network = encoder_for(position), position.side, self.policy or self.network
-        return lambda positions: network.equities(encoder.encode_many(positions, mover))
+    def _beam_scores(self, rows: Features) -> Array:
+        """The beam's rating of the rows of a huge progressive double's turns: the policy's
+        when there is one, as it chooses the turns."""
+        return (self.policy or self.network).equities(rows)

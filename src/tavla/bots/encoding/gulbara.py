@@ -19,6 +19,7 @@ from tavla.bots.encoding.base import (
     BOTH_UNIT_NAMES,
     Encoder,
     Features,
+    States,
     mover_states,
     point_names,
     register_encoder,
@@ -67,6 +68,23 @@ class GulbaraEncoder(Encoder[GulbaraPosition]):
             tail[row, 11] = _progressive_next(position, 1 - player)
             tail[row, 12] = position.side == player
             tail[row, 13] = position.side != player
+        return out
+
+    def encode_after_states(self, origin: GulbaraPosition, states: States, dice_played: int) -> Features:
+        count = len(states)
+        out = np.zeros((count, self.size), dtype=np.float32)
+        out[:, :POINT_FEATURES] = _TABLE[states[:, 1:].view(np.uint8)].reshape(count, POINT_FEATURES)
+        out[:, POINT_FEATURES] = states[:, 0] / CHECKERS
+        # The rest of a row (the opponent's checkers off, the completion passed on, the
+        # roll counters, who acts) follows from the position before the turn and the dice
+        # played, and from the state only in whether the mover has borne off his last
+        # checker (then no unfinished double passes on): one result of each kind gives it.
+        for finished in (False, True):
+            rows = np.flatnonzero((states[:, 0] >= CHECKERS) == finished)
+            if len(rows):
+                sample = origin.after_turn(tuple(states[rows[0]].tolist()), dice_played)
+                tail = self.encode_many([sample], origin.side)[0, POINT_FEATURES + 1 :]
+                out[rows, POINT_FEATURES + 1 :] = tail
         return out
 
 
