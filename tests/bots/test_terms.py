@@ -17,6 +17,7 @@ from tavla.bots.network import Network
 from tavla.bots.terms import (
     GAME_TERMS,
     TAPA_CHANCE_NAMES,
+    longest_run,
     reference_tapa_chance_terms,
     reference_tapa_terms,
     tapa_chance_terms,
@@ -114,6 +115,22 @@ def test_compiled_tapa_terms_are_the_reference_to_the_last_bit() -> None:
     assert np.array_equal(fast_terms.tapa_chance_terms(rows.astype(np.float64)), expected)
     assert np.array_equal(tapa_chance_terms(rows), expected)
     assert np.array_equal(tapa_terms(rows), reference_tapa_terms(rows))
+
+
+def test_the_longest_run_of_held_points_is_counted_as_a_player_counts_a_prime() -> None:
+    rng = np.random.default_rng(5)
+    held = rng.random((400, 24)) < rng.random((400, 1))  # from nearly open boards to nearly closed ones
+    held[0], held[1] = False, True
+
+    def counted(row: np.ndarray) -> int:
+        best = run = 0
+        for point in row:
+            run = run + 1 if point else 0
+            best = max(best, run)
+        return best
+
+    assert longest_run(held).tolist() == [counted(row) for row in held]
+    assert longest_run(held)[:2].tolist() == [0, 24]
 
 
 def test_gulbara_blocks() -> None:

@@ -106,12 +106,10 @@ def _exposure_to_me(blots: Counts, mine: Counts, my_bar: Counts | None = None) -
 
 def longest_run(held: npt.NDArray[np.bool_]) -> Counts:
     """Longest run of consecutive held points per row (a prime)."""
-    run = np.zeros(len(held))
-    best = np.zeros(len(held))
-    for point in range(held.shape[1]):
-        run = np.where(held[:, point], run + 1, 0.0)
-        best = np.maximum(best, run)
-    return best
+    # The run ending at each point is its distance from the last point not held before it.
+    index = np.arange(held.shape[1])
+    last_open = np.maximum.accumulate(np.where(held, -1, index), axis=1)
+    return np.asarray((index - last_open).max(axis=1, initial=0), dtype=np.float64)
 
 
 # ------------------------------------------------------------------ tabla family
