@@ -24,7 +24,6 @@ __all__ = ["AVAILABLE", "TERMS", "tapa_chance_terms"]
 TERMS = 16
 """The twelve board terms, then the four pin chances (``TAPA_CHANCE_NAMES``)."""
 _NONDOUBLES = 15
-_CELLS = 25
 
 
 @jit_inline
