@@ -1,7 +1,8 @@
 """Money's pages in headless Chromium (docs/ledger.md, the platform): an administrator
 records a deposit typed as "20.00" on the books page, the player sees it on his own
 page, and offers a single game for a stake from the lobby's form, which the lobby
-lists with its stake. Skipped without Chromium and playwright."""
+lists with its stake; in Turkish, both pages write the amounts with a decimal comma.
+Skipped without Chromium and playwright."""
 
 from __future__ import annotations
 
@@ -88,5 +89,19 @@ def test_a_deposit_on_the_books_page_and_a_stake_offered_in_the_lobby(served: Se
             own.wait_for_function(
                 "document.querySelector('#offers tbody').textContent.includes('2.00/5.00 tbf')"
             )
+
+            # In Turkish the same amounts are written with a decimal comma, on the
+            # server's pages and in the lobby's list, which the page's script writes.
+            _ok(
+                httpx.put(
+                    f"{served.url}/api/me/preferences", json={"language": "tr"}, headers=ayse._headers()
+                )
+            )
+            own.goto(f"{served.url}/")
+            own.wait_for_function(
+                "document.querySelector('#offers tbody').textContent.includes('2,00/5,00 tbf')"
+            )
+            own.goto(f"{served.url}/federations/tbf/money")
+            assert own.locator("#balance").inner_text() == "20,00"
         finally:
             browser.close()

@@ -18,7 +18,8 @@ from tests.server.conftest import Player, Site
 from tests.server.play import Seat
 
 from tavla.server import i18n_catalog
-from tavla.server.i18n import translate, translations
+from tavla.server.errors import ApiError
+from tavla.server.i18n import Money, money, number, score, translate, translations
 from tavla.server.live.basics import BOT_NAMES, bot_name
 
 LANGUAGES = i18n_catalog.translated_languages()
@@ -76,6 +77,37 @@ def test_parameters_are_told_apart_by_name_in_both_styles() -> None:
 def test_a_translation_that_does_not_format_falls_back_to_english() -> None:
     assert translate("bg", "the name {name} is taken", {"name": "Иван"}) == "името Иван е заето"
     assert translate("xx", "the name {name} is taken", {"name": "Ivan"}) == "the name Ivan is taken"
+
+
+NBSP = "\xa0"
+
+
+@pytest.mark.parametrize(
+    ("language", "written"),
+    [
+        ("en", ["1,234.56", "-0.50", "1514.14", "-0.163", "+0.50", "+0.000", "3.0", "6.25"]),
+        ("tr", ["1.234,56", "-0,50", "1514,14", "-0,163", "+0,50", "+0,000", "3,0", "6,25"]),
+        ("bg", [f"1{NBSP}234,56", "-0,50", "1514,14", "-0,163", "+0,50", "+0,000", "3,0", "6,25"]),
+    ],
+)
+def test_numbers_are_written_as_each_language_writes_them(language: str, written: list[str]) -> None:
+    assert [
+        money(language, 123456),
+        money(language, -50),
+        number(language, 1514.1399),  # a rating: no thousands separator
+        number(language, -0.16251, 3),
+        number(language, 0.5, sign=True),
+        number(language, -0.0004, 3, sign=True),  # rounds to nothing: no "-0.000"
+        score(language, 3),
+        score(language, 6.25),
+    ] == written
+
+
+def test_an_amount_of_money_in_a_message_follows_the_reader() -> None:
+    refusal = ApiError(409, "insufficient_funds", "{available} available", available=Money(100050))
+    assert refusal.message == "1,000.50 available"
+    assert refusal.text("tr").startswith("1.000,50 ")
+    assert refusal.text("bg").startswith(f"1{NBSP}000,50 ")
 
 
 # ------------------------------------------------------------------ pages

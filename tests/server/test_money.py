@@ -32,6 +32,17 @@ def balance(world: World, name: str) -> int:
     return int(answer.json()["balance_cents"])
 
 
+def prefer(world: World, name: str, language: str) -> None:
+    """``name``'s account speaks ``language`` from now on."""
+    person = world.people[name]
+    chosen = world.site.as_(person).put(
+        "/api/me/preferences",
+        json={"language": language},
+        headers={"X-CSRF-Token": person.csrf},  # type: ignore[union-attr]
+    )
+    assert chosen.status_code == 200, chosen.text
+
+
 def deposit(world: World, who: str, name: str, body: Any) -> Any:
     return world.post(who, f"/api/federations/tbf/money/{name}/deposits", body)
 
@@ -110,6 +121,35 @@ def test_no_withdrawal_beyond_the_available_balance(world: World) -> None:
     assert balance(world, "member") == available
 
 
+@pytest.mark.parametrize(
+    ("language", "amounts"),
+    [
+        ("en", ("1,234.56", "1,234.57")),
+        ("tr", ("1.234,56", "1.234,57")),
+        ("bg", ("1\xa0234,56", "1\xa0234,57")),
+    ],
+)
+def test_a_refusal_writes_its_amounts_as_the_readers_language_does(
+    world: World, language: str, amounts: tuple[str, str]
+) -> None:
+    missing = 123456 - balance(world, "player")
+    if missing:  # the first language's run tops the balance up; the others find it there
+        assert deposit(world, "admin", "player", {"amount_cents": missing}).status_code == 201
+    try:
+        prefer(world, "admin", language)
+        refused = world.post(
+            "admin", "/api/federations/tbf/money/player/withdrawals", {"amount_cents": 123457}
+        )
+    finally:
+        prefer(world, "admin", "en")
+    assert refused.status_code == 409
+    available, needed = amounts
+    assert refused.json()["error"]["message"] == translate(
+        language, "not enough money: {available} available, {needed} needed"
+    ).format(available=available, needed=needed)
+    assert balance(world, "player") == 123456
+
+
 def test_money_only_for_a_player_of_the_federation(world: World) -> None:
     refused = deposit(world, "admin", "outsider", {"amount_cents": 100})
     assert refused.status_code == 409 and refused.json()["error"]["code"] == "not_a_player"
@@ -140,16 +180,14 @@ def test_the_books_sum_to_zero_and_cash_is_what_is_held_for_others(world: World)
 def test_the_money_pages_in_every_language(world: World, language: str) -> None:
     deposit(world, "admin", "member", {"amount_cents": 125})
     for name in ("member", "admin"):
-        chosen = world.site.as_(world.people[name]).put(
-            "/api/me/preferences",
-            json={"language": language},
-            headers={"X-CSRF-Token": world.people[name].csrf},  # type: ignore[union-attr]
-        )
-        assert chosen.status_code == 200, chosen.text
+        prefer(world, name, language)
     own = world.get("member", "/federations/tbf/money")
     assert own.status_code == 200 and 'id="statement"' in own.text and "admin:admin" in own.text
     books = world.get("admin", "/federations/tbf/books")
-    assert books.status_code == 200 and '<dd id="total">0.00</dd>' in books.text
+    # Amounts as each language writes them: a decimal comma in Turkish and Bulgarian.
+    zero = {"en": "0.00", "tr": "0,00", "bg": "0,00"}[language]
+    assert books.status_code == 200 and f'<dd id="total">{zero}</dd>' in books.text
+    assert '<td class="num">' + {"en": "1.25", "tr": "1,25", "bg": "1,25"}[language] + "</td>" in own.text
     for page in (own.text, books.text):
         assert f'<html lang="{language}">' in page
         if language != "en":

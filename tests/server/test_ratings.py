@@ -354,3 +354,9 @@ def test_the_ratings_pages_have_no_english_left(world: World, language: str) -> 
         assert untranslated(language, shown.text, names) == [], path
     english = page(world, "nobody", "/u/ali", "en").text
     assert "Opponent" in english and len(untranslated(language, english, names)) > 3
+    # The rating as each language writes it: a decimal comma in Turkish and Bulgarian.
+    rating = f"{ratings(world, 'tbf', 'tabla')['ali']['rating']:.2f}"
+    assert f'<p class="rating-now">{rating} ' in english
+    assert (
+        f'<p class="rating-now">{rating.replace(".", ",")} ' in page(world, "nobody", "/u/ali", language).text
+    )

@@ -6,6 +6,7 @@ nothing."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -40,6 +41,12 @@ def start_and_wait(world: World, tournament: int) -> int:
 
 
 @pytest.mark.timeout(240)
+def written(value: float) -> str:
+    """Points and tie-breaks as the pages write them in English: "2.0", "1.5", "2.25"."""
+    text = f"{value:.2f}"
+    return text[:-1] if text.endswith("0") else text
+
+
 def test_a_report_exported_after_three_rounds_imports_with_the_same_standings_and_next_round(
     world: World,
 ) -> None:
@@ -172,6 +179,21 @@ def test_players_are_matched_by_name_or_enter_as_guests_and_every_result_kind_is
     # The pages show the kinds of result the site's own games never have.
     page = world.site.as_(None).get(f"/tournaments/{tournament}", params={"lang": "en"}).text
     assert "half-point bye" in page and "forfeit" in page
+    # The standings' points and tie-breaks as each language writes them (halves here).
+    for language, mark in (("en", "."), ("tr", ","), ("bg", ",")):
+        shown_page = world.site.as_(None).get(f"/tournaments/{tournament}", params={"lang": language}).text
+        start = shown_page.index('id="standings"')
+        table_html = shown_page[start : shown_page.index("</table>", start)]
+        rows = {
+            int(cells[1]): cells[-5:]  # a guest's name is a cell of text too
+            for cells in (re.findall(r"<td>([^<]*)</td>", row) for row in table_html.split("<tr>")[2:])
+        }
+        for line in shown["standings"]:
+            figures = (line["points"], line["buchholz"], line["buchholz_cut1"], line["sonneborn_berger"])
+            assert rows[line["number"]] == [
+                *(written(value).replace(".", mark) for value in figures),
+                str(line["sets_won"]),  # the file's game is played in sets
+            ]
     # Guest entrants have no profile: their names are not links; the players' are.
     assert 'href="/u/ali"' in page and "Yılmaz, Ahmet" in page and 'href="/u/Yılmaz' not in page
     assert 'href="/u/outsider"' not in page

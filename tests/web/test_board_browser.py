@@ -23,6 +23,8 @@ import pytest
 from tests.browser import ARGS, CHROMIUM
 from tests.web.make_fixtures import GAMES, OUT, STATIC
 
+from tavla.server.i18n import number
+
 sync_api = pytest.importorskip("playwright.sync_api")
 
 
@@ -955,6 +957,34 @@ def test_texts_come_from_tavla_text(page: Any, base_url: str) -> None:
     players[1] = {**players[1], "name": "gnubg-entrant", "bot_level": None}
     server(page, state_message("tabla-mid", 3, seat=None, last_seq=0, players=players))
     assert page.text_content(".turn-line") == "gnubg-entrant to act"
+
+
+@pytest.mark.parametrize("language", ["en", "tr", "bg"])
+def test_the_pages_scripts_write_numbers_as_the_servers_pages_do(
+    page: Any, base_url: str, language: str
+) -> None:
+    """static/text.js's ``decimal`` (the lobby's stakes, the analysis) agrees with the
+    server's ``number`` (its pages' amounts and ratings) in every language."""
+    html = f'<!doctype html><html lang="{language}"><body></body></html>'
+    page.route(f"{base_url}/numbers.html", lambda route: route.fulfill(body=html, content_type="text/html"))
+    page.goto(f"{base_url}/numbers.html")
+    cases = [
+        (1234.5, 2, True),
+        (-0.5, 2, True),
+        (1514.14, 2, False),
+        (0.163, 3, False),
+        (12345678.9, 2, True),
+    ]
+    written = page.evaluate(
+        """async (cases) => {
+             const { decimal } = await import("./text.js");
+             return cases.map(([value, places, grouped]) => decimal(value, places, grouped));
+           }""",
+        cases,
+    )
+    assert written == [number(language, value, places, grouped=grouped) for value, places, grouped in cases]
+    if language != "en":
+        assert written[0].endswith(",50") and written[3] == "0,163"
 
 
 def test_a_redrawn_state_keeps_the_selection(page: Any, base_url: str) -> None:

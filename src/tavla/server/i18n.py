@@ -10,12 +10,14 @@ import gettext
 import string
 from collections.abc import Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 from functools import cache
 from pathlib import Path
 from typing import Protocol
 
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
 
 LANGUAGES = ("en", "tr", "bg")
 LANGUAGE_NAMES = {"en": "English", "tr": "Türkçe", "bg": "Български"}
@@ -127,12 +129,53 @@ def placeholders(text: str) -> set[str]:
         return set()
 
 
+def number(
+    language: str, value: float | Decimal, places: int = 2, *, sign: bool = False, grouped: bool = False
+) -> str:
+    """``value`` with ``places`` decimals as ``language`` writes numbers: Turkish and
+    Bulgarian with a decimal comma ("-0,163"); ``grouped`` separates the thousands as
+    each language does ("1,234.50", "1.234,50", "1 234,50"); ``sign`` writes "+" too."""
+    if round(value, places) == 0:
+        value = 0  # no "-0.00" for a value that rounds to nothing
+    digits = ("#,##0" if grouped else "0") + ("." + "0" * places if places else "")
+    pattern = f"+{digits};-{digits}" if sign else digits
+    return format_decimal(value, format=pattern, locale=language)
+
+
+def score(language: str, value: float) -> str:
+    """Tournament points and tie-breaks, in halves and quarters: one decimal, two where
+    a quarter needs them ("3.0", "6.25"; "3,0" in Turkish and Bulgarian)."""
+    return format_decimal(value, format="0.0#", locale=language)
+
+
+def money(language: str, cents: int) -> str:
+    """An amount of money in whole cents, as ``language`` writes it: 123456 is
+    "1,234.56" in English, "1.234,56" in Turkish, "1 234,56" in Bulgarian."""
+    return number(language, Decimal(cents) / 100, grouped=True)
+
+
+@dataclass(frozen=True)
+class Money:
+    """An amount (whole cents) given to a message as a parameter: written in the
+    reader's language when the message is translated (``translate``)."""
+
+    cents: int
+
+    def __str__(self) -> str:
+        return money("en", self.cents)
+
+
 def translate(language: str, message: str, params: Mapping[str, object] | None = None) -> str:
     """``message`` (an English msgid marked with ``N_``) in ``language``, its ``{name}``
-    parameters filled in. A translation that does not format falls back to English."""
+    parameters filled in (an amount of ``Money`` as the language writes it). A
+    translation that does not format falls back to English."""
     text = translations(language).gettext(message)
     if not params:
         return text
+    params = {
+        key: money(language, value.cents) if isinstance(value, Money) else value
+        for key, value in params.items()
+    }
     try:
         return text.format(**params)
     except (KeyError, IndexError, ValueError):

@@ -27,13 +27,15 @@ from tavla.server.i18n import (
     LANGUAGES,
     N_,
     choose_language,
+    money,
+    number,
+    score,
     translate,
     translations,
 )
 from tavla.server.live.basics import BOT_NAMES
 from tavla.server.live.bots import LEVEL_TITLES, bot_levels
 from tavla.server.ratings.views import profile_ratings
-from tavla.server.stakes.money import money
 from tavla.storage.models import LiveGame, User
 
 router = APIRouter(include_in_schema=False)
@@ -63,6 +65,9 @@ def render(request: Request, session: Any, template: str, status: int = 200, **c
         languages=LANGUAGE_NAMES,
         seat_name=lambda game, seat: seat_name(language, game, seat),
         title_of_game=lambda name: game_title(language, name),
+        money=lambda cents: money(language, cents),
+        number=lambda value, places=2, **style: number(language, value, places, **style),
+        score=lambda value: score(language, value),
         **context,
     )
     response = HTMLResponse(html, status_code=status)
@@ -176,7 +181,6 @@ async def game_page(
         game_id=game_id,
         board_text=board_text(request, session),
         stake=stake,
-        money=money,
     )
 
 

@@ -21,16 +21,9 @@ from tavla.ledger.service import Ledger
 from tavla.ledger.views import Statement, TransactionRecord
 from tavla.server.errors import ApiError, forbidden, invalid, not_found
 from tavla.server.federations.standing import Role, standing_of
-from tavla.server.i18n import N_
+from tavla.server.i18n import N_, Money
 from tavla.server.stakes.schemas import CashMovement
 from tavla.storage.models import Federation, User
-
-
-def money(cents: int) -> str:
-    """Cents as people write them: 1234 -> "12.34", -50 -> "-0.50"."""
-    sign = "-" if cents < 0 else ""
-    whole, part = divmod(abs(cents), 100)
-    return f"{sign}{whole}.{part:02d}"
 
 
 def short_of_money(error: InsufficientFundsError) -> ApiError:
@@ -38,8 +31,8 @@ def short_of_money(error: InsufficientFundsError) -> ApiError:
         409,
         "insufficient_funds",
         N_("not enough money: {available} available, {needed} needed"),
-        available=money(error.balance_cents),
-        needed=money(error.needed_cents),
+        available=Money(error.balance_cents),
+        needed=Money(error.needed_cents),
     )
 
 

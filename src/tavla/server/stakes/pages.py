@@ -61,7 +61,6 @@ async def money_page(
         "money.html",
         federation=federation,
         statement=statement,
-        money=money.money,
         when=_when,
         kind_names=KIND_NAMES,
         memo=partial(memos.translated, page_language(request, session)),
@@ -86,7 +85,6 @@ async def books_page(
         "federation_books.html",
         federation=federation,
         books=books,
-        money=money.money,
         staked_games=await voids.abandoned_candidates(db, federation),
         when=_when,
     )

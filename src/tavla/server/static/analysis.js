@@ -16,7 +16,7 @@
  */
 
 import { html } from "./board.js";
-import { seatName, t } from "./text.js";
+import { decimal, seatName, t } from "./text.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const MARKS = ["doubtful", "error", "blunder"];
@@ -36,11 +36,12 @@ const NUM = { class: "num" };
  */
 
 /**
- * A signed number with three decimals, as equities are written ("+0.123", "−0.050").
+ * A signed number with three decimals, as equities are written ("+0.123", "−0.050";
+ * "+0,123" in Turkish and Bulgarian).
  * @param {number} value
  */
 export function signed(value) {
-  const text = Math.abs(value).toFixed(3);
+  const text = decimal(Math.abs(value), 3);
   return value < 0 ? `−${text}` : `+${text}`;
 }
 
@@ -80,10 +81,10 @@ function totalsTable(data) {
     html("tr", { "data-seat": player.seat }, [
       html("th", { scope: "row" }, [nameOf(data, player.seat)]),
       html("td", NUM, [String(player.decisions)]),
-      html("td", NUM, [player.error_rate.toFixed(1)]),
+      html("td", NUM, [decimal(player.error_rate, 1)]),
       ...MARKS.map((mark) => html("td", NUM, [String(player.marks[mark] || 0)])),
       ...(hasCube
-        ? [html("td", NUM, [String(player.cube_decisions)]), html("td", NUM, [player.cube_error_rate.toFixed(1)])]
+        ? [html("td", NUM, [String(player.cube_decisions)]), html("td", NUM, [decimal(player.cube_error_rate, 1)])]
         : []),
       html("td", NUM, [signed(player.luck)]),
     ]),

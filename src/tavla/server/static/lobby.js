@@ -1,6 +1,7 @@
 // @ts-check
 // The lobby: sign in, offer games, play a bot, and the live list of offers and games.
 import { api } from "./site.js";
+import { decimal } from "./text.js";
 
 const textNode = document.getElementById("lobby-text");
 /** @type {Record<string, any>} */
@@ -168,9 +169,9 @@ function stakeChoice(data) {
   return { federation, stake };
 }
 
-/** @param {number} amount */
+/** An amount in cents as the page's language writes money ("1,234.50", "1.234,50"). @param {number} amount */
 function money(amount) {
-  return (amount / 100).toFixed(2);
+  return decimal(amount / 100, 2, true);
 }
 
 /** A stake as the lists show it: "2.00/5.00 tbf". @param {any} stake @param {string} [federation] */

@@ -247,6 +247,22 @@ export function t(key, params) {
 }
 
 /**
+ * `value` with `places` decimals as the page's language writes numbers: Turkish and
+ * Bulgarian with a decimal comma ("0,163"); `grouped` separates the thousands as the
+ * language does ("1,234.50", "1.234,50", "1 234,50"), as the server's pages do.
+ * @param {number} value
+ * @param {number} places
+ * @param {boolean} [grouped]
+ * @returns {string}
+ */
+export function decimal(value, places, grouped = false) {
+  const language = document.documentElement.lang || "en";
+  // "always": Bulgarian groups four-digit amounts too, as the server's Babel does.
+  const style = { minimumFractionDigits: places, maximumFractionDigits: places, useGrouping: grouped ? "always" : false };
+  return new Intl.NumberFormat(language, /** @type {any} */ (style)).format(value);
+}
+
+/**
  * A seat's name as the page shows it: the site's bot (its `level`, docs/API.md) in the
  * page's language, anybody else by `name`.
  * @param {string} name

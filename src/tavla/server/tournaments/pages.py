@@ -16,7 +16,6 @@ from tavla.server.i18n import N_, translate
 from tavla.server.live.bots import LEVEL_TITLES
 from tavla.server.pages import page_language, render
 from tavla.server.stakes import tournaments as tournament_money
-from tavla.server.stakes.money import money
 from tavla.server.tournaments import powers, rounds, views
 from tavla.server.tournaments.schemas import PairingView, TournamentView
 from tavla.server.tournaments.stored import read_one_moment, tournament_at
@@ -93,7 +92,6 @@ async def tournament_page(
         # A player confirms his own board's result here; arbiters on the administration page.
         confirm_for=lambda pairing: _own_board(pairing, name) is not None,
         pool=await tournament_money.terms_of(platform.staked.ledger, found.id),
-        money=money,
     )
 
 
