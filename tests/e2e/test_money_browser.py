@@ -72,6 +72,14 @@ def test_a_deposit_on_the_books_page_and_a_stake_offered_in_the_lobby(served: Se
             )
             assert "20.00" in books.locator("#accounts").inner_text()
             assert books.locator("#total").inner_text() == "0.00"
+            # On a phone the figures stay inside their card: long labels wrap instead.
+            books.set_viewport_size({"width": 360, "height": 800})
+            outside = books.evaluate(
+                """() => [...document.querySelectorAll("dl.facts dd")].filter((dd) =>
+                     dd.getBoundingClientRect().right > dd.closest(".card").getBoundingClientRect().right)
+                   .map((dd) => dd.textContent)"""
+            )
+            assert outside == []
 
             own = page_of(ayse)
             own.goto(f"{served.url}/federations/tbf/money")
@@ -101,6 +109,7 @@ def test_a_deposit_on_the_books_page_and_a_stake_offered_in_the_lobby(served: Se
             own.wait_for_function(
                 "document.querySelector('#offers tbody').textContent.includes('2,00/5,00 tbf')"
             )
+            assert own.locator("[name=initial]").get_attribute("placeholder") == "2,00"
             own.goto(f"{served.url}/federations/tbf/money")
             assert own.locator("#balance").inner_text() == "20,00"
         finally:
