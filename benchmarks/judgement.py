@@ -30,12 +30,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import tavla.cli  # noqa: F401  (before numpy loads: its BLAS on one thread, as the command runs it)
+
+# isort: split
 import numpy as np
 from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-import tavla.cli  # noqa: F401  (before numpy loads: its BLAS on one thread, as the command runs it)
 from bot_strength import PLAYERS, make
 from tavla.analysis.checker import MARKS
 from tavla.bots.duel import play_game
