@@ -2,7 +2,8 @@
 records a deposit typed as "20.00" on the books page, the player sees it on his own
 page, and offers a single game for a stake from the lobby's form, which the lobby
 lists with its stake; in Turkish, both pages write the amounts with a decimal comma.
-Skipped without Chromium and playwright."""
+Amounts typed as each language writes them, and refused when they could be read two
+ways. Skipped without Chromium and playwright."""
 
 from __future__ import annotations
 
@@ -112,5 +113,116 @@ def test_a_deposit_on_the_books_page_and_a_stake_offered_in_the_lobby(served: Se
             assert own.locator("[name=initial]").get_attribute("placeholder") == "2,00"
             own.goto(f"{served.url}/federations/tbf/money")
             assert own.locator("#balance").inner_text() == "20,00"
+        finally:
+            browser.close()
+
+
+def _federation_with_books(served: Served) -> tuple[Account, Account, Account]:
+    """The federation tbf with its administrator and two players: their accounts
+    (admin, ayse, boris)."""
+    owner, admin, ayse, boris = (Account(served, name) for name in ("owner", "admin", "ayse", "boris"))
+    asyncio.run(set_owner(f"sqlite:///{served.database}", "owner", True))
+    _ok(owner.post("/api/federations", {"name": "Türkiye Tavla Federasyonu", "slug": "tbf"}))
+    _ok(
+        httpx.put(
+            f"{served.url}/api/federations/tbf/administrators/admin", headers=owner._headers(), timeout=10
+        )
+    )
+    for name in ("ayse", "boris"):
+        _ok(
+            httpx.put(
+                f"{served.url}/api/federations/tbf/players/{name}", headers=admin._headers(), timeout=10
+            )
+        )
+    return admin, ayse, boris
+
+
+def _speaks(account: Account, language: str) -> None:
+    _ok(
+        httpx.put(
+            f"{account.served.url}/api/me/preferences",
+            json={"language": language},
+            headers=account._headers(),
+        )
+    )
+
+
+def _page_of(browser: Any, served: Served, account: Account, width: int = 1280) -> Any:
+    context = browser.new_context(viewport={"width": width, "height": 800})
+    context.add_cookies([{"name": SESSION_COOKIE, "value": account.token, "url": served.url}])
+    page = context.new_page()
+    page.set_default_timeout(WAIT_MS)
+    return page
+
+
+def test_amounts_are_typed_as_the_page_s_language_writes_them(served: Served) -> None:
+    """A Turkish administrator types "1.500" (fifteen hundred) and "250,50"; a Bulgarian
+    one "1 000" with a plain space; "1,500" in Turkish and "1.500" in English could be
+    two amounts, so they go to the server as typed and it refuses them with its reason,
+    in the administrator's language, next to the form: nothing moves. Each form is found
+    by its heading."""
+    admin, ayse, _ = _federation_with_books(served)
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            books = _page_of(browser, served, admin)
+            sent: list[Any] = []
+            books.on(
+                "request",
+                lambda request: sent.append(request.post_data_json) if request.method == "POST" else None,
+            )
+
+            def record(form_name: str, amount: str, *, moves: bool = True) -> Any:
+                form = books.get_by_role("form", name=form_name)
+                form.locator("[name=name]").fill("ayse")
+                form.locator("[name=amount_cents]").fill(amount)
+                if moves:
+                    with books.expect_navigation():
+                        form.get_by_role("button").click()
+                else:
+                    form.get_by_role("button").click()
+                    books.wait_for_function(
+                        "(form) => form.querySelector('.status').textContent", arg=form.element_handle()
+                    )
+                return form
+
+            def balance() -> str:
+                return str(
+                    books.locator("#accounts tr", has_text="tbf/player:ayse").locator("td.num").inner_text()
+                )
+
+            _speaks(admin, "tr")
+            books.goto(f"{served.url}/federations/tbf/books")
+            record("Para yatırma: oyuncunun yatırdığı para", "1.500")
+            assert sent[-1]["amount_cents"] == 150_000 and balance() == "1.500,00"
+            record("Para çekme: oyuncuya ödenen para", "250,50")
+            assert sent[-1]["amount_cents"] == 25_050 and balance() == "1.249,50"
+            refused = record("Para yatırma: oyuncunun yatırdığı para", "1,500", moves=False)
+            assert sent[-1]["amount_cents"] == "1,500"
+            assert refused.locator(".status").inner_text() == (
+                "geçersiz istek: amount_cents: Input should be a valid integer"
+            )
+            books.reload()
+            assert balance() == "1.249,50"
+
+            _speaks(admin, "bg")
+            books.goto(f"{served.url}/federations/tbf/books")
+            record("Внасяне: пари, внесени от играч", "1 000")
+            assert sent[-1]["amount_cents"] == 100_000 and balance() == "2\u00a0249,50"
+
+            _speaks(admin, "en")
+            books.goto(f"{served.url}/federations/tbf/books")
+            refused = record("Deposit: money a player pays in", "1.500", moves=False)
+            assert sent[-1]["amount_cents"] == "1.500"
+            assert "amount_cents" in refused.locator(".status").inner_text()
+            record("Withdrawal: money paid out to a player", "1,000.25")
+            assert sent[-1]["amount_cents"] == 100_025 and balance() == "1,249.25"
+            statement = ayse.get("/api/federations/tbf/money/ayse").json()
+            assert [line["amount_cents"] for line in statement["lines"]] == [
+                150_000,
+                -25_050,
+                100_000,
+                -100_025,
+            ]
         finally:
             browser.close()

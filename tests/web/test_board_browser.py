@@ -23,7 +23,7 @@ import pytest
 from tests.browser import ARGS, CHROMIUM
 from tests.web.make_fixtures import GAMES, OUT, STATIC
 
-from tavla.server.i18n import number
+from tavla.server.i18n import money, number
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
@@ -985,6 +985,107 @@ def test_the_pages_scripts_write_numbers_as_the_servers_pages_do(
     assert written == [number(language, value, places, grouped=grouped) for value, places, grouped in cases]
     if language != "en":
         assert written[0].endswith(",50") and written[3] == "0,163"
+
+
+AMOUNTS_WRITTEN = [1, 5, 10, 99, 100, 1250, 99_999, 100_000, 123_456, 150_000, 1_000_000, 12_345_678,
+                   100_000_000, 123_456_789, 99_999_999_999]  # fmt: skip
+"""Amounts in cents the pages may write, up to the nine whole digits a typed one may have."""
+
+AMOUNTS_TYPED: dict[str, list[tuple[str, int | None]]] = {
+    # What a careful cashier reads (docs/translating.md, "Numbers"); None: sent as typed.
+    "en": [
+        ("1234", 123_400),
+        ("12.5", 1250),
+        ("12,50", 1250),
+        ("1,50", 150),
+        (" 20.00 ", 2000),
+        ("1,234.50", 123_450),
+        ("1,500", 150_000),
+        ("1,500.5", 150_050),
+        ("1,234,567.89", 123_456_789),
+        ("1.500", None),
+        ("1.234,50", None),
+        ("1 234.50", None),
+        ("1\u00a0500", None),
+        ("1,5000", None),
+        ("12,345.678", None),
+        ("0,500", None),
+        ("01,500", None),
+        ("1,23,456", None),
+    ],
+    "tr": [
+        ("1234", 123_400),
+        ("12,5", 1250),
+        ("12.50", 1250),
+        ("1.50", 150),
+        (" 20,00 ", 2000),
+        ("1.234,50", 123_450),
+        ("1.500", 150_000),
+        ("1.500,00", 150_000),
+        ("1.500.000", 150_000_000),
+        ("1.234.567,89", 123_456_789),
+        ("1,500", None),
+        ("1,500.00", None),
+        ("1 500", None),
+        ("0.500", None),
+        ("1.23.456", None),
+        ("1.234.5", None),
+        ("12.345,678", None),
+    ],
+    "bg": [
+        ("1234", 123_400),
+        ("12,5", 1250),
+        ("12.50", 1250),
+        (" 20,00 ", 2000),
+        ("1 500", 150_000),
+        ("1\u00a0500", 150_000),
+        ("1\u202f500", 150_000),
+        ("1 234,50", 123_450),
+        ("1\u00a0234\u00a0567,89", 123_456_789),
+        ("1.500", None),
+        ("1,500", None),
+        ("1.234,50", None),
+        ("1 234.50", None),
+        ("1  500", None),
+        ("12 34", None),
+        ("0 500", None),
+    ],
+}
+AMOUNTS_REFUSED_EVERYWHERE = ["", "12.", ".50", ",50", "-5", "+5", "5 TL", "₺5", "1e3", "abc", "1..5",
+                              "1,,5", "1234567890", "1.234.567.890", "1,234,567,890"]  # fmt: skip
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("language", ["en", "tr", "bg"])
+def test_the_pages_read_a_typed_amount_as_their_language_writes_it(
+    page: Any, base_url: str, language: str
+) -> None:
+    """static/text.js's ``cents`` (the amount fields of the books, the lobby's stakes)
+    reads back every amount the server's pages write in the page's language
+    (``i18n.money``), and the lobby's own (``decimal``), as the same cents; reads what a
+    cashier reads; and leaves, as typed, whatever could be read as two amounts."""
+    html = f'<!doctype html><html lang="{language}"><body></body></html>'
+    page.route(f"{base_url}/amounts.html", lambda route: route.fulfill(body=html, content_type="text/html"))
+    page.goto(f"{base_url}/amounts.html")
+    written = [money(language, amount) for amount in AMOUNTS_WRITTEN]
+    typed = [text for text, _ in AMOUNTS_TYPED[language]] + AMOUNTS_REFUSED_EVERYWHERE
+    read: dict[str, Any] = page.evaluate(
+        """async ([written, typed, amounts]) => {
+             const { cents, decimal } = await import("./text.js");
+             return {
+               written: written.map((text) => cents(text)),
+               scripts: amounts.map((amount) => cents(decimal(amount / 100, 2, true))),
+               typed: typed.map((text) => cents(text)),
+             };
+           }""",
+        [written, typed, AMOUNTS_WRITTEN],
+    )
+    assert read["written"] == AMOUNTS_WRITTEN, written
+    assert read["scripts"] == AMOUNTS_WRITTEN
+    expected = [text if amount is None else amount for text, amount in AMOUNTS_TYPED[language]]
+    assert read["typed"] == expected + AMOUNTS_REFUSED_EVERYWHERE
+    if language == "bg":
+        assert "\u00a0" in written[AMOUNTS_WRITTEN.index(123_456)]  # Babel's no-break space
 
 
 def test_a_redrawn_state_keeps_the_selection(page: Any, base_url: str) -> None:

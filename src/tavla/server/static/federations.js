@@ -3,22 +3,14 @@
 // data-url ("{name}" in the address is the form's name field); the page reloads after
 // it succeeds, or shows the server's refusal, already in the page's language. A field
 // marked data-kind="number" is sent as a number, data-kind="numbers" ("1, 3, 5") as a
-// list of numbers, data-kind="cents" ("12.50") as whole cents (1250; anything else is
-// sent as typed, for the server to refuse), data-kind="text" as text; an empty one is
-// left out. A file field is sent as the file's text. A form with data-follow="url" goes
-// to the address the answer names instead of reloading.
+// list of numbers, data-kind="cents" as whole cents, read as the page's language writes
+// amounts (Turkish "1.500,00" is 150000: text.js's `cents`; text that is not an amount,
+// or could be read as two, is sent as typed, for the server to refuse),
+// data-kind="text" as text; an empty one is left out. A file field is sent as the
+// file's text. A form with data-follow="url" goes to the address the answer names
+// instead of reloading.
 import { api } from "./site.js";
-
-/**
- * "12.5" or "12,50" as 1250; text that is not an amount of money stays as it is.
- * @param {string} text
- * @returns {number | string}
- */
-function cents(text) {
-  const found = /^(\d{1,9})(?:[.,](\d{1,2}))?$/.exec(text);
-  if (!found) return text;
-  return Number(found[1]) * 100 + Number((found[2] || "").padEnd(2, "0"));
-}
+import { cents } from "./text.js";
 
 /**
  * @param {string} method

@@ -1,7 +1,7 @@
 // @ts-check
 // The lobby: sign in, offer games, play a bot, and the live list of offers and games.
 import { api } from "./site.js";
-import { decimal } from "./text.js";
+import { cents, decimal } from "./text.js";
 
 const textNode = document.getElementById("lobby-text");
 /** @type {Record<string, any>} */
@@ -147,18 +147,11 @@ onSubmit("bot-form", async (form) => {
   location.href = answer.url;
 });
 /**
- * "12.5" or "12,50" as 1250; text that is not an amount of money stays as it is, for
- * the server to refuse with its reason.
- * @param {string} text
- * @returns {number | string}
+ * The stake of an offer (docs/ledger.md): none when no federation is named. The amounts
+ * are read as the page's language writes them ("1.500,00" in Turkish, text.js's `cents`);
+ * one that is not an amount goes as typed, for the server to refuse with its reason.
+ * @param {FormData} data
  */
-function cents(text) {
-  const found = /^(\d{1,9})(?:[.,](\d{1,2}))?$/.exec(text.trim());
-  if (!found) return text;
-  return Number(found[1]) * 100 + Number((found[2] || "").padEnd(2, "0"));
-}
-
-/** The stake of an offer (docs/ledger.md): none when no federation is named. @param {FormData} data */
 function stakeChoice(data) {
   const federation = String(data.get("federation") || "").trim();
   if (!federation) return {};

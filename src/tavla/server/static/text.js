@@ -256,10 +256,60 @@ export function t(key, params) {
  * @returns {string}
  */
 export function decimal(value, places, grouped = false) {
-  const language = document.documentElement.lang || "en";
   // "always": Bulgarian groups four-digit amounts too, as the server's Babel does.
   const style = { minimumFractionDigits: places, maximumFractionDigits: places, useGrouping: grouped ? "always" : false };
-  return new Intl.NumberFormat(language, /** @type {any} */ (style)).format(value);
+  return new Intl.NumberFormat(pageLanguage(), /** @type {any} */ (style)).format(value);
+}
+
+/** The page's language ("en", "tr", "bg"): its `<html lang>`. */
+function pageLanguage() {
+  return document.documentElement.lang || "en";
+}
+
+/** The spaces a language that groups with one may be typed with: a plain space, the
+ * no-break space its locale data writes (Bulgarian "1 234,50"), a narrow one. */
+const SPACES = " \u00a0\u202f";
+
+/** @param {string} text @returns {string} `text` matched literally in a RegExp */
+function literally(text) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/**
+ * An amount of money typed in `language` (the page's by default), in whole cents;
+ * text that is not one, or that could be read as two different amounts, stays as it
+ * is, for the server to refuse with its reason (docs/translating.md, "Numbers"). As a
+ * careful cashier reads it:
+ *
+ * - the language's own form, its decimal mark with one or two decimals and its thousands
+ *   grouped in proper groups of three, or not grouped at all: English "1,234.50",
+ *   "1234.5", "1,500"; Turkish "1.234,50", "1.500" (fifteen hundred); Bulgarian
+ *   "1 234,50", "1 500" (any space: a plain one, the no-break one it is written with);
+ * - the other mark (a point in Turkish and Bulgarian, a comma in English) before one or
+ *   two decimals, alone in an ungrouped amount, as people type on any keyboard:
+ *   "12.50" in Turkish, "12,50" in English; it cannot be a group of three;
+ * - nothing else: three decimals ("1.500" in English or Bulgarian, "1,500" in Turkish:
+ *   a thousand and a half, or one and a half?), a group not of three ("1.23.456"),
+ *   the other language's grouping ("1.234,50" in English), a sign, a currency, a
+ *   leading zero before a group ("0.500" in Turkish), more than nine whole digits.
+ * @param {string} text
+ * @param {string} [language]
+ * @returns {number | string}
+ */
+export function cents(text, language = pageLanguage()) {
+  const parts = new Intl.NumberFormat(language, /** @type {any} */ ({ useGrouping: "always", minimumFractionDigits: 1 }))
+    .formatToParts(1234.5);
+  const mark = parts.find((part) => part.type === "decimal")?.value || ".";
+  const group = parts.find((part) => part.type === "group")?.value || ",";
+  const separator = SPACES.includes(group) ? `[${SPACES}]` : literally(group);
+  const own = new RegExp(`^(\\d{1,9}|[1-9]\\d{0,2}(?:${separator}\\d{3})+)(?:${literally(mark)}(\\d{1,2}))?$`);
+  const other = new RegExp(`^(\\d{1,9})${mark === "," ? "\\." : ","}(\\d{1,2})$`);
+  const typed = text.trim();
+  const found = own.exec(typed) || other.exec(typed);
+  if (!found) return text;
+  const whole = found[1].replace(/\D/g, "");
+  if (whole.length > 9) return text;
+  return Number(whole) * 100 + Number((found[2] || "").padEnd(2, "0"));
 }
 
 /**
