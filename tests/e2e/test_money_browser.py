@@ -3,7 +3,8 @@ records a deposit typed as "20.00" on the books page, the player sees it on his 
 page, and offers a single game for a stake from the lobby's form, which the lobby
 lists with its stake; in Turkish, both pages write the amounts with a decimal comma.
 Amounts typed as each language writes them, and refused when they could be read two
-ways. Skipped without Chromium and playwright."""
+ways; the statements on a phone's screen, in Bulgarian. Skipped without Chromium and
+playwright; screenshots go to $TAVLA_SCREENSHOTS (default: a temporary directory)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 from tests.browser import ARGS, CHROMIUM
-from tests.server.served import Account, Served
+from tests.server.served import Account, Served, offer_and_accept
 
 from tavla.server.deps import SESSION_COOKIE
 from tavla.server.federations.owners import set_owner
@@ -224,5 +225,82 @@ def test_amounts_are_typed_as_the_page_s_language_writes_them(served: Served) ->
                 100_000,
                 -100_025,
             ]
+        finally:
+            browser.close()
+
+
+FIGURES_OUTSIDE = """() => {
+  const width = document.documentElement.clientWidth;
+  const outside = [];
+  for (const cell of document.querySelectorAll("table.stacked td.num, dl.facts dd")) {
+    const box = cell.getBoundingClientRect();
+    const card = cell.closest(".card").getBoundingClientRect();
+    if (box.left < 0 || box.right > Math.min(width, card.right)) outside.push(cell.textContent);
+  }
+  return outside;
+}"""
+"""The figures of the page (the statement's amounts, the books') not wholly on the screen
+and inside their card."""
+
+SCROLLING_SIDEWAYS = """() => [document.documentElement, ...document.querySelectorAll(".card")]
+  .filter((box) => box.scrollWidth > box.clientWidth)
+  .map((box) => box.querySelector("h1, h2")?.textContent || box.tagName)"""
+"""The page and the cards that scroll sideways."""
+
+UNLABELLED_FIGURES = """() => [...document.querySelectorAll("table.stacked td.num")]
+  .filter((cell) => {
+    const th = cell.closest("table").querySelectorAll("thead th")[cell.cellIndex];
+    const label = getComputedStyle(cell, "::before").content;
+    return label !== JSON.stringify(th.textContent) || getComputedStyle(cell).display === "table-cell";
+  })
+  .map((cell) => cell.textContent)"""
+"""The statements' figures shown without their column's name before them (as in a row
+of a table, the name far up in its header)."""
+
+TABLE_ROWS = """() => [...document.querySelectorAll("#statement td")].every((cell) =>
+  getComputedStyle(cell).display === "table-cell" && getComputedStyle(cell, "::before").content === "none")"""
+"""Whether the player's statement is laid out as a table's rows, no names in its cells."""
+
+
+def _look_at(page: Any, width: int) -> None:
+    if width == 360:
+        assert page.evaluate(SCROLLING_SIDEWAYS) == []
+        assert page.evaluate(FIGURES_OUTSIDE) == []
+        assert page.evaluate(UNLABELLED_FIGURES) == []
+        assert page.locator("table.stacked td.num").count() >= 4
+    elif page.locator("#statement").count():
+        assert page.locator("#statement thead").is_visible() and page.evaluate(TABLE_ROWS)
+        assert page.evaluate(SCROLLING_SIDEWAYS) == []
+
+
+def test_the_statements_fit_a_phone_s_screen_in_bulgarian(served: Served, screenshots: Path) -> None:
+    """At 360 px neither the page nor a card scrolls sideways: each row of a statement
+    (the player's, the books' accounts, the games for stakes) is a block, every figure
+    on the screen after its column's name. On a desktop the player's statement stays a
+    table. Screenshots of both pages in Bulgarian and Turkish, on a phone and a desktop."""
+    admin, ayse, boris = _federation_with_books(served)
+    for name, cents, reason in (
+        ("ayse", 98_765_432, "в брой в клуба, Студентски град"),
+        ("boris", 9_999_950, "банков превод"),
+    ):
+        body = {"amount_cents": cents, "reason": reason}
+        _ok(admin.post(f"/api/federations/tbf/money/{name}/deposits", body))
+    _ok(admin.post("/api/federations/tbf/money/ayse/withdrawals", {"amount_cents": 1_000_000}))
+    stake = {"initial_cents": 200, "maximum_cents": 50_000}
+    offer_and_accept(ayse, boris, game="tabla", length=0, cube=True, federation="tbf", stake=stake)
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            for language in ("bg", "tr"):
+                _speaks(admin, language)
+                _speaks(ayse, language)
+                for width in (360, 1280):
+                    for account, name in ((ayse, "money"), (admin, "books")):
+                        page = _page_of(browser, served, account, width)
+                        page.goto(f"{served.url}/federations/tbf/{name}")
+                        shot = screenshots / f"{name}-{language}-{width}.png"
+                        page.screenshot(path=str(shot), full_page=True)
+                        _look_at(page, width)
+                        page.context.close()
         finally:
             browser.close()
