@@ -145,6 +145,21 @@ export function html(tag, attrs = {}, children = []) {
   return node;
 }
 
+/**
+ * Fill `element` with `parts` joined by " · ", each part in a span that the style sheets
+ * keep on one line: on a phone the line wraps between parts, never inside "Score 0–0".
+ * @param {HTMLElement} element
+ * @param {string[]} parts
+ */
+export function fillPartsLine(element, parts) {
+  const children = [];
+  for (const part of parts.filter((text) => text !== "")) {
+    if (children.length > 0) children.push(" · ");
+    children.push(html("span", { class: "line-part" }, [part]));
+  }
+  element.replaceChildren(...children);
+}
+
 /** @param {Colour} colour @returns {Colour} */
 const other = (colour) => (colour === "white" ? "black" : "white");
 

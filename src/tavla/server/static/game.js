@@ -18,7 +18,7 @@
  * - after a drop the client reconnects with a growing delay.
  */
 
-import { Board, html } from "./board.js";
+import { Board, fillPartsLine, html } from "./board.js";
 import { OfficialsPanel } from "./officials.js";
 import { seatName, t } from "./text.js";
 
@@ -707,8 +707,7 @@ export class GameClient {
     if (match.game_number > 0) parts.push(t("match.game", { n: match.game_number }));
     parts.push(`${t("score.label")} ${match.score[0]}–${match.score[1]}`);
     if (match.crawford) parts.push(t("match.crawford"));
-    const title = match.position ? t(`game.${match.position.game}`) : "";
-    this.matchInfo.textContent = `${title} · ${parts.join(" · ")}`;
+    fillPartsLine(this.matchInfo, [match.position ? t(`game.${match.position.game}`) : "", ...parts]);
   }
 
   renderMoves() {

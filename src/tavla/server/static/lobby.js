@@ -217,8 +217,10 @@ function show(lobby) {
       const row = el("tr", undefined, { "data-offer": String(offer.id) });
       if (offer.commitment) row.title = `${TEXT.commitment || "commitment"}: ${offer.commitment}`;
       const stake = describeStake(offer.settings.stake, offer.settings.federation);
-      row.append(el("td", offer.by), el("td", title), el("td", length + stake), el("td", clock));
-      const cell = el("td");
+      // Each cell carries its column's name: on a phone the row is a block, the names before the values.
+      const labels = [...document.querySelectorAll("#offers thead th")].map((th) => th.textContent || "");
+      [offer.by, title, length + stake, clock].forEach((text, column) => row.append(el("td", text, { "data-label": labels[column] })));
+      const cell = el("td", undefined, { class: "action" });
       if (me && offer.by === me) {
         const cancel = el("button", TEXT.cancel, { type: "button", class: "cancel" });
         cancel.addEventListener("click", () => api("DELETE", `/api/offers/${offer.id}`).catch((e) => say(e.message)));

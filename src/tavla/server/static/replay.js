@@ -20,7 +20,7 @@
  * not in a text field; the step shown is kept in the address's `#n`.
  */
 
-import { Board, html } from "./board.js";
+import { Board, fillPartsLine, html } from "./board.js";
 import { seatName, t } from "./text.js";
 
 /**
@@ -302,7 +302,7 @@ export class Replay {
     else parts.push(t("match.money"));
     if (match.game_number > 0) parts.push(t("match.game", { n: match.game_number }));
     parts.push(`${t("score.label")} ${match.score[0]}–${match.score[1]}`);
-    this.matchInfo.textContent = `${match.position ? match.position.title : ""} · ${parts.join(" · ")}`;
+    fillPartsLine(this.matchInfo, [match.position ? match.position.title : "", ...parts]);
   }
 
   renderMoves() {
