@@ -337,6 +337,14 @@ def _check_analysis(visitor: Visitor, game_id: str, screenshots: Path, name: str
     assert buttons.count() == len(marked)
     assert section.locator(".analysis-none").count() == (0 if marked else 1)
     _shoot(page, screenshots, f"{name}-analysis")
+    # On a phone each player's totals are a block, each figure after its column's name.
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert section.evaluate("(card) => card.scrollWidth <= card.clientWidth")
+    luck = rows.nth(0).locator("td").last
+    assert luck.evaluate("(cell) => getComputedStyle(cell, '::before').content") == '"Luck"'
+    assert luck.evaluate("(cell) => cell.getBoundingClientRect().right <= innerWidth")
+    _shoot(page, screenshots, f"{name}-analysis-phone")
+    page.set_viewport_size({"width": 1200, "height": 900})
     if marked:
         last = buttons.nth(buttons.count() - 1)
         step = last.get_attribute("data-step")

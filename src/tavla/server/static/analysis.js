@@ -77,24 +77,29 @@ function totalsTable(data) {
     ...(hasCube ? ["analysis.cube_decisions", "analysis.cube_rate"] : []),
     "analysis.luck",
   ];
+  const labels = headings.map((key) => t(key));
+  // Each figure carries its column's name: on a phone a player's row is a block of them.
+  const figure = (/** @type {number} */ column, /** @type {string} */ text) =>
+    html("td", { ...NUM, "data-label": labels[column] }, [text]);
   const rows = data.totals.map((player) =>
     html("tr", { "data-seat": player.seat }, [
       html("th", { scope: "row" }, [nameOf(data, player.seat)]),
-      html("td", NUM, [String(player.decisions)]),
-      html("td", NUM, [decimal(player.error_rate, 1)]),
-      ...MARKS.map((mark) => html("td", NUM, [String(player.marks[mark] || 0)])),
-      ...(hasCube
-        ? [html("td", NUM, [String(player.cube_decisions)]), html("td", NUM, [decimal(player.cube_error_rate, 1)])]
-        : []),
-      html("td", NUM, [signed(player.luck)]),
+      ...[
+        String(player.decisions),
+        decimal(player.error_rate, 1),
+        ...MARKS.map((mark) => String(player.marks[mark] || 0)),
+        ...(hasCube ? [String(player.cube_decisions), decimal(player.cube_error_rate, 1)] : []),
+        signed(player.luck),
+      ].map((text, i) => figure(i + 1, text)),
     ]),
   );
-  return html("table", { class: "list analysis-totals" }, [
+  const table = html("table", { class: "list analysis-totals stacked" }, [
     html("thead", {}, [
-      html("tr", {}, headings.map((key, i) => html("th", { scope: "col", class: i ? "num" : null }, [t(key)]))),
+      html("tr", {}, labels.map((label, i) => html("th", { scope: "col", class: i ? "num" : null }, [label]))),
     ]),
     html("tbody", {}, rows),
   ]);
+  return html("div", { class: "rows" }, [table]);
 }
 
 /**
