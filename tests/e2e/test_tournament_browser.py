@@ -48,6 +48,18 @@ PAIRINGS_OFF_SCREEN = """() => [...document.querySelectorAll(".pairings td")]
 """The cells of the rounds' pairings not wholly on the screen, or in a card that scrolls
 sideways."""
 
+NAMES_AFTER_SCROLLING = """() => {
+  const card = document.querySelector("#standings").closest(".card");
+  card.scrollLeft = card.scrollWidth;
+  const edge = card.getBoundingClientRect().left;
+  return [...document.querySelectorAll("#standings tbody td.name")].map((cell) => {
+    const box = cell.getBoundingClientRect();
+    return card.scrollLeft > 0 && box.left >= edge && box.right <= innerWidth;
+  });
+}"""
+"""Whether each player's name in the standings is still on the screen with the card
+scrolled to its right end (and whether the card scrolled at all)."""
+
 
 @pytest.fixture(scope="module", params=DATABASE_KINDS)
 def served(
@@ -194,6 +206,8 @@ def test_an_administrator_runs_a_swiss_abluka_tournament_of_bots_in_the_browser(
         _shoot(shown, screenshots, "tournament-09-public-final-phone")
         # On a phone each board of a round is a block, every cell on the screen.
         assert shown.evaluate(PAIRINGS_OFF_SCREEN) == []
+        # The standings scroll sideways there, each name held at the card's left edge.
+        assert shown.evaluate(NAMES_AFTER_SCROLLING) == [True] * BOTS
         final_table = shown.locator("#standings tbody").inner_text()
 
         # The administrator downloads the report and imports it as a new tournament.
