@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import pickle
 import random
+from typing import Any
 
 import pytest
 
@@ -47,7 +48,7 @@ def played(definition: GameDefinition, seed: int, actions: int = 60) -> Game:
 
 
 @pytest.mark.parametrize(("name", "options", "head"), CHANGED)
-def test_tpn_names_the_options_and_reads_them_back(name: str, options: dict[str, object], head: str) -> None:
+def test_tpn_names_the_options_and_reads_them_back(name: str, options: dict[str, Any], head: str) -> None:
     definition = tavla.find_game(name).with_options(**options)
     assert definition.head == head
     game = played(definition, seed=7)
@@ -64,7 +65,7 @@ def test_tpn_names_the_options_and_reads_them_back(name: str, options: dict[str,
 
 
 @pytest.mark.parametrize(("name", "options", "head"), CHANGED)
-def test_game_records_replay_under_the_options(name: str, options: dict[str, object], head: str) -> None:
+def test_game_records_replay_under_the_options(name: str, options: dict[str, Any], head: str) -> None:
     game = tavla.new_game(name, **options)
     definition = game.position.definition
     assert definition.changed_options() == options
@@ -74,7 +75,7 @@ def test_game_records_replay_under_the_options(name: str, options: dict[str, obj
 
 
 @pytest.mark.parametrize(("name", "options", "head"), CHANGED)
-def test_match_records_replay_under_the_options(name: str, options: dict[str, object], head: str) -> None:
+def test_match_records_replay_under_the_options(name: str, options: dict[str, Any], head: str) -> None:
     settings = MatchSettings(name, length=3, options=tuple(options.items()))
     assert settings.definition.changed_options() == options
     match = Match(settings, dice=SeededDice(11), now=lambda: 0)
@@ -88,7 +89,7 @@ def test_match_records_replay_under_the_options(name: str, options: dict[str, ob
 
 
 @pytest.mark.parametrize(("name", "options", "head"), CHANGED)
-def test_positions_definitions_and_records_pickle(name: str, options: dict[str, object], head: str) -> None:
+def test_positions_definitions_and_records_pickle(name: str, options: dict[str, Any], head: str) -> None:
     definition = tavla.find_game(name).with_options(**options)
     game = played(definition, seed=5)
     for value in (definition, game.position, game.record(), definition.start()):
@@ -122,7 +123,7 @@ def test_bad_options_are_refused_naming_the_option(
     name: str, options: dict[str, object], message: str
 ) -> None:
     with pytest.raises(tavla.OptionError, match=message) as error:
-        tavla.new_game(name, **options)
+        tavla.new_game(name, **options)  # type: ignore[arg-type]  # bad values, on purpose
     assert error.value.field == next(iter(options))
     with pytest.raises(tavla.TavlaError):
         MatchSettings(name, options=tuple(options.items()))  # type: ignore[arg-type]

@@ -14,6 +14,7 @@ import pytest
 from tests.bots.exact_bearoff import ExactBearOff, FeatureSum, bear_off, every_position, win_chance
 
 from tavla.analysis.checker import MARKS, mark_of
+from tavla.analysis.cube import CubeReview
 from tavla.analysis.report import analyze
 from tavla.bots.search import SearchSettings
 from tavla.match.match import Match
@@ -72,7 +73,9 @@ def test_best_play_loses_nothing(exact: ExactBearOff) -> None:
     assert all(review.loss == pytest.approx(0, abs=1e-9) for review in analysis.moves)
     assert not [review for review in analysis.moves if review.mark]
     # Black, far ahead after White's roll, should have doubled: the cube review says so
-    assert [(r.seat, r.chosen, r.mark) for r in analysis.marked()] == [(1, "no double", "error")]
+    [marked] = analysis.marked()
+    assert isinstance(marked, CubeReview)
+    assert (marked.seat, marked.chosen, marked.mark) == (1, "no double", "error")
     assert all(review.plies in (0, 1) for review in analysis.moves)
 
 

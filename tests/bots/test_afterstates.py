@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from tests.dice_positions import dice_position, dice_start
 
 import tavla
 from tavla.bots.afterstates import TooManyTurnsError, afterstates
@@ -30,7 +31,7 @@ def decision_positions(game: str, seed: int, games: int) -> list[Any]:
 
     rng = random.Random(seed)
     for _ in range(games):
-        random_playout(tavla.find_game(game).start().with_side(rng.randrange(2)), rng, on_turn=keep)
+        random_playout(dice_start(game).with_side(rng.randrange(2)), rng, on_turn=keep)
     return found
 
 
@@ -77,7 +78,7 @@ def test_chelebi_progressive_double_texts() -> None:
 def test_identical_results_have_identical_rows() -> None:
     """The same position reached by steps in another order, or read from its text."""
     for game in ("tabla", "tapa", "gulbara"):
-        position = tavla.find_game(game).start().with_roll((6, 1))
+        position = dice_start(game).with_roll((6, 1))
         found = afterstates(position)
         encoder = encoder_for(position)
         for index, turn in enumerate(found.turns):
@@ -95,6 +96,7 @@ def test_identical_results_have_identical_rows() -> None:
 def test_two_origins_one_result() -> None:
     """8/5 6/5 with 3-1 from the start, and 7/5 6/5 with 2-1 from another position."""
     start = tavla.find_game("tabla").start()
+    assert isinstance(start, BackgammonPosition)
     first = start.with_roll((3, 1))
     points = list(start.points)
     points[7 - 1], points[8 - 1] = 1, 2  # a checker of 8 already on 7
@@ -106,11 +108,11 @@ def test_two_origins_one_result() -> None:
 
 
 def test_finished_game_and_chance_position() -> None:
-    position = tavla.from_notation("tabla -/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/1b 0,0 15,14 b -")
+    position = dice_position("tabla -/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/1b 0,0 15,14 b -")
     found = afterstates(position)
     assert len(found) == 0 and found.features.shape == (0, 198) and found.texts == []
     with pytest.raises(WrongPhaseError):
-        afterstates(tavla.find_game("tapa").start())
+        afterstates(dice_start("tapa"))
 
 
 HUGE = (
@@ -121,7 +123,7 @@ HUGE = (
 
 @pytest.mark.parametrize("notation", HUGE)
 def test_huge_double_needs_a_score_then_gives_the_beam(notation: str) -> None:
-    position = tavla.from_notation(notation)
+    position = dice_position(notation)
     with pytest.raises(TooManyTurnsError, match="score="):
         afterstates(position)
     encoder = encoder_for(position)

@@ -14,6 +14,7 @@ from tests.bots.exact_bearoff import POINTS, bear_off, win_chance
 import tavla
 from tavla.bots.bearoff import ROLLS_KEPT, bear_off_table, pips, race_chances
 from tavla.core.protocol import BLACK, WHITE
+from tavla.rules.backgammon import BackgammonPosition
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -134,6 +135,7 @@ def fewest_rolls(counts: tuple[int, ...]) -> float:
     if not any(counts):
         return 0.0
     position = tavla.from_notation(white_on(counts))
+    assert isinstance(position, BackgammonPosition)
     total = 0.0
     for roll, weight in position.chance_outcomes():
         best = min(

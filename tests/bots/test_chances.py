@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from tests.dice_positions import dice_start
 
 import tavla
 from tavla.bots.encoding import encoder_for
@@ -108,7 +109,7 @@ def positions_of_random_games(game: str, seed: int, games: int) -> list[Any]:
             positions.append(after)
 
     for _ in range(games):
-        random_playout(tavla.find_game(game).start().with_side(rng.randrange(2)), rng, on_turn=keep)
+        random_playout(dice_start(game).with_side(rng.randrange(2)), rng, on_turn=keep)
     return positions
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from tests.dice_positions import dice_start
 
 import tavla
 from tavla.bots.encoding import Encoder, encoder_for
@@ -129,7 +130,7 @@ def test_indiyka_phases() -> None:
 
 @pytest.mark.parametrize("game", sorted(SIZES))
 def test_encode_many_matches_encode(game: str) -> None:
-    position = tavla.find_game(game).start().with_roll((6, 3))
+    position = dice_start(game).with_roll((6, 3))
     afters = [turn.after for turn in position.legal_turns()]
     encoder = encoder_for(position)
     rows = encoder.encode_many(afters, position.side)
@@ -145,6 +146,7 @@ def test_gulbara_rows_from_mover_states_are_the_positions_rows(side: int, comple
     mover has borne off his last checker; a completion played lets the same player roll.
     The rows read from mover states say so as the positions' own rows do."""
     start = tavla.find_game("gulbara").start()
+    assert isinstance(start, GulbaraPosition)
     position = dataclasses.replace(
         start, side=side, dice=None if complete else (3, 3), complete=complete, rolls=(3, 3), off=(4, 6)
     )

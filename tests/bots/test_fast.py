@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.dice_positions import dice_position, dice_start
 
 import tavla
 from tavla.bots import fast
@@ -31,6 +32,7 @@ from tavla.core.dice import ROLLS
 from tavla.rules.backgammon.movegen import board_to_state, state_to_board, tabla_steps
 from tavla.rules.backgammon.position import BackgammonPosition
 from tavla.rules.backgammon.turngen import turn_boards_within
+from tavla.rules.dicegame import DiceGame
 from tavla.rules.gulbara.movegen import gulbara_steps
 from tavla.rules.tapa.movegen import tapa_steps
 from tavla.rules.turns import turn_states_within
@@ -70,7 +72,7 @@ def playout_positions(game: str, seed: int) -> list[Any]:
     """The positions with a turn due met in one seeded random game."""
     found: list[Any] = []
     rng = random.Random(seed)
-    start = tavla.find_game(game).start().with_side(rng.randrange(2))
+    start = dice_start(game).with_side(rng.randrange(2))
     random_playout(start, rng, on_turn=lambda before, after: found.append(before))
     return found
 
@@ -295,9 +297,7 @@ def test_a_full_beam_memo_grows_and_the_beam_reruns() -> None:
     """A beam whose memo fills up runs again on a larger one, to the same turns."""
     from tavla.bots.fast.scratch import Scratch, beam_store
 
-    position = tavla.from_notation(
-        "chelebi 2b/-/-/-/-/5w/-/3w/-/-/-/5b/5w/-/-/-/3b/-/5b/-/-/-/-/2w 0,0 0,0 w 11"
-    )
+    position = dice_position("chelebi 2b/-/-/-/-/5w/-/3w/-/-/-/5b/5w/-/-/-/3b/-/5b/-/-/-/-/2w 0,0 0,0 w 11")
     encoder = encoder_for(position)
     rating = functools.partial(
         scores, encoder, position.side, np.random.default_rng(1).normal(size=encoder.size)
@@ -321,7 +321,7 @@ def test_seeded_playout_plays_legal_turns(path: str, game: str, seed: int) -> No
     """random_playout with a seed: every turn's result is among the legal results."""
     seen: list[tuple[Any, Any]] = []
     rng = random.Random(seed)
-    start = tavla.find_game(game).start().with_side(rng.randrange(2))
+    start = dice_start(game).with_side(rng.randrange(2))
     with through(path):
         result = random_playout(start, rng, on_turn=lambda before, after: seen.append((before, after)))
     assert result.outcome == result.final.outcome() is not None and result.turns == len(seen)
@@ -343,6 +343,7 @@ def test_compiled_playouts_are_the_pure_python_games(game: str) -> None:
     name, _, option = game.partition(" ")
     definition = tavla.find_game(name)
     start = (definition.with_options(**{option: True}) if option else definition).start()
+    assert isinstance(start, DiceGame)
     compiled = [random_playout(start.with_side(seed % 2), random.Random(seed)) for seed in range(16)]
     with through("python"):
         pure = [random_playout(start.with_side(seed % 2), random.Random(seed)) for seed in range(16)]
@@ -354,7 +355,15 @@ def test_rolls_the_compiled_generator_does_not_know() -> None:
     assert fast.tabla_roll([[6, 1], [1, 6]]) == (6, 1, False)
     assert fast.tabla_roll([[3] * 4]) == (3, 3, False)
     assert fast.tabla_roll([[5] * 4 + [6] * 4]) == (5, 5, True)
-    for odd in ([[1, 6], [6, 1]], [[6, 1]], [[3] * 3], [[5] * 4 + [6] * 3], [], [[]]):
+    odd_shapes: tuple[list[list[int]], ...] = (
+        [[1, 6], [6, 1]],
+        [[6, 1]],
+        [[3] * 3],
+        [[5] * 4 + [6] * 3],
+        [],
+        [[]],
+    )
+    for odd in odd_shapes:
         assert fast.tabla_roll(odd) is None
 
 
@@ -366,6 +375,7 @@ def test_a_full_store_grows_and_the_search_reruns() -> None:
     position = tavla.from_notation(
         "tabla 1w/2w/1w/1w/-/2w/1w/2w/1w/-/-/3b/1w/-/-/1b/1b/1w/4b/1b/2b/3b/2w/- 0,0 0,0 w 33"
     )
+    assert isinstance(position, BackgammonPosition)
     board = position.mover_board()
     sequences = position.dice_sequences((3, 3))
     expected = turn_boards_within(board, sequences, 1500, prefer_first=True)

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from tests.dice_positions import dice_start
 
 import tavla
 from tavla.bots.afterstates import afterstates
@@ -31,7 +32,7 @@ def rolled_positions(game: str, seed: int, count: int) -> list[Any]:
             found.append(before)
 
     rng = random.Random(seed)
-    random_playout(tavla.find_game(game).start().with_side(rng.randrange(2)), rng, on_turn=keep)
+    random_playout(dice_start(game).with_side(rng.randrange(2)), rng, on_turn=keep)
     return found
 
 

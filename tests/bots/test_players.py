@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.dice_positions import dice_position, dice_start
 
 import tavla
 from tavla.bots import duel as duel_module
@@ -20,8 +21,10 @@ from tavla.bots.players import Player, RandomPlayer, ScoringPlayer, network_play
 from tavla.bots.playout import random_playout
 from tavla.bots.pubeval import PubevalPlayer, inputs, is_race, weights
 from tavla.core.errors import TavlaError
+from tavla.rules.backgammon import BackgammonPosition
 from tavla.rules.dicegame import DiceGame
 from tavla.rules.dicesteps import DiceTurn
+from tavla.rules.tapa import TapaPosition
 
 FAST_GAMES = ("tabla", "antitabla", "indiyka")
 SLOW_GAMES = ("chelebi", "tapa", "gulbara")
@@ -82,7 +85,7 @@ def huge_doubles(game: str, seed: int, count: int) -> list[Any]:
 
     rng = random.Random(seed)
     while len(found) < count:
-        random_playout(tavla.find_game(game).start().with_side(rng.randrange(2)), rng, on_turn=keep)
+        random_playout(dice_start(game).with_side(rng.randrange(2)), rng, on_turn=keep)
     return found
 
 
@@ -129,15 +132,14 @@ def test_duels_on_several_sets_of_dice_add_up_to_one_on_all_of_them() -> None:
 
 def test_heuristic_hits() -> None:
     # White to play 6-4 can hit the blot on his 2 (8/2*, or 8/2* 6/2 to make the point too).
-    position = tavla.from_notation(
-        "tabla -/1b/-/-/-/5w/-/3w/-/-/-/5b/5w/-/-/-/3b/-/5b/-/-/-/1b/2w 0,0 0,0 w 64"
-    )
-    text = heuristic_player("tabla").choose(position).text  # type: ignore[arg-type]
+    position = dice_position("tabla -/1b/-/-/-/5w/-/3w/-/-/-/5b/5w/-/-/-/3b/-/5b/-/-/-/1b/2w 0,0 0,0 w 64")
+    text = heuristic_player("tabla").choose(position).text
     assert "*" in text
 
 
 def test_pubeval_inputs_of_the_start() -> None:
     start = tavla.find_game("tabla").start().with_side(0)
+    assert isinstance(start, BackgammonPosition)
     rows = encoder_for(start).encode_many([start], 0)
     x = inputs(rows)[0]
     # Block 0 is the mover's point 24 (two of his own): ">= 2".
@@ -149,16 +151,17 @@ def test_pubeval_inputs_of_the_start() -> None:
     assert x[120] == 0 and x[121] == 0
     assert not is_race(start)
     race = tavla.from_notation("tabla 5w/5w/5w/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/5b/5b/5b 0,0 0,0 w 31")
-    assert is_race(race)  # type: ignore[arg-type]
+    assert isinstance(race, BackgammonPosition)
+    assert is_race(race)
 
 
 def test_pubeval_bears_off_the_last_checker() -> None:
     position = tavla.from_notation("tabla 1w/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/5b 0,0 14,10 w 21")
-    assert PubevalPlayer().choose(position).after.outcome() is not None  # type: ignore[arg-type]
+    assert PubevalPlayer().choose(position).after.outcome() is not None
 
 
 def test_random_player_is_seeded() -> None:
-    position = tavla.find_game("tabla").start().with_side(0).with_roll((3, 1))
+    position = dice_start("tabla").with_side(0).with_roll((3, 1))
     first = [RandomPlayer(7).choose(position).text for _ in range(3)]
     assert len(set(first)) == 1
     rng = random.Random(0)
@@ -189,7 +192,9 @@ def test_a_watcher_sees_every_turn_of_the_game_in_order_and_changes_nothing() ->
     seen: list[tuple[DiceGame[Any], DiceGame[Any]]] = []
     outcome = play_game("tapa", players, 11, watch=lambda before, after: seen.append((before, after)))
     assert outcome == play_game("tapa", (heuristic_player("tapa"), RandomPlayer(5)), 11)
-    assert seen[0][0].dice is not None and seen[0][0].tops == tavla.find_game("tapa").start().tops
+    start = tavla.find_game("tapa").start()
+    assert isinstance(start, TapaPosition) and isinstance(seen[0][0], TapaPosition)
+    assert seen[0][0].dice is not None and seen[0][0].tops == start.tops
     for (_, after), (before, _) in itertools.pairwise(seen):
         assert before.dice is not None and before == after.with_roll(before.dice)
     assert all(after.dice is None for _, after in seen)

@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 import pytest
+from tests.dice_positions import dice_position, dice_start
 
 import tavla
 from tavla.bots.playout import random_playout, random_turn, random_turn_by_steps
@@ -51,7 +52,7 @@ def test_playouts_play_legal_turns_to_a_legal_outcome(game: str) -> None:
 
 @pytest.mark.parametrize("game", DICE_GAMES)
 def test_same_seed_same_game(game: str) -> None:
-    start = tavla.find_game(game).start()
+    start = dice_start(game)
     first = random_playout(start, random.Random(5))
     again = random_playout(start, random.Random(5))
     assert (first.final, first.turns) == (again.final, again.turns)
@@ -60,7 +61,7 @@ def test_same_seed_same_game(game: str) -> None:
 
 
 def test_playout_from_a_finished_game() -> None:
-    over = tavla.from_notation("tabla -/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/1b 0,0 15,14 b -")
+    over = dice_position("tabla -/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/1b 0,0 15,14 b -")
     result = random_playout(over, random.Random(1))
     assert result.final is over and result.turns == 0 and result.outcome.winner == 0
 
@@ -74,7 +75,7 @@ def test_playout_from_a_finished_game() -> None:
     ],
 )
 def test_huge_double_turns_built_by_steps_are_legal(notation: str) -> None:
-    position = tavla.from_notation(notation)
+    position = dice_position(notation)
     rng = random.Random(2)
     for _ in range(3):
         after = random_turn(position, rng)
@@ -88,7 +89,7 @@ def test_huge_double_turns_built_by_steps_are_legal(notation: str) -> None:
 @pytest.mark.parametrize("game", ["tabla", "tapa", "indiyka"])
 def test_listed_turns_are_all_drawn(game: str) -> None:
     """The choice is among the listed turns: with enough draws every one comes up."""
-    position = tavla.find_game(game).start().with_roll((6, 5))
+    position = dice_start(game).with_roll((6, 5))
     results = {turn.after for turn in position.legal_turns()}
     rng = random.Random(4)
     drawn = {random_turn(position, rng) for _ in range(40 * len(results))}

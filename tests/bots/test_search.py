@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import pytest
 from tests.bots.exact_bearoff import ExactBearOff, FeatureSum, bear_off, every_position, win_chance
+from tests.dice_positions import dice_position, dice_start
 
 import tavla
 from tavla.bots.encoding import encoder_for
@@ -115,7 +116,7 @@ def test_outcome_and_flip_conventions() -> None:
 
 
 def test_the_search_refuses_a_finished_game(exact: ExactBearOff) -> None:
-    finished = tavla.from_notation("tabla -/-/-/-/-/1b/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/- 0,0 15,14 b -")
+    finished = dice_position("tabla -/-/-/-/-/1b/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/- 0,0 15,14 b -")
     with pytest.raises(tavla.TavlaError, match="game is over"):
         DiceSearch(exact, SearchSettings()).choose(finished)
 
@@ -125,7 +126,7 @@ def test_one_ply_plays_legal_turns_in_every_dice_game(game: str) -> None:
     """Seeded games to the end at 1-ply: each chosen turn is one of the rules' legal
     turns (RULES.md 1.3), whoever acts next (gulbara's completions, RULES.md 6.3)."""
     rng = random.Random(11)
-    position = tavla.find_game(game).start().with_side(rng.randrange(2))
+    position = dice_start(game).with_side(rng.randrange(2))
     search = DiceSearch(FeatureSum(encoder_for(position).size), SearchSettings(plies=1, keep=(2,)))
     for _ in range(8):
         if position.outcome() is not None:
@@ -170,11 +171,11 @@ def test_a_batch_of_lookaheads_equals_each_written_out(game: str) -> None:
     search = DiceSearch(network, SearchSettings())
     rng = random.Random(5)
     positions: list[DiceGame[Any]] = []
-    position: DiceGame[Any] = tavla.find_game(game).start().with_side(0)
+    position: DiceGame[Any] = dice_start(game).with_side(0)
     while len(positions) < 12:
         if position.outcome() is not None:
             positions.append(position)  # a finished game is its own result
-            position = tavla.find_game(game).start().with_side(rng.randrange(2))
+            position = dice_start(game).with_side(rng.randrange(2))
         elif position.is_chance:
             if rng.random() < 0.2:
                 positions.append(position)
@@ -197,7 +198,7 @@ def _decisions_of(
 ) -> Iterator[DiceGame[Any]]:
     """The rolled positions of a seeded game that ``choose`` plays for both sides."""
     rng = random.Random(seed)
-    position: DiceGame[Any] = tavla.find_game(game).start().with_side(side)
+    position: DiceGame[Any] = dice_start(game).with_side(side)
     for _ in range(turns):
         if position.outcome() is not None:
             return

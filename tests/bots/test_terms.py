@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from tests.dice_positions import dice_start
 
 import tavla
 from tavla.bots.encoding import encoder_for
@@ -94,7 +95,7 @@ def tapa_rows_of_random_games(games: int, seed: int) -> np.ndarray:
     rng = random.Random(seed)
     rows = []
     for _ in range(games):
-        position = tavla.find_game("tapa").start().with_side(rng.randrange(2))
+        position = dice_start("tapa").with_side(rng.randrange(2))
         while position.outcome() is None:
             if position.is_chance:
                 position = position.with_roll((rng.randint(1, 6), rng.randint(1, 6)))

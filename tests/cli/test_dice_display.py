@@ -23,7 +23,7 @@ from tavla.cli.match import describe
 from tavla.cli.play_abluka import play_abluka
 from tavla.cli.turn_entry import dice_text
 from tavla.core.dice import SeededDice
-from tavla.match.actions import MatchAction
+from tavla.match.actions import ActionKind, MatchAction
 from tavla.match.match import Match
 from tavla.match.record import MatchRecord
 from tavla.match.settings import MatchSettings
@@ -73,7 +73,7 @@ def test_show_keeps_the_tpn_as_written() -> None:
 def test_match_messages_show_the_higher_die_first() -> None:
     match = Match(MatchSettings("tabla", 1), dice=SeededDice(1), now=lambda: 0)
     before = match.state
-    action = MatchAction("roll", 0, "25")
+    action = MatchAction(ActionKind.ROLL, 0, "25")
     assert describe(action, before, before).endswith("rolls 5-2.")
 
 

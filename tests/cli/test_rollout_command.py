@@ -4,16 +4,19 @@ network (tavla.bots.rollout; RULES.md 2 for the tabla positions, 5 for tapa)."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from tests.cli.cli_helpers import run_subcommand
+from tests.dice_positions import dice_position
 from typer.testing import Result
 
-import tavla
+from tavla.bots.encoding.base import Features
 from tavla.bots.network import Network
 from tavla.bots.outcomes import equity
 from tavla.bots.rollout import Roller, RolloutSettings
 from tavla.cli import rollout
+from tavla.rules.dicegame import DiceGame
 
 BEAR_OFF = "tabla -/-/-/-/2w/3w/-/-/-/-/-/-/-/-/-/-/-/-/3b/2b/-/-/-/- 0,0 10,10 w"
 TAPA_START = "tapa 15b/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/15w 0,0 0,0 w -"
@@ -31,9 +34,9 @@ def test_the_best_turns_of_a_roll_are_rolled_out_on_the_same_dice() -> None:
     rows = about["rollouts"]
     assert about["settings"] == "rollout 6xend vr" and len(rows) == 3
     assert [row["equity"] for row in rows] == sorted((row["equity"] for row in rows), reverse=True)
-    start = tavla.from_notation(position)
+    start = dice_position(position)
     network = Network.shipped("tabla")
-    turns = {turn.text: turn for turn in start.legal_turns()}  # type: ignore[attr-defined]
+    turns = {turn.text: turn for turn in start.legal_turns()}
     roller = Roller(network)
     for row in rows:
         after = turns[row["turn"]].after
@@ -47,10 +50,10 @@ def test_the_best_turns_of_a_roll_are_rolled_out_on_the_same_dice() -> None:
     assert sorted(row["zero_ply_equity"] for row in rows) == pytest.approx(sorted(every[:3]), abs=1e-4)
 
 
-def network_row(position: object) -> object:
+def network_row(position: DiceGame[Any]) -> Features:
     from tavla.bots.encoding import encoder_for
 
-    return encoder_for(position).encode(position, 0)  # type: ignore[arg-type]
+    return encoder_for(position).encode(position, 0)
 
 
 def test_a_position_awaiting_its_roll_is_rolled_out_for_the_side_to_roll() -> None:

@@ -10,7 +10,7 @@ import pytest
 import tavla
 from tavla.core.dice import ROLLS, CryptoDice, ScriptedDice, SeededDice, roll
 from tavla.core.errors import UnknownGameError
-from tavla.core.game import OPENING_ROLLS
+from tavla.core.opening import OPENING_ROLLS
 
 
 def test_the_21_rolls_and_their_probabilities() -> None:

@@ -11,6 +11,7 @@ from tavla.core.errors import IllegalMoveError, NotationError, WrongPhaseError
 from tavla.core.game import Action, Game, GameRecord
 from tavla.core.protocol import BLACK, WHITE
 from tavla.match import MatchRecord
+from tavla.rules.backgammon import BackgammonPosition
 
 
 def test_opening_roll_decides_who_starts_and_plays_both_numbers() -> None:
@@ -18,12 +19,14 @@ def test_opening_roll_decides_who_starts_and_plays_both_numbers() -> None:
     game = tavla.new_game("tabla")
     assert game.awaiting_opening
     game.roll((2, 5))  # White 2, Black 5
+    assert isinstance(game.position, BackgammonPosition)
     assert game.position.side == BLACK
     assert game.position.dice == (5, 2)
     assert game.actions == [Action("roll", "25")]  # the opening roll: nobody's, White's die first
     game.undo()
     assert game.awaiting_opening
     game.roll((6, 1))
+    assert isinstance(game.position, BackgammonPosition)
     assert game.position.side == WHITE
 
 
@@ -33,6 +36,7 @@ def test_opening_roll_rejects_equal_dice_and_rerolls_from_a_source() -> None:
         game.roll((3, 3))
     assert game.awaiting_opening and game.actions == []
     game.roll(source=tavla.ScriptedDice([4, 4, 2, 6]))
+    assert isinstance(game.position, BackgammonPosition)
     assert game.position.side == BLACK and game.position.dice == (6, 2)
 
 

@@ -8,6 +8,7 @@ import random
 from typing import Any
 
 import pytest
+from tests.dice_positions import dice_position, dice_start
 
 import tavla
 from tavla.bots.cube import double_decision, take_decision
@@ -35,7 +36,7 @@ def midgame(game: str, seed: int) -> Any:
     def keep(before: Any, after: Any) -> None:
         turns.append(after)
 
-    random_playout(tavla.find_game(game).start().with_side(0), rng, on_turn=keep)
+    random_playout(dice_start(game).with_side(0), rng, on_turn=keep)
     for position in turns[6:]:
         if position.outcome() is None and position.is_chance:
             return position.with_roll((5, 2))
@@ -69,7 +70,7 @@ START = "tabla 2b/-/-/-/-/5w/-/3w/-/-/-/5b/5w/-/-/-/3b/-/5b/-/-/-/-/2w 0,0 0,0 w
     [None, {"length": 7, "score": [2, 4], "cube": 1, "owner": None, "crawford": False}],
 )
 def test_cube_answers_follow_the_model_on_the_network_chances(text: str, match: Any) -> None:
-    position = tavla.from_notation(text)
+    position = dice_position(text)
     values = Network.shipped("tabla").chances(position, position.side)
     context = cube_context(match, position.side)
     decision = double_decision(values, context)

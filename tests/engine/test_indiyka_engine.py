@@ -83,6 +83,7 @@ def test_server_match_state_form() -> None:
     context = cube_context(state, doubler=0)
     assert context.play == MatchScore(3, 3)
     position = match.state.position
+    assert isinstance(position, IndiykaPosition)
     assert doubler_of(position, state, answering=False) == position.side
     offered = dict(state, cube=dict(state["cube"], offer={"kind": "double", "by": 1}))
     assert doubler_of(position, offered, answering=True) == 1

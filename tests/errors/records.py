@@ -15,7 +15,9 @@ from tavla.match.settings import MatchSettings
 SETTINGS: dict[str, Any] = MatchSettings(game="tabla", length=1).to_json()
 
 
-def match_record(actions: list[Any] | None = None, **fields: Any) -> str:
+def match_record(actions: object = None, **fields: Any) -> str:
+    """A match record's JSON; ``actions`` (a list, or any value to corrupt them) and
+    ``fields`` replace the defaults."""
     data: dict[str, Any] = {"format": "tavla-match", "version": 1, "settings": SETTINGS, "actions": []}
     if actions is not None:
         data["actions"] = actions

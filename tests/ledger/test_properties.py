@@ -202,6 +202,7 @@ class LedgerMachine(RuleBasedStateMachine):
     def agree_and_start(self, federation: str, pair: tuple[str, str], terms: StakeTerms) -> str:
         """A game made and started in one step (the usual course, made more frequent)."""
         game_id = self.agree(federation, pair, terms)
+        assert isinstance(game_id, str)  # a rule's result, as hypothesis types it, may be several
         self.reserve(game_id)
         return game_id
 

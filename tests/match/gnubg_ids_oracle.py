@@ -12,15 +12,16 @@ one more ID pair than records (the last is the end of the game).
 
 import json
 import os
+from typing import Any
 
-import gnubg  # type: ignore[import-not-found]
+import gnubg
 
 
-def read_ids():
+def read_ids() -> list[str]:
     return [gnubg.positionid(), gnubg.matchid()]
 
 
-def walk(path):
+def walk(path: str) -> list[dict[str, Any]]:
     gnubg.command(f"import mat {path}")
     gnubg.command("swap players")
     games = gnubg.match(0, 0, 0, 0)["games"]
@@ -38,7 +39,7 @@ def walk(path):
     return out
 
 
-def main():
+def main() -> None:
     folder = os.environ["ORACLE_DIR"]
     gnubg.command("set display off")
     for name in sorted(os.listdir(folder)):

@@ -13,11 +13,12 @@ the match (every action, each game's result and final board). Lines ``### FILE
 import json
 import os
 import sys
+from typing import Any
 
-import gnubg  # type: ignore[import-not-found]
+import gnubg
 
 
-def summary() -> dict:
+def summary() -> dict[str, Any]:
     match = gnubg.match(0, 0, 0, 0)
     games = []
     gnubg.command("first game")
@@ -99,8 +100,9 @@ SCRIPTED = {
 """Games typed by two human players, as gnubg records them."""
 
 
-def _game_info() -> dict:
-    return gnubg.match(0, 0, 0, 0)["games"][-1]["info"]
+def _game_info() -> dict[str, Any]:
+    info: dict[str, Any] = gnubg.match(0, 0, 0, 0)["games"][-1]["info"]
+    return info
 
 
 def _play_out(weakness: float) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 
 from tavla.match.record import MatchRecord, replay_states
 from tavla.match.state import MatchState
+from tavla.rules.backgammon.position import BackgammonPosition
 
 SEAT = {"X": 0, "O": 1}
 
@@ -45,6 +46,7 @@ def _games(record: MatchRecord) -> list[list[tuple[str, MatchState, MatchState, 
 def final_boards(state: MatchState) -> list[list[int]]:
     """Both players' checkers in their own numbering, index 24 the bar (gnubg's board)."""
     position = state.position
+    assert isinstance(position, BackgammonPosition)
     white = [max(n, 0) for n in position.points] + [position.bar[0]]
     black = [max(-n, 0) for n in reversed(position.points)] + [position.bar[1]]
     return [white, black]
@@ -86,6 +88,8 @@ def _game_differences(
         zip(moves, their_moves, strict=False), start=1
     ):
         seat = SEAT[theirs_move["player"]]
+        assert isinstance(before.position, BackgammonPosition) and before.position.dice is not None
+        assert isinstance(after.position, BackgammonPosition)
         dice = sorted(before.position.dice)
         if seat != action.seat or sorted(theirs_move["dice"]) != dice:
             found.append(f"move {index}: ours {action.seat} {dice}, gnubg {seat} {theirs_move['dice']}")

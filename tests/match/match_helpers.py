@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from tavla.core.dice import SeededDice
 from tavla.match.match import Match
 from tavla.match.settings import MatchSettings
@@ -20,6 +22,7 @@ class FakeTime:
         self.now_ms += ms
 
 
-def new_match(time: FakeTime | None = None, **options: object) -> Match:
-    settings = MatchSettings(**options)  # type: ignore[arg-type]
+def new_match(time: FakeTime | None = None, /, **options: Any) -> Match:
+    """A match of ``MatchSettings(**options)`` on seeded dice and a fake time source."""
+    settings = MatchSettings(**options)
     return Match(settings, dice=SeededDice(0), now=time or FakeTime())

@@ -161,6 +161,7 @@ def test_game_ends_as_gnubg_shows_them() -> None:
     )
     info = info_of(finished)
     assert info.game_state == GAME_OVER and info.dice is None
+    assert isinstance(finished.position, BackgammonPosition)
     assert info.dice_owner == (1 if finished.position.side == WHITE else 0)  # the loser
     assert back(finished).result == finished.result
 
@@ -316,6 +317,7 @@ def _same_carried_fields(state: MatchState, again: MatchState) -> None:
             phase, state.actor, state.resign, state.cube.offer
         )  # fmt: skip
         dice = state.position.dice
+        assert isinstance(state.position, BackgammonPosition)
         assert again.position == replace(
             state.position, dice=None if dice is None else (max(dice), min(dice))
         )

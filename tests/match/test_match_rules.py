@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import pytest
 from tests.match.match_helpers import new_match
 
 import tavla
 from tavla.core.errors import TavlaError, WrongPhaseError
-from tavla.match.actions import MatchAction, apply_action
+from tavla.match.actions import ActionKind, MatchAction, apply_action
 from tavla.match.cube import Cube
 from tavla.match.errors import CubeError, MatchError, MatchSettingsError, ResignError, WrongPlayerError
 from tavla.match.match import Match
@@ -30,7 +31,7 @@ def refused(
     assert match.actions == before_actions
 
 
-def opened(**options: object) -> Match:
+def opened(**options: Any) -> Match:
     """A tabla match after White won the opening 5-2 and played 13/8 13/11."""
     match = new_match(**options)
     match.roll((5, 2))
@@ -331,4 +332,4 @@ def test_over_match_refuses_everything() -> None:
     assert match.state.over and match.state.phase == "over"
     refused(match, "start", None, error=MatchError)
     with pytest.raises(MatchError):
-        apply_action(match.state, MatchAction("roll", None, "31", 10**9))
+        apply_action(match.state, MatchAction(ActionKind.ROLL, None, "31", 10**9))

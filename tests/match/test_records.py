@@ -102,7 +102,7 @@ def test_tampered_record_is_refused() -> None:
     record = MatchRecord.of(match)
     moves = [i for i, action in enumerate(record.actions) if action.kind == "move"]
     bad = list(record.actions)
-    bad[moves[3]] = MatchAction("move", bad[moves[3]].seat, "24/1", bad[moves[3]].t_ms)
+    bad[moves[3]] = MatchAction(ActionKind.MOVE, bad[moves[3]].seat, "24/1", bad[moves[3]].t_ms)
     with pytest.raises(TavlaError):
         replay(MatchRecord(record.settings, bad))
     with pytest.raises(TavlaError):

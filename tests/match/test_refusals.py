@@ -17,7 +17,7 @@ from tests.match.test_records import NoSmallDoubles, jittery_time
 
 from tavla.core.errors import TavlaError
 from tavla.core.registry import find_game, game_names
-from tavla.match.actions import KINDS, MatchAction, apply_action
+from tavla.match.actions import KINDS, ActionKind, MatchAction, apply_action
 from tavla.match.clock import ClockSettings
 from tavla.match.errors import MatchError, TimeForfeitError
 from tavla.match.match import Match
@@ -37,7 +37,7 @@ def test_time_running_backwards_is_refused() -> None:
     match = Match(MatchSettings("tabla", 3, clock=ClockSettings()), now=lambda: 10_000)
     match.roll((3, 1))
     state = match.state
-    for kind in ("move", "resign", "double", "warn"):
+    for kind in (ActionKind.MOVE, ActionKind.RESIGN, ActionKind.DOUBLE, ActionKind.WARN):
         with pytest.raises(MatchError, match="time went backwards"):
             apply_action(state, MatchAction(kind, 0, "8/5 6/5", 9_999))
 

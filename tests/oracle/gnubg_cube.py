@@ -15,11 +15,12 @@ match winning chances (``eq2mwc``) in a match, and the position's class.
 
 import json
 import os
+from typing import Any
 
 import gnubg
 
 
-def answer(case):
+def answer(case: dict[str, Any]) -> dict[str, Any]:
     board = (tuple(case["board"][0]), tuple(case["board"][1]))
     value, owner, move, length, score, crawford = case["cube"]
     info = gnubg.cubeinfo(value, owner, move, length, tuple(score), crawford, 0)
@@ -40,7 +41,7 @@ def answer(case):
     return result
 
 
-def main():
+def main() -> None:
     with open(os.environ["GNUBG_ORACLE_IN"]) as handle:
         data = json.load(handle)
     results = [answer(case) for case in data["cases"]]

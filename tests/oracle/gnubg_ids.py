@@ -14,17 +14,18 @@
 
 import json
 import os
+from typing import Any
 
 import gnubg
 
 CUBE_KEYS = ("cube", "cubeowner", "move", "matchto", "score", "crawford", "jacoby")
 
 
-def cube_fields(info):
+def cube_fields(info: dict[str, Any]) -> dict[str, Any]:
     return {key: info[key] for key in CUBE_KEYS}
 
 
-def board_ids(boards):
+def board_ids(boards: list[Any]) -> list[dict[str, Any]]:
     out = []
     for board in boards:
         board = (tuple(board[0]), tuple(board[1]))
@@ -36,7 +37,7 @@ def board_ids(boards):
     return out
 
 
-def match_keys(keys):
+def match_keys(keys: list[Any]) -> list[dict[str, Any]]:
     out = []
     for cube_args, pos_args in keys:
         cube = gnubg.cubeinfo(*[tuple(a) if isinstance(a, list) else a for a in cube_args])
@@ -45,7 +46,7 @@ def match_keys(keys):
     return out
 
 
-def scenario(commands, board):
+def scenario(commands: list[str], board: list[list[int]] | None) -> dict[str, Any]:
     gnubg.command("set player 0 human")
     gnubg.command("set player 1 human")
     for command in commands:
@@ -62,7 +63,7 @@ def scenario(commands, board):
     }
 
 
-def main():
+def main() -> None:
     with open(os.environ["GNUBG_ORACLE_IN"]) as handle:
         data = json.load(handle)
     gnubg.command("set confirm new off")

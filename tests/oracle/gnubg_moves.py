@@ -14,13 +14,17 @@ This file imports nothing from the library: gnubg's Python has no access to it.
 
 import json
 import os
+from typing import Any
 
 import gnubg
+
+Board = tuple[tuple[int, ...], tuple[int, ...]]
+"""(not on roll, on roll): each half 25 counts, index 24 the bar."""
 
 ROLLS = [(high, low) for high in range(1, 7) for low in range(1, high + 1)]
 
 
-def apply_play(board, steps):
+def apply_play(board: Board, steps: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
     """The board after ``steps``: (mover, opponent), the mover now not on roll."""
     opponent = list(board[0])
     mover = list(board[1])
@@ -39,11 +43,11 @@ def apply_play(board, steps):
     return mover, opponent
 
 
-def legal_results(board):
+def legal_results(board: Board) -> dict[str, list[str]]:
     results = {}
     for high, low in ROLLS:
         gnubg.command(f"set dice {high} {low}")
-        ids = set()
+        ids: set[str] = set()
         for entry in gnubg.hint(100000)["hint"]:
             steps = gnubg.parsemove(entry["move"])
             ids.add(gnubg.positionid(apply_play(board, steps)))
@@ -51,9 +55,9 @@ def legal_results(board):
     return results
 
 
-def main():
+def main() -> None:
     with open(os.environ["GNUBG_ORACLE_IN"]) as handle:
-        boards = json.load(handle)["boards"]
+        boards: list[Any] = json.load(handle)["boards"]
     gnubg.command("set player 0 human")
     gnubg.command("set player 1 human")
     gnubg.command("new game")

@@ -8,6 +8,7 @@ import random
 from collections.abc import Iterator
 
 import pytest
+from tests.dice_positions import dice_start
 
 import tavla
 from tavla.bots.baselines import baseline_player
@@ -93,6 +94,6 @@ def test_other_games_and_unrolled_positions_are_refused() -> None:
     player = BgsagePlayer(0)
     with pytest.raises(BgsageError, match="dice must be rolled"):
         player.choose(tabla(START + " -"))
-    chelebi = tavla.find_game("chelebi").start().with_side(0).with_roll((3, 1))
+    chelebi = dice_start("chelebi").with_side(0).with_roll((3, 1))
     with pytest.raises(BgsageError, match="tabla only"):
         player.choose(chelebi)

@@ -59,6 +59,7 @@ def test_gnubg_plays_the_known_opening_move(gnubg: GnubgOracle) -> None:
 def test_gnubg_plays_only_legal_turns_of_random_positions(gnubg: GnubgOracle) -> None:
     game = tavla.new_game("tabla")
     position = game.position
+    assert isinstance(position, BackgammonPosition)
     rng = random.Random(5)
     for _ in range(40):
         if position.outcome() is not None:

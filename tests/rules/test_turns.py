@@ -30,18 +30,20 @@ def toy_steps(blocked: set[int]) -> StepFunction[Tokens, tuple[int, int]]:
 
 def test_both_dice_are_played_when_one_order_allows_it() -> None:
     """From 5 with 3-1 and 2 blocked, only 1 then 3 plays both: 5/4/1."""
-    found = search_turns((5,), [[3, 1], [1, 3]], toy_steps({2}), prefer_first=True)
+    start: Tokens = (5,)
+    found = search_turns(start, [[3, 1], [1, 3]], toy_steps({2}), prefer_first=True)
     assert found.dice_played == 2
     assert found.turns == {(1,): ((5, 4), (4, 1))}
 
 
 def test_larger_die_rule_applies_only_with_prefer_first() -> None:
     """From 10 with 3-1, 6 blocked: either die alone (to 7 or 9), never both."""
+    start: Tokens = (10,)
     both = [[3, 1], [1, 3]]
-    preferred = search_turns((10,), both, toy_steps({6}), prefer_first=True)
+    preferred = search_turns(start, both, toy_steps({6}), prefer_first=True)
     assert preferred.dice_played == 1
     assert set(preferred.turns) == {(7,)}
-    either = search_turns((10,), both, toy_steps({6}))
+    either = search_turns(start, both, toy_steps({6}))
     assert set(either.turns) == {(7,), (9,)}
 
 
@@ -56,30 +58,35 @@ def test_final_states_follow_the_larger_die_rule_only_with_prefer_first() -> Non
 
 
 def test_smaller_die_when_the_larger_cannot_move() -> None:
-    found = search_turns((10,), [[3, 1], [1, 3]], toy_steps({7, 6}), prefer_first=True)
+    start: Tokens = (10,)
+    found = search_turns(start, [[3, 1], [1, 3]], toy_steps({7, 6}), prefer_first=True)
     assert (found.dice_played, set(found.turns)) == (1, {(9,)})
 
 
 def test_no_die_playable_keeps_the_start() -> None:
-    found = search_turns((2,), [[3, 2], [2, 3]], toy_steps(set()), prefer_first=True)
+    start: Tokens = (2,)
+    found = search_turns(start, [[3, 2], [2, 3]], toy_steps(set()), prefer_first=True)
     assert found.dice_played == 0
     assert found.turns == {(2,): ()}
 
 
 def test_turns_are_deduplicated_by_the_state_they_produce() -> None:
     """Tokens 10 and 20 with 3-1: every way to share 4 pips, once each."""
-    found = search_turns((10, 20), [[3, 1], [1, 3]], toy_steps(set()), prefer_first=True)
+    start: Tokens = (10, 20)
+    found = search_turns(start, [[3, 1], [1, 3]], toy_steps(set()), prefer_first=True)
     assert set(found.turns) == {(6, 20), (7, 19), (9, 17), (10, 16)}
 
 
 def test_a_sequence_stops_at_its_first_unplayable_die() -> None:
     """Dice 1, 1, 2, 3 in order from 8: 8/7/6/4, then 4-3 = 1 is blocked: three dice."""
-    found = search_turns((8,), [[1, 1, 2, 3]], toy_steps({1}))
+    start: Tokens = (8,)
+    found = search_turns(start, [[1, 1, 2, 3]], toy_steps({1}))
     assert (found.dice_played, set(found.turns)) == (3, {(4,)})
 
 
 def test_planner_offers_only_steps_that_keep_a_maximal_turn() -> None:
-    planner = StepPlanner((5,), [[3, 1], [1, 3]], toy_steps({2}), prefer_first=True)
+    start: Tokens = (5,)
+    planner = StepPlanner(start, [[3, 1], [1, 3]], toy_steps({2}), prefer_first=True)
     assert planner.target == 2
     assert [(die, step) for die, step, _ in planner.legal_steps()] == [(1, (5, 4))]
     die, step, after = planner.legal_steps()[0]
@@ -98,7 +105,8 @@ def test_planner_offers_only_steps_that_keep_a_maximal_turn() -> None:
 
 
 def test_planner_larger_die_rule() -> None:
-    planner = StepPlanner((10,), [[3, 1], [1, 3]], toy_steps({6}), prefer_first=True)
+    start: Tokens = (10,)
+    planner = StepPlanner(start, [[3, 1], [1, 3]], toy_steps({6}), prefer_first=True)
     assert planner.target == 1
     assert [(die, step) for die, step, _ in planner.legal_steps()] == [(3, (10, 7))]
 
@@ -106,7 +114,7 @@ def test_planner_larger_die_rule() -> None:
 def test_planner_and_search_agree_on_every_complete_turn() -> None:
     """Every step path the planner allows ends in one of the searched turns, and
     every searched turn is reached."""
-    tokens = (6, 9, 13)
+    tokens: Tokens = (6, 9, 13)
     sequences = [[2, 2, 2, 2, 3, 3, 3, 3]]
     steps = toy_steps({5, 8})
     found = search_turns(tokens, sequences, steps)

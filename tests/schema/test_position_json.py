@@ -21,7 +21,10 @@ from tavla.rules.indiyka.position import IndiykaPosition
 from tavla.schema import DicePositionJson, GridPositionJson, PositionJson, position_json
 
 LETTERS = {"white": "w", "black": "b"}
-OPTIONS = {"tapa": [{"mother_pin_wins": True}], "gulbara": [{"progressive_from_roll": 1}]}
+OPTIONS: dict[str, list[dict[str, object]]] = {
+    "tapa": [{"mother_pin_wins": True}],
+    "gulbara": [{"progressive_from_roll": 1}],
+}
 
 
 def tpn_from_json(data: dict[str, Any]) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from tavla.tournament.history import Colour, Entrant, Outcome, RoundEntry
 
 MIRROR = {"1": "0", "0": "1", "=": "=", "+": "-", "-": "+"}
@@ -12,7 +14,7 @@ Game = tuple[int, int, str] | tuple[int, int, str, int, int]
 Bye = tuple[int, str]
 
 
-def entrants(players: int, rounds: list[list[Game | Bye]]) -> list[Entrant]:
+def entrants(players: int, rounds: Sequence[Sequence[Game | Bye]]) -> list[Entrant]:
     entries: dict[int, list[RoundEntry]] = {n: [] for n in range(1, players + 1)}
     for round_ in rounds:
         for item in round_:

@@ -3,7 +3,7 @@ the order of section D's candidates, and why a round must be judged bracket by b
 
 from __future__ import annotations
 
-from benchmarks.swiss_candidates import candidate_key, exchange_key
+from benchmarks.swiss_candidates import Exchange, Key, candidate_key, exchange_key
 from benchmarks.swiss_judge import brackets, judge, next_bracket_outlook
 
 from tavla.tournament.dutch import RoundPairing
@@ -21,7 +21,10 @@ def swap(out: list[int], into: list[int]) -> list[int]:
 
 def test_d2_examples_of_the_rules_sort_exchanges_in_their_order() -> None:
     """C.04.3 D.2's own examples, for an eleven-player bracket (S1 = 1..5)."""
-    key = lambda out, into: exchange_key(S1_OF_ELEVEN, swap(out, into))  # noqa: E731
+
+    def key(out: list[int], into: list[int]) -> Exchange:
+        return exchange_key(S1_OF_ELEVEN, swap(out, into))
+
     assert key([], []) < key([5], [6])  # fewest players exchanged first
     assert key([4], [6]) < key([5], [8])  # 6 for 4 before 8 for 5: smaller sum difference
     assert key([4, 3], [8, 6]) < key([4, 2], [9, 8])
@@ -38,7 +41,10 @@ def test_d1_transpositions_then_exchanges_in_a_homogeneous_bracket() -> None:
     """Six players: 1-4 2-5 3-6 first, transpositions of S2 in lexicographic order, and
     every transposition before the first exchange."""
     members = (1, 2, 3, 4, 5, 6)
-    key = lambda *games: candidate_key(members, frozenset(), pairs(*games))  # noqa: E731
+
+    def key(*games: tuple[int, int]) -> Key:
+        return candidate_key(members, frozenset(), pairs(*games))
+
     first = key((1, 4), (2, 5), (3, 6))
     second = key((1, 4), (2, 6), (3, 5))
     last_transposition = key((1, 6), (2, 5), (3, 4))
@@ -50,7 +56,10 @@ def test_heterogeneous_bracket_the_moved_down_players_pairing_comes_first() -> N
     """The MDP's pairing is the outer loop: 1-2 (S2's first transposition) comes before
     1-3 whatever the remainder does; with 1-2 fixed, the remainder's own order decides."""
     members = (1, 2, 3, 4, 5)
-    key = lambda *games: candidate_key(members, frozenset({1}), pairs(*games))  # noqa: E731
+
+    def key(*games: tuple[int, int]) -> Key:
+        return candidate_key(members, frozenset({1}), pairs(*games))
+
     assert key((1, 2), (3, 5)) < key((1, 3), (2, 4))
     assert key((1, 2), (3, 4)) < key((1, 2), (3, 5))
 

@@ -11,10 +11,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tavla.bots.baselines import RandomPlayer
 from tavla.bots.encoding import encoder_for
 from tavla.bots.network import Network
 from tavla.bots.outcomes import equity
+from tavla.bots.players import RandomPlayer
 from tavla.bots.rollout import Roller, RolloutSettings
 from tavla.bots.search import DiceSearch, SearchSettings
 from tavla.core.errors import TavlaError

@@ -12,12 +12,16 @@ import numpy as np
 import pytest
 
 from tavla.bots import outcomes
+from tavla.bots.afterstates import afterstates
 from tavla.bots.baselines import baseline_player
 from tavla.bots.duel import duel
 from tavla.bots.network import Network
 from tavla.bots.outcomes import FLIP
 from tavla.bots.players import RandomPlayer, network_player
 from tavla.core.errors import TavlaError
+from tavla.core.protocol import Outcome
+from tavla.rules.dicegame import DiceGame
+from tavla.rules.dicesteps import DiceTurn
 from tavla.training import run as td_run
 from tavla.training import td
 from tavla.training.run import CHECKPOINT, LOG, TrainingRun, TrainingSettings
@@ -156,7 +160,7 @@ def test_an_interruption_mid_game_resumes_from_the_last_whole_game(tmp_path: Pat
     play = run.trainer.play_game
     calls = 0
 
-    def interrupted() -> object:
+    def interrupted() -> Outcome | None:
         nonlocal calls
         calls += 1
         if calls == 4:  # part of a game: weights changed, then Ctrl-C
@@ -205,9 +209,10 @@ class CountingCoach:
 
     def __init__(self, game: str) -> None:
         self.player = baseline_player("heuristic", game)
+        self.name = "counting " + self.player.name  # a Player has a name
         self.turns = 0
 
-    def choose(self, position: Any) -> Any:
+    def choose(self, position: DiceGame[Any]) -> DiceTurn[Any]:
         self.turns += 1
         return self.player.choose(position)
 
@@ -260,7 +265,7 @@ def test_a_policy_chooses_every_turn_and_the_network_learns_its_own_values_of_th
     policy = Network.create("tabla", hidden=8, seed=2, terms=policy_terms)
     decisions: list[tuple[int, np.ndarray, int]] = []  # (mover, rows, turn played)
     deltas: list[np.ndarray] = []
-    listing = td.afterstates
+    listing = afterstates  # what td calls, until replaced below
 
     def recording(position: Any, **options: Any) -> Any:
         found = listing(position, **options)
@@ -270,7 +275,7 @@ def test_a_policy_chooses_every_turn_and_the_network_learns_its_own_values_of_th
             decisions.append((found.player, found.features, index))
             return play(index)
 
-        found.after = after
+        found.after = after  # type: ignore[method-assign]  # a stand-in that records, on purpose
         return found
 
     monkeypatch.setattr(td, "afterstates", recording)

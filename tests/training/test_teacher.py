@@ -11,6 +11,7 @@ import pytest
 
 import tavla
 from tavla.oracles.gnubg import GnubgOracle, gnubg_available
+from tavla.rules.backgammon import BackgammonPosition
 from tavla.rules.dicegame import DiceGame
 from tavla.rules.dicesteps import DiceTurn
 from tavla.training.teacher import (
@@ -88,6 +89,7 @@ def test_gnubg_targets_are_for_the_player_who_moved() -> None:
     roll. Black loses a gammon unless he bears a checker off now (17 rolls of 36)."""
     after = tavla.from_notation("tabla 1w/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/15b/-/-/-/-/- 0,0 14,0 b -")
     start = tavla.from_notation("tabla 2b/-/-/-/-/5w/-/3w/-/-/-/5b/5w/-/-/-/3b/-/5b/-/-/-/-/2w 0,0 0,0 b -")
+    assert isinstance(after, BackgammonPosition) and isinstance(start, BackgammonPosition)
     rows = gnubg_targets([after, start] * 3, processes=2, chunk=2)
     assert rows.shape == (6, 5)
     assert rows[0][0] == pytest.approx(1.0)

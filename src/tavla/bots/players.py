@@ -50,7 +50,7 @@ class RandomPlayer:
     """A turn chosen uniformly among the legal turns; on a huge progressive double,
     built die by die from uniformly chosen legal steps (listing it could take minutes)."""
 
-    def __init__(self, seed: int | None = None, *, limit: int = TURN_LIST_LIMIT) -> None:
+    def __init__(self, seed: int | float | None = None, *, limit: int = TURN_LIST_LIMIT) -> None:
         self.name = "random"
         self._rng = random.Random(seed)
         self._limit = limit

@@ -38,7 +38,7 @@ def roll(source: DiceSource) -> Roll:
 class SeededDice:
     """Reproducible dice for tests, bots and simulations."""
 
-    def __init__(self, seed: int | str | None = None) -> None:
+    def __init__(self, seed: int | float | str | None = None) -> None:
         self._random = random.Random(seed)
 
     def die(self) -> int:

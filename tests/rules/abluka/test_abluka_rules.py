@@ -36,7 +36,7 @@ def naive_turns(notation: str) -> set[str]:
     def name(spot: tuple[int, int]) -> str:
         return "abcdefg"[spot[0]] + str(spot[1])
 
-    turns = set()
+    turns: set[str] = set()
     for df in (-1, 0, 1):
         for dr in (-1, 0, 1):
             to = (here[0] + df, here[1] + dr)

@@ -2,6 +2,16 @@
 
 from __future__ import annotations
 
+import tavla
+from tavla.rules.backgammon.position import BackgammonPosition
+
+
+def parse(text: str) -> BackgammonPosition:
+    """``tavla.from_notation`` of a tabla-family TPN, typed as the family's position."""
+    position = tavla.from_notation(text)
+    assert isinstance(position, BackgammonPosition)
+    return position
+
 
 def tpn(
     white: dict[int, int],

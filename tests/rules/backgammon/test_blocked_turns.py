@@ -44,7 +44,9 @@ def walled(rng: random.Random) -> BackgammonPosition:
         points[place - 1] -= count
         black_left -= count
     position = BackgammonPosition(points=tuple(points))
-    return tavla.find_game("tabla").from_notation(position.notation()).with_side(WHITE)
+    parsed = tavla.find_game("tabla").from_notation(position.notation())
+    assert isinstance(parsed, BackgammonPosition)
+    return parsed.with_side(WHITE)
 
 
 def test_partial_turns_far_from_home_match_the_generic_search() -> None:

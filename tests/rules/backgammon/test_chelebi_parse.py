@@ -14,7 +14,21 @@ from tavla.core.errors import IllegalMoveError
 from tavla.core.registry import find_game
 from tavla.rules.backgammon.position import BackgammonPosition
 
-CHELEBI: type[BackgammonPosition] = find_game("chelebi")
+CHELEBI = find_game("chelebi")
+
+
+def chelebi_start() -> BackgammonPosition:
+    """``CHELEBI.start()``, typed as the tabla family's position that it is."""
+    position = CHELEBI.start()
+    assert isinstance(position, BackgammonPosition)
+    return position
+
+
+def chelebi(text: str) -> BackgammonPosition:
+    """``CHELEBI.from_notation(text)``, typed as the tabla family's position that it is."""
+    position = CHELEBI.from_notation(text)
+    assert isinstance(position, BackgammonPosition)
+    return position
 
 
 def random_turn(position: BackgammonPosition, rng: random.Random) -> tuple[str, BackgammonPosition]:
@@ -28,7 +42,7 @@ def random_turn(position: BackgammonPosition, rng: random.Random) -> tuple[str, 
 @pytest.mark.parametrize(("die", "seed"), [(1, 1), (1, 2), (2, 3), (3, 4)])
 def test_a_turn_built_step_by_step_reads_back_from_its_text(die: int, seed: int) -> None:
     """RULES.md 4: the text of any legal progressive turn names that very turn."""
-    position = CHELEBI.start().with_roll((die, die))
+    position = chelebi_start().with_roll((die, die))
     assert position.legal_turns_within(1_000) is None  # too many turns to list
     text, after = random_turn(position, random.Random(seed))
     assert position.parse_turn(text).after == after
@@ -36,9 +50,7 @@ def test_a_turn_built_step_by_step_reads_back_from_its_text(die: int, seed: int)
 
 def test_a_hit_on_the_way_is_read_from_the_star() -> None:
     """RULES.md 1.2: '*' marks a hit; the text fixes the whole position after the turn."""
-    position = CHELEBI.from_notation(
-        "chelebi 1b/-/-/-/-/5w/-/3w/-/-/-/5b/5w/-/-/-/3b/-/5b/-/-/-/1b/2w 0,0 0,0 w 11"
-    )
+    position = chelebi("chelebi 1b/-/-/-/-/5w/-/3w/-/-/-/5b/5w/-/-/-/3b/-/5b/-/-/-/1b/2w 0,0 0,0 w 11")
     turn = position.parse_turn("24/23*/9 24/7 13/6 13/3 13/2 13/1* 8/6 8/4 8/2")
     assert turn.after.bar == (0, 2)
     assert (turn.after.points[22], turn.after.points[0]) == (0, 1)
@@ -47,9 +59,7 @@ def test_a_hit_on_the_way_is_read_from_the_star() -> None:
 def test_a_hit_the_text_leaves_out_is_still_found() -> None:
     """RULES.md 4: with the 1s playable only from White's 24-point, its first step hits
     on 23; '24/3' without naming 23 still means that turn."""
-    position = CHELEBI.from_notation(
-        "chelebi -/-/-/-/-/-/-/-/-/-/-/5b/5w/-/-/-/3b/3w/6b/5w/-/-/1b/2w 0,0 0,0 w 11"
-    )
+    position = chelebi("chelebi -/-/-/-/-/-/-/-/-/-/-/5b/5w/-/-/-/3b/3w/6b/5w/-/-/1b/2w 0,0 0,0 w 11")
     assert position.legal_turns_within(20_000) is None
     text, after = random_turn(position, random.Random(0))
     assert "24/23*/" in text
@@ -67,7 +77,7 @@ def test_a_hit_the_text_leaves_out_is_still_found() -> None:
 )
 def test_illegal_text_is_refused_at_once_and_changes_nothing(text: str) -> None:
     """RULES.md 1.3: a text that is no legal turn is refused with the position unchanged."""
-    position = CHELEBI.start().with_roll((1, 1))
+    position = chelebi_start().with_roll((1, 1))
     before = position.notation()
     with pytest.raises(IllegalMoveError):
         position.parse_turn(text)
@@ -77,9 +87,7 @@ def test_illegal_text_is_refused_at_once_and_changes_nothing(text: str) -> None:
 def test_a_bear_off_cannot_waste_pips_while_checkers_stay_above_the_die() -> None:
     """RULES.md 2: a die bears off from a lower point only from the highest one. Black's
     text needs one pip wasted by a 6, yet leaves checkers on his 6-point: refused."""
-    position = CHELEBI.from_notation(
-        "chelebi 1w/3w/3w/6w/1b/-/-/-/-/-/-/5b/-/-/-/-/2b/-/6b/-/-/-/-/1b 0,0 2,0 b 11"
-    )
+    position = chelebi("chelebi 1w/3w/3w/6w/1b/-/-/-/-/-/-/5b/-/-/-/-/2b/-/6b/-/-/-/-/1b 0,0 2,0 b 11")
     with pytest.raises(IllegalMoveError):
         position.parse_turn("20/5 13/5 13/4 13/1 13/off(2) 8/6 8/5 6/3 6/1")
     text, after = random_turn(position, random.Random(5))
@@ -89,12 +97,12 @@ def test_a_bear_off_cannot_waste_pips_while_checkers_stay_above_the_die() -> Non
 def reads_a_random_turn_and_a_hit(die: int, seed: int) -> None:
     """A turn built step by step on ``die``-``die`` from the start, and a turn hitting
     twice on the way, each read back from its text."""
-    position = CHELEBI.start().with_roll((die, die))
+    position = chelebi_start().with_roll((die, die))
     text, after = random_turn(position, random.Random(seed))
     assert position.parse_turn(text).after == after
-    hit = CHELEBI.from_notation(
-        "chelebi 1b/-/-/-/-/5w/-/3w/-/-/-/5b/5w/-/-/-/3b/-/5b/-/-/-/1b/2w 0,0 0,0 w 11"
-    ).parse_turn("24/23*/9 24/7 13/6 13/3 13/2 13/1* 8/6 8/4 8/2")
+    hit = chelebi("chelebi 1b/-/-/-/-/5w/-/3w/-/-/-/5b/5w/-/-/-/3b/-/5b/-/-/-/1b/2w 0,0 0,0 w 11").parse_turn(
+        "24/23*/9 24/7 13/6 13/3 13/2 13/1* 8/6 8/4 8/2"
+    )
     assert hit.after.bar == (0, 2)
 
 

@@ -12,6 +12,7 @@ import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.rules.backgammon.positions import parse
 from tests.rules.backgammon.test_movegen import ROLLS, positions, view_of
 
 import tavla
@@ -91,12 +92,14 @@ def test_a_huge_doubles_first_playing_order_is_searched_once_per_position() -> N
     text is its first playing order, which a search finds. Every copy of the turn asks
     the position again, which answers from that one search, as a fresh position would."""
     notation = "chelebi 2b/-/-/-/-/5w/-/3w/-/-/-/5b/5w/-/-/-/3b/-/5b/-/-/-/-/2w 0,0 0,0 w 11"
-    position = tavla.from_notation(notation)
+    position = parse(notation)
     assert position.legal_turns_within(3000) is None
     turn = position.best_turns(1, lambda after: float(after.points[0]))[0]
     target = turn.after.with_side(position.side).mover_state()
     first = position.find_turn(target)
     assert first is not None and position.find_turn(target) is first
     copy = DiceTurn(turn.steps, turn.after, position)
-    assert copy.text == turn.text == tavla.from_notation(notation).find_turn(target).text  # type: ignore[union-attr]
+    fresh = parse(notation).find_turn(target)
+    assert fresh is not None
+    assert copy.text == turn.text == fresh.text
     assert first.after == turn.after

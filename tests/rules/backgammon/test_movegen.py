@@ -15,6 +15,7 @@ from functools import cache
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.rules.backgammon.positions import parse
 
 import tavla
 from tavla.core.protocol import BLACK, WHITE
@@ -184,7 +185,9 @@ def positions(draw: st.DrawFn, game: str) -> BackgammonPosition:
         theirs[0], theirs[stacks[0]] = 14, 1
     side = draw(st.sampled_from([WHITE, BLACK]))
     view = View(tuple(mine), tuple(theirs[:25]), theirs[25])
-    return from_view(tavla.find_game(game).position_class, view, side, theirs[0], side)
+    position_class = tavla.find_game(game).position_class
+    assert issubclass(position_class, BackgammonPosition)
+    return from_view(position_class, view, side, theirs[0], side)
 
 
 ROLLS = [(high, low) for high in range(1, 7) for low in range(1, high + 1)]
@@ -257,9 +260,7 @@ def test_fast_generator_matches_the_generic_search(
 
 
 def test_board_and_state_layouts_convert_both_ways() -> None:
-    position = tavla.from_notation(
-        "tabla 2b/1w/-/-/-/5w/-/2w/-/-/-/5b/5w/-/-/-/3b/-/4b/-/-/-/-/1w 1,1 0,0 b -"
-    )
+    position = parse("tabla 2b/1w/-/-/-/5w/-/2w/-/-/-/5b/5w/-/-/-/3b/-/4b/-/-/-/-/1w 1,1 0,0 b -")
     state = position.mover_state()
     board = position.mover_board()
     assert state_to_board(state) == board
@@ -270,14 +271,13 @@ def test_board_and_state_layouts_convert_both_ways() -> None:
 def test_chelebi_low_double_from_the_start_counts_groups() -> None:
     """RULES.md 4 from the start: 4-4 is four 4s, four 5s, four 6s; the reference agrees."""
     start = tavla.find_game("chelebi").start()
+    assert isinstance(start, BackgammonPosition)
     check_against_reference(start, (4, 4))
 
 
 def test_lazy_after_matches_a_position_built_from_the_steps() -> None:
     """``turn.after`` is built on first use; it must be what the steps produce."""
-    position = tavla.from_notation(
-        "tabla 2b/-/-/-/-/5w/-/3w/-/-/-/5b/5w/-/-/-/3b/-/5b/-/-/-/-/2w 0,0 0,0 w 31"
-    )
+    position = parse("tabla 2b/-/-/-/-/5w/-/3w/-/-/-/5b/5w/-/-/-/3b/-/5b/-/-/-/-/2w 0,0 0,0 w 31")
     turns = position.legal_turns()
     assert position.play(turns[3]) == turns[3].after
     for turn in turns:

@@ -6,10 +6,10 @@ Each expected set of turns was worked out by hand from the rules, not from our o
 from __future__ import annotations
 
 import pytest
-from tests.rules.backgammon.positions import tpn
+from tests.rules.backgammon.positions import parse, tpn
 
 import tavla
-from tavla.core.protocol import BLACK, WHITE, Outcome
+from tavla.core.protocol import BLACK, WHITE, Outcome, OutcomeReason
 
 
 def turn_texts(text: str) -> set[str]:
@@ -50,7 +50,7 @@ def test_one_checker_uses_both_dice() -> None:
     """RULES.md 1.3: a single checker may use both dice; the intermediate point must be open."""
     assert turn_texts(tpn({20: 1}, {1: 15}, dice="65")) == {"20/9"}
     # 14 closed: the checker must go through 15.
-    only_via_15 = tavla.from_notation(tpn({20: 1}, {11: 2, 1: 13}, dice="65"))
+    only_via_15 = parse(tpn({20: 1}, {11: 2, 1: 13}, dice="65"))
     [turn] = only_via_15.legal_turns()
     assert turn.text == "20/9"
     assert [step[:2] for step in turn.steps] == [(20, 15), (15, 9)]
@@ -91,7 +91,7 @@ def test_closed_board_passes() -> None:
     """RULES.md 1.3: if no die can be played the turn passes."""
     closed = {point: 2 for point in range(1, 7)}
     closed[24] = 3
-    position = tavla.from_notation(tpn({13: 14}, closed, bar=(1, 0), dice="64"))
+    position = parse(tpn({13: 14}, closed, bar=(1, 0), dice="64"))
     [turn] = position.legal_turns()
     assert turn.text == "-"
     assert turn.after.side == BLACK
@@ -100,7 +100,7 @@ def test_closed_board_passes() -> None:
 
 def test_hitting_sends_the_blot_to_the_bar() -> None:
     """RULES.md 2: landing on a blot hits it; an intermediate hit shows in the text."""
-    blot_on_7 = tavla.from_notation(tpn({13: 14}, {18: 1, 2: 14}, dice="42"))
+    blot_on_7 = parse(tpn({13: 14}, {18: 1, 2: 14}, dice="42"))
     hit = blot_on_7.play("13/7*")
     assert hit.bar == (0, 1)
     assert hit.points[6] == 1  # White's point 7 now holds White's checker
@@ -108,12 +108,12 @@ def test_hitting_sends_the_blot_to_the_bar() -> None:
     blot_on_9 = tpn({13: 14}, {16: 1, 2: 14}, dice="42")
     assert "13/9*/7" in turn_texts(blot_on_9)  # via 9, hitting there
     assert "13/7" in turn_texts(blot_on_9)  # via 11, no hit
-    assert tavla.from_notation(blot_on_9).play("13/9*/7").bar == (0, 1)
+    assert parse(blot_on_9).play("13/9*/7").bar == (0, 1)
 
 
 def test_doubles_play_four_moves() -> None:
     """RULES.md 1.3: a double gives four moves of that number."""
-    turns = tavla.from_notation(tpn({24: 1, 13: 14}, {2: 15}, dice="66")).legal_turns()
+    turns = parse(tpn({24: 1, 13: 14}, {2: 15}, dice="66")).legal_turns()
     assert {len(turn.steps) for turn in turns} == {4}
     assert "24/18 13/7(3)" in {turn.text for turn in turns}
 
@@ -121,10 +121,10 @@ def test_doubles_play_four_moves() -> None:
 def test_chelebi_progressive_double_plays_24_moves() -> None:
     """RULES.md 4: 1-1 plays four 1s, four 2s ... four 6s: 24 moves when all are playable."""
     # 6-6 is the last step of the progression: four 6s, as in tabla.
-    six_six = tavla.from_notation(tpn({24: 2, 13: 13}, {2: 15}, game="chelebi", dice="66"))
+    six_six = parse(tpn({24: 2, 13: 13}, {2: 15}, game="chelebi", dice="66"))
     assert {len(turn.steps) for turn in six_six.legal_turns()} == {4}
     # A lone checker on 24 with 1-1 is borne off with the last 3; no die is left to play.
-    lone = tavla.from_notation(tpn({24: 1}, {10: 2}, game="chelebi", dice="11"))
+    lone = parse(tpn({24: 1}, {10: 2}, game="chelebi", dice="11"))
     [turn] = lone.legal_turns()
     assert turn.after.off == (15, 13)
     assert len(turn.steps) == 12  # 4x1, 4x2, then 12/9/6/3/off with the four 3s
@@ -155,10 +155,10 @@ def test_chelebi_1_1_from_the_start_plays_24_dice() -> None:
 @pytest.mark.parametrize(
     ("white", "black", "bar", "expected"),
     [
-        ({}, {1: 14}, (0, 0), Outcome(WHITE, 1, "single")),  # Black bore one off
-        ({}, {13: 15}, (0, 0), Outcome(WHITE, 2, "gammon")),
-        ({}, {13: 14}, (0, 1), Outcome(WHITE, 3, "backgammon")),  # Black on the bar
-        ({}, {20: 1, 13: 14}, (0, 0), Outcome(WHITE, 3, "backgammon")),  # in White's home
+        ({}, {1: 14}, (0, 0), Outcome(WHITE, 1, OutcomeReason.SINGLE)),  # Black bore one off
+        ({}, {13: 15}, (0, 0), Outcome(WHITE, 2, OutcomeReason.GAMMON)),
+        ({}, {13: 14}, (0, 1), Outcome(WHITE, 3, OutcomeReason.BACKGAMMON)),  # Black on the bar
+        ({}, {20: 1, 13: 14}, (0, 0), Outcome(WHITE, 3, OutcomeReason.BACKGAMMON)),  # in White's home
     ],
 )
 def test_tabla_results(
@@ -174,10 +174,10 @@ def test_tabla_results(
 @pytest.mark.parametrize(
     ("black", "bar", "expected"),
     [
-        ({1: 14}, (0, 0), Outcome(BLACK, 1, "single")),
-        ({13: 15}, (0, 0), Outcome(BLACK, 2, "gammon")),
-        ({20: 1, 13: 14}, (0, 0), Outcome(BLACK, 3, "backgammon")),
-        ({13: 14}, (0, 1), Outcome(BLACK, 3, "backgammon")),
+        ({1: 14}, (0, 0), Outcome(BLACK, 1, OutcomeReason.SINGLE)),
+        ({13: 15}, (0, 0), Outcome(BLACK, 2, OutcomeReason.GAMMON)),
+        ({20: 1, 13: 14}, (0, 0), Outcome(BLACK, 3, OutcomeReason.BACKGAMMON)),
+        ({13: 14}, (0, 1), Outcome(BLACK, 3, OutcomeReason.BACKGAMMON)),
     ],
 )
 def test_antitabla_reversed_goal_and_scoring(

@@ -21,9 +21,9 @@ from tavla.rules.gulbara import GulbaraPosition
 LIST_LIMIT = 3000
 
 
-def choose_turn(position: GulbaraPosition, rng: random.Random) -> DiceTurn:
+def choose_turn(position: GulbaraPosition, rng: random.Random) -> DiceTurn[GulbaraPosition]:
     turns = position.legal_turns_within(LIST_LIMIT)
-    stepped = turn_by_steps(position, rng, undo_rate=0.2)
+    stepped: DiceTurn[GulbaraPosition] = turn_by_steps(position, rng, undo_rate=0.2)
     assert position.parse_turn(stepped.text).after == stepped.after
     if turns is None:
         return stepped
@@ -40,6 +40,7 @@ def test_random_games_keep_the_roll_counter_and_completions_right(seed: int, fro
     rng = random.Random(seed)
     rule_set = tavla.find_game("gulbara").with_options(progressive_from_roll=from_roll)
     position = rule_set.start().with_side(rng.choice((WHITE, BLACK)))
+    assert isinstance(position, GulbaraPosition)
     for _ in range(3000):
         if position.outcome() is not None:
             break
@@ -59,5 +60,5 @@ def test_random_games_keep_the_roll_counter_and_completions_right(seed: int, fro
                 assert position.rolls[mover] + 1 >= from_roll
         position = after
     outcome = position.outcome()
-    assert outcome is not None and outcome.points in (1, 2, 3)
+    assert outcome is not None and outcome.points in (1, 2, 3) and outcome.winner is not None
     assert position.off[outcome.winner] == 15

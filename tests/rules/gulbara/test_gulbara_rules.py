@@ -14,8 +14,9 @@ from tests.stepping import turn_by_steps
 
 import tavla
 from tavla.core.errors import IllegalMoveError, NotationError, TavlaError, WrongPhaseError
-from tavla.core.protocol import BLACK, WHITE, Outcome
-from tavla.rules.gulbara import GulbaraPosition, progressive_dice
+from tavla.core.protocol import BLACK, WHITE, Outcome, OutcomeReason
+from tavla.rules.backgammon import BackgammonPosition
+from tavla.rules.gulbara import GulbaraOptions, GulbaraPosition, progressive_dice
 from tavla.rules.gulbara.movegen import to_opponent_point
 
 
@@ -88,13 +89,15 @@ def test_exemption_of_the_first_three_rolls() -> None:
     fourth = position(gulbara({13: "15b", 24: "1w"}, "14,0", dice="44", extras="r=3,0"))
     (turn,) = fourth.legal_turns()
     assert turn.text == "24/off"
-    assert turn.after.outcome() == Outcome(WHITE, 2, "gammon")
+    assert turn.after.outcome() == Outcome(WHITE, 2, OutcomeReason.GAMMON)
     assert "c=" not in turn.after.notation()  # the game is over: nothing passes
 
 
 def test_progressive_from_roll_option() -> None:
     """RULES.md 6.2 (option progressive_from_roll, default 4): 1 applies it from the first roll."""
-    assert tavla.find_game("gulbara").options.progressive_from_roll == 4
+    options = tavla.find_game("gulbara").options
+    assert isinstance(options, GulbaraOptions)
+    assert options.progressive_from_roll == 4
     always = tavla.find_game("gulbara").with_options(progressive_from_roll=1)
     first = always.from_notation(gulbara({13: "15b", 24: "1w"}, "14,0", dice="44", extras="r=0,0"))
     assert [turn.text for turn in first.legal_turns()] == ["24/off"]
@@ -177,10 +180,10 @@ def test_the_first_die_the_opponent_cannot_play_ends_the_completion() -> None:
 @pytest.mark.parametrize(
     ("points", "off", "expected"),
     [
-        ({13: "14b"}, "15,1", Outcome(WHITE, 1, "single")),
-        ({13: "15b"}, "15,0", Outcome(WHITE, 2, "gammon")),
-        ({13: "14b", 8: "1b"}, "15,0", Outcome(WHITE, 3, "backgammon")),  # Black's 20
-        ({13: "14b", 2: "1b"}, "15,0", Outcome(WHITE, 3, "backgammon")),  # Black's 14
+        ({13: "14b"}, "15,1", Outcome(WHITE, 1, OutcomeReason.SINGLE)),
+        ({13: "15b"}, "15,0", Outcome(WHITE, 2, OutcomeReason.GAMMON)),
+        ({13: "14b", 8: "1b"}, "15,0", Outcome(WHITE, 3, OutcomeReason.BACKGAMMON)),  # Black's 20
+        ({13: "14b", 2: "1b"}, "15,0", Outcome(WHITE, 3, OutcomeReason.BACKGAMMON)),  # Black's 14
     ],
 )
 def test_results(points: dict[int, str], off: str, expected: Outcome) -> None:
@@ -338,7 +341,7 @@ def test_a_progressive_double_bearing_off_fifteen_reads_counts_of_ten_and_more()
     )
     turn = before.parse_turn("6/off 3/off(2) 2/off(2) 1/off(10)")
     assert turn.text == "6/off 3/off(2) 2/off(2) 1/off(10)"
-    assert turn.after.outcome() == Outcome(BLACK, 2, "gammon")
+    assert turn.after.outcome() == Outcome(BLACK, 2, OutcomeReason.GAMMON)
     with pytest.raises(IllegalMoveError) as refused:
         turn.after.parse_turn("6/off")
     assert (refused.value.move, refused.value.reason) == ("6/off", "the game is over")
@@ -373,6 +376,7 @@ def _points_made(after: object) -> float:
 def test_best_turns_of_a_listable_roll_are_its_best_first_and_no_more_than_asked() -> None:
     """A chelebi 4-4 (RULES.md 4) lists 5,278 turns: the 30 asked for are the 30 best."""
     start = tavla.find_game("chelebi").start().with_side(0).with_roll((4, 4))
+    assert isinstance(start, BackgammonPosition)
     every = sorted((_points_made(turn.after) for turn in start.legal_turns()), reverse=True)
     chosen = start.best_turns(30, _points_made)
     assert [_points_made(turn.after) for turn in chosen] == every[:30]
@@ -382,6 +386,7 @@ def test_best_turns_of_a_huge_roll_come_best_first_and_are_legal() -> None:
     """Chelebi's 1-1 is too large to list: the beam's turns are legal, sorted by score,
     and its best is no worse than a random legal turn's."""
     start = tavla.find_game("chelebi").start().with_side(0).with_roll((1, 1))
+    assert isinstance(start, BackgammonPosition)
     assert start.legal_turns_within(1_000) is None
     chosen = start.best_turns(20, _points_made)
     scores = [_points_made(turn.after) for turn in chosen]

@@ -32,6 +32,7 @@ def test_random_games_enter_then_remove_and_end(seed: int) -> None:
             builder.step(builder.legal_steps()[0])
         assert builder.commit().after == turn.after
         after = game.play(turn.text).after
+        assert isinstance(after, IndiykaPosition)
         mover = position.side
         if position.waiting(mover):
             assert after.off[mover] == 0  # a roll begun while entering never removes
@@ -44,7 +45,8 @@ def test_random_games_enter_then_remove_and_end(seed: int) -> None:
             game.undo()
             assert game.position == position
     outcome = game.outcome()
-    assert outcome is not None and outcome.points == 1
+    assert outcome is not None and outcome.points == 1 and outcome.winner is not None
+    assert isinstance(game.position, IndiykaPosition)
     assert game.position.off[outcome.winner] == 15
     assert Game.replay(GameRecord.from_json(game.record().to_json())).position == game.position
     # The game ends with the first player to remove all 15: the loser has not.

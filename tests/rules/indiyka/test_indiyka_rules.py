@@ -10,7 +10,7 @@ import pytest
 
 import tavla
 from tavla.core.errors import IllegalMoveError, NotationError
-from tavla.core.protocol import BLACK, WHITE, Outcome
+from tavla.core.protocol import BLACK, WHITE, Outcome, OutcomeReason
 from tavla.rules.indiyka import IndiykaPosition
 
 FULL = {point: "2w" for point in range(1, 7)}
@@ -110,7 +110,7 @@ def test_the_first_to_remove_all_fifteen_wins_one_point() -> None:
     position = IndiykaPosition.from_notation(indiyka({2: "1w", 20: "3b"}, "14,12", dice="21"))
     (turn,) = position.legal_turns()
     assert turn.text == "2/off"
-    assert turn.after.outcome() == Outcome(WHITE, 1, "single")
+    assert turn.after.outcome() == Outcome(WHITE, 1, OutcomeReason.SINGLE)
     assert not turn.after.is_chance
 
 
@@ -155,6 +155,7 @@ def test_not_yet_entered_checkers_round_trip() -> None:
     """RULES.md 1.2: checkers neither on a point nor off are not yet entered."""
     text = indiyka({1: "2w", 2: "1w", 24: "2b", 19: "2b"}, side="b", dice="64")
     position = tavla.from_notation(text)
+    assert isinstance(position, IndiykaPosition)
     assert position.notation() == text
     assert position.waiting(WHITE) == 12 and position.waiting(BLACK) == 11
     assert position.board(BLACK) == (2, 0, 0, 0, 0, 2)

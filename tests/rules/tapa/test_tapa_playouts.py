@@ -29,6 +29,7 @@ def check_invariants(position: TapaPosition) -> None:
 def play_one(seed: int, rule_set: tavla.GameDefinition) -> Any:
     rng = random.Random(seed)
     position = rule_set.start().with_side(rng.choice((WHITE, BLACK)))
+    assert isinstance(position, TapaPosition)
     for _ in range(2000):
         if position.outcome() is not None:
             return position

@@ -10,7 +10,7 @@ import pytest
 
 import tavla
 from tavla.core.errors import IllegalMoveError, NotationError, TavlaError
-from tavla.core.protocol import BLACK, WHITE, Outcome
+from tavla.core.protocol import BLACK, WHITE, Outcome, OutcomeReason
 from tavla.rules.tapa import TapaPosition
 
 
@@ -144,7 +144,7 @@ def test_both_mothers_pinned_is_a_void_game() -> None:
     position = TapaPosition.from_notation(tapa({1: "1b", 4: "1w", 24: "1w1b"}, "13,13", dice="31"))
     (turn,) = position.legal_turns()
     assert turn.text == "4/1*"
-    assert turn.after.outcome() == Outcome(None, 0, "void")
+    assert turn.after.outcome() == Outcome(None, 0, OutcomeReason.VOID)
     assert not turn.after.is_chance
     assert turn.after.legal_turns() == ()
 
@@ -159,7 +159,7 @@ def test_mother_pin_wins_option() -> None:
     greek = greek_class.from_notation(text)
     assert greek != TapaPosition.from_notation(text)
     after = greek.parse_turn("4/1* 9/8").after
-    assert after.outcome() == Outcome(WHITE, 2, "mother pinned")
+    assert after.outcome() == Outcome(WHITE, 2, OutcomeReason.MOTHER_PINNED)
     # While White still has a checker on his point 24 the pin does not win.
     home = greek_class.from_notation(tapa({1: "1b", 4: "1w", 24: "2w"}, "12,14", dice="31"))
     assert home.parse_turn("4/1* 24/23").after.outcome() is None
@@ -170,18 +170,18 @@ def test_mother_pin_wins_option() -> None:
 @pytest.mark.parametrize(
     ("points", "off", "expected"),
     [
-        ({19: "14b"}, "15,1", Outcome(WHITE, 1, "single")),
-        ({19: "15b"}, "15,0", Outcome(WHITE, 2, "gammon")),
-        ({19: "14b", 3: "1b"}, "15,0", Outcome(WHITE, 3, "backgammon")),
+        ({19: "14b"}, "15,1", Outcome(WHITE, 1, OutcomeReason.SINGLE)),
+        ({19: "15b"}, "15,0", Outcome(WHITE, 2, OutcomeReason.GAMMON)),
+        ({19: "14b", 3: "1b"}, "15,0", Outcome(WHITE, 3, OutcomeReason.BACKGAMMON)),
         # White's home board is his 1-6: Black's checker never moved from his 24 counts...
-        ({19: "14b", 1: "1b"}, "15,0", Outcome(WHITE, 3, "backgammon")),
+        ({19: "14b", 1: "1b"}, "15,0", Outcome(WHITE, 3, OutcomeReason.BACKGAMMON)),
         # ... one on White's 7 does not.
-        ({19: "14b", 7: "1b"}, "15,0", Outcome(WHITE, 2, "gammon")),
+        ({19: "14b", 7: "1b"}, "15,0", Outcome(WHITE, 2, OutcomeReason.GAMMON)),
         # Black's home board is his 1-6, White's 19-24.
-        ({10: "14w"}, "1,15", Outcome(BLACK, 1, "single")),
-        ({10: "15w"}, "0,15", Outcome(BLACK, 2, "gammon")),
-        ({10: "14w", 19: "1w"}, "0,15", Outcome(BLACK, 3, "backgammon")),
-        ({10: "14w", 24: "1w"}, "0,15", Outcome(BLACK, 3, "backgammon")),
+        ({10: "14w"}, "1,15", Outcome(BLACK, 1, OutcomeReason.SINGLE)),
+        ({10: "15w"}, "0,15", Outcome(BLACK, 2, OutcomeReason.GAMMON)),
+        ({10: "14w", 19: "1w"}, "0,15", Outcome(BLACK, 3, OutcomeReason.BACKGAMMON)),
+        ({10: "14w", 24: "1w"}, "0,15", Outcome(BLACK, 3, OutcomeReason.BACKGAMMON)),
     ],
 )
 def test_results(points: dict[int, str], off: str, expected: Outcome) -> None:
@@ -195,7 +195,7 @@ def test_bearing_off_the_last_checker_scores_a_pinned_checker_as_in_the_home_boa
     """RULES.md 5: a Black checker pinned in White's home board counts for the 3 points."""
     position = TapaPosition.from_notation(tapa({2: "1b1w", 20: "14b"}, "14,0", dice="21"))
     after = position.parse_turn("2/off").after
-    assert after.outcome() == Outcome(WHITE, 3, "backgammon")
+    assert after.outcome() == Outcome(WHITE, 3, OutcomeReason.BACKGAMMON)
 
 
 def test_black_moves_in_his_own_numbering() -> None:

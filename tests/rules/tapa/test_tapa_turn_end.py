@@ -12,7 +12,7 @@ import pytest
 
 import tavla
 from tavla.core.errors import IllegalMoveError
-from tavla.core.protocol import BLACK, WHITE, Outcome
+from tavla.core.protocol import BLACK, WHITE, Outcome, OutcomeReason
 from tavla.rules.tapa import TapaPosition
 
 
@@ -44,6 +44,13 @@ PIN_THEN_RELEASE = tapa({1: "1b", 3: "1w", 5: "1w", 20: "10b"}, "13,4", dice="21
 PIN_THEN_EMPTY_START = tapa({1: "1b", 4: "1w", 24: "1w"}, "13,14", dice="31")
 
 
+def greek(text: str) -> TapaPosition:
+    """``GREEK.from_notation(text)``, typed as the tapa position that it is."""
+    position = GREEK.from_notation(text)
+    assert isinstance(position, TapaPosition)
+    return position
+
+
 def outcomes(position: TapaPosition) -> dict[str, Outcome | None]:
     return {turn.text: turn.after.outcome() for turn in position.legal_turns()}
 
@@ -72,7 +79,7 @@ def test_a_void_pin_is_one_choice_not_forced() -> None:
     """RULES.md 5 (decision): the dice count, not the game's end; both single-die plays
     are legal, and only the pin voids the game."""
     position = TapaPosition.from_notation(VOID_CHOICE)
-    assert outcomes(position) == {"3/1*": Outcome(None, 0, "void"), "4/2": None}
+    assert outcomes(position) == {"3/1*": Outcome(None, 0, OutcomeReason.VOID), "4/2": None}
     assert position.parse_turn("4/2").after.notation() == (
         "tapa 1b3w/5w/2w/2w/-/-/1w/-/-/-/-/-/-/-/-/-/-/1w/-/-/4b/2b/8b/1w 0,0 0,0 w -"
     )
@@ -85,7 +92,7 @@ def test_a_void_reached_at_the_end_of_a_turn_ends_the_game() -> None:
     assert outcomes(position) == {
         "9/5": None,
         "9/6 4/3": None,
-        "9/8 4/1*": Outcome(None, 0, "void"),
+        "9/8 4/1*": Outcome(None, 0, OutcomeReason.VOID),
     }
     with pytest.raises(IllegalMoveError):
         position.parse_turn("4/1*")
@@ -103,7 +110,7 @@ def test_the_step_builder_goes_on_after_a_void_pin() -> None:
     assert not builder.complete
     assert builder.legal_steps() == ["9/8"]
     builder.step("9/8")
-    assert builder.commit().after.outcome() == Outcome(None, 0, "void")
+    assert builder.commit().after.outcome() == Outcome(None, 0, OutcomeReason.VOID)
 
 
 def test_a_mother_pinned_then_released_in_one_turn_ends_nothing() -> None:
@@ -114,7 +121,7 @@ def test_a_mother_pinned_then_released_in_one_turn_ends_nothing() -> None:
     is possible where the mover's mother is not pinned, which under ``mother_pin_wins``
     is the case the rule must not end early.
     """
-    position = GREEK.from_notation(PIN_THEN_RELEASE)
+    position = greek(PIN_THEN_RELEASE)
     builder = position.steps()
     builder.step("3/1*")
     assert not builder.complete
@@ -126,7 +133,7 @@ def test_a_mother_pinned_then_released_in_one_turn_ends_nothing() -> None:
     assert released.notation() == GREEK.head + expected[len("tapa") :]  # the TPN names the option
     assert outcomes(position) == {
         "5/2": None,
-        "5/4 3/1*": Outcome(WHITE, 2, "mother pinned"),
+        "5/4 3/1*": Outcome(WHITE, 2, OutcomeReason.MOTHER_PINNED),
         "3/off": None,
     }
     # Under default rules the same pins never end the game.
@@ -137,11 +144,11 @@ def test_mother_pin_wins_is_judged_at_the_end_of_the_turn() -> None:
     """RULES.md 5 (option mother_pin_wins, decision): the pin wins once the turn leaves
     the mother pinned and no checker on the winner's point 24, whichever came first;
     the pin alone, with a die still playable, is not a turn."""
-    position = GREEK.from_notation(PIN_THEN_EMPTY_START)
+    position = greek(PIN_THEN_EMPTY_START)
     assert outcomes(position) == {
         "24/20": None,
         "24/21 4/3": None,
-        "24/23 4/1*": Outcome(WHITE, 2, "mother pinned"),
+        "24/23 4/1*": Outcome(WHITE, 2, OutcomeReason.MOTHER_PINNED),
     }
     with pytest.raises(IllegalMoveError):
         position.parse_turn("4/1*")
@@ -150,7 +157,7 @@ def test_mother_pin_wins_is_judged_at_the_end_of_the_turn() -> None:
     assert not builder.complete
     builder.step("24/23")
     won = builder.commit().after
-    assert won.outcome() == Outcome(WHITE, 2, "mother pinned")
+    assert won.outcome() == Outcome(WHITE, 2, OutcomeReason.MOTHER_PINNED)
     assert not won.is_chance and won.legal_turns() == ()
     # The same turn under default rules goes on.
     default = TapaPosition.from_notation(PIN_THEN_EMPTY_START).parse_turn("24/23 4/1*").after
@@ -164,8 +171,8 @@ def test_black_wins_by_the_pinned_mother_in_his_numbering() -> None:
     and empties his own point 24 with the 1.
     """
     text = tapa({1: "1b", 21: "1b", 24: "1w"}, "14,13", side="b", dice="31")
-    position = GREEK.from_notation(text)
-    assert outcomes(position)["24/23 4/1*"] == Outcome(BLACK, 2, "mother pinned")
+    position = greek(text)
+    assert outcomes(position)["24/23 4/1*"] == Outcome(BLACK, 2, OutcomeReason.MOTHER_PINNED)
     assert outcomes(TapaPosition.from_notation(text))["24/23 4/1*"] is None
 
 
