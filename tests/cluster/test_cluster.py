@@ -23,6 +23,7 @@ pytest.importorskip("fastapi")
 
 import httpx
 from websockets.sync.client import connect
+from websockets.typing import Origin
 
 from tavla.cluster import Cluster, ClusterOptions
 from tavla.cluster.process import children, free_port
@@ -97,7 +98,7 @@ def test_two_processes_behind_nginx_share_sessions_and_lobby_and_stop_without_or
         with connect(
             f"ws://127.0.0.1:{options.port}/ws/lobby",
             additional_headers={"Cookie": ayse["Cookie"]},
-            origin=cluster.url,  # type: ignore[arg-type]
+            origin=Origin(cluster.url),
             open_timeout=20,
         ) as lobby:
             snapshot = json.loads(lobby.recv(timeout=20))

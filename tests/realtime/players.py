@@ -180,7 +180,7 @@ class Match:
         deadline = time.monotonic() + timeout_s
         while True:
             self._sync()
-            matches = [player.state["match"] for player in self.players]
+            matches: list[dict[str, Any]] = [player.state["match"] for player in self.players]
             if _as_finished(matches[0]) == _as_finished(matches[1]) and matches[0]["over"]:
                 return matches[0]
             if time.monotonic() > deadline:

@@ -44,7 +44,7 @@ def database(settings: Settings) -> sqlite3.Connection:
 
 
 def node_of(site: Site) -> str:
-    return str(site.client.app.state.platform.relay.node)
+    return str(site.platform.relay.node)
 
 
 def new_game(site: Site, maker: Player, taker: Player) -> str:
@@ -112,7 +112,7 @@ def test_players_on_two_processes_play_a_match_the_owner_runs(settings: Settings
         relayed = seated(sockets, second, mehmet, game_id)
         seats = {at_owner.state["seat"]: at_owner, relayed.state["seat"]: relayed}
         assert set(seats) == {0, 1}
-        assert game_id not in two.app.state.platform.rooms.rooms
+        assert game_id not in second.platform.rooms.rooms
         play(seats, 3000)
         assert at_owner.match["over"] and relayed.match == at_owner.match
         owner, fence, count = stored_record(settings, game_id)
@@ -206,7 +206,7 @@ def test_an_owner_that_lost_its_lease_stores_nothing_more_and_its_players_follow
         play(seats, 6)
         # The first process freezes (its renewals stop) until its lease runs out and the
         # second takes the game over; then it wakes up, unaware.
-        one.portal.call(stop_renewing, one.app.state.platform.rooms)
+        first.portal.call(stop_renewing, first.platform.rooms)
         until(lambda: stored_record(settings, game_id)[:2] == (node_of(second), 2))
         before = stored_record(settings, game_id)[2]
         top = max(seat.state["v"] for seat in seats.values())
@@ -226,7 +226,7 @@ def test_an_owner_that_lost_its_lease_stores_nothing_more_and_its_players_follow
         assert [m["code"] for m in answers if m["type"] in ("ack", "error")] == ["unavailable"]
         assert closed.value.code == 1012
         assert stored_record(settings, game_id)[2] == before
-        assert game_id not in one.app.state.platform.rooms.rooms
+        assert game_id not in first.platform.rooms.rooms
         # Coming back to the same process, the players reach the game through it.
         seat_a = seated(sockets, first, ayse, game_id)
         seat_m = seated(sockets, first, mehmet, game_id)

@@ -43,7 +43,7 @@ def test_an_offer_made_on_one_server_appears_on_a_lobby_connected_to_the_other(
     two_sites: tuple[Site, Site],
 ) -> None:
     first, second = two_sites
-    assert isinstance(first.client.app.state.platform.hub, RedisHub)
+    assert isinstance(first.platform.hub, RedisHub)
     ayse = first.register("ayse")
     mehmet = second.register("mehmet")
     with second.as_(mehmet).websocket_connect("/ws/lobby") as watching:
@@ -121,7 +121,7 @@ def test_each_server_numbers_its_own_snapshots_and_lists_the_games_of_the_other(
         assert all(game_id in live_ids(message) for message in heard[since:])
         entry = next(entry for entry in heard[-1]["live"] if entry["id"] == game_id)
         assert "ayse" in entry["players"] and entry["game"] == "tabla"
-        assert game_id not in second.client.app.state.platform.rooms.rooms  # type: ignore[attr-defined]
+        assert game_id not in second.platform.rooms.rooms
 
 
 def live_ids(message: dict[str, Any]) -> set[str]:

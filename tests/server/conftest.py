@@ -18,11 +18,14 @@ import pytest
 
 pytest.importorskip("fastapi")
 
+from anyio.from_thread import BlockingPortal
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from tests.server.served import Served
 
 from tavla.server.app import create_app
 from tavla.server.deps import SESSION_COOKIE
+from tavla.server.platform import Platform
 from tavla.server.settings import Settings
 
 POSTGRES = os.environ.get("TAVLA_TEST_POSTGRES")
@@ -61,6 +64,21 @@ class Site:
 
     def __init__(self, client: TestClient) -> None:
         self.client = client
+
+    @property
+    def platform(self) -> Platform:
+        """The running app's platform (its ``app.state.platform``)."""
+        app = self.client.app
+        assert isinstance(app, FastAPI)
+        platform: Platform = app.state.platform
+        return platform
+
+    @property
+    def portal(self) -> BlockingPortal:
+        """The client's portal into the app's event loop (open while the client runs)."""
+        portal = self.client.portal
+        assert portal is not None
+        return portal
 
     def as_(self, player: Player | None) -> TestClient:
         self.client.cookies.clear()

@@ -70,7 +70,7 @@ class World:
 
     @property
     def platform(self) -> Platform:
-        platform: Platform = self.site.client.app.state.platform  # type: ignore[attr-defined]
+        platform: Platform = self.site.platform
         return platform
 
     def snapshot(self) -> dict[str, Any]:
@@ -140,7 +140,7 @@ class World:
             )
             return room.game_id
 
-        portal = self.site.client.portal  # type: ignore[attr-defined]
+        portal = self.site.portal
         return str(portal.call(create))
 
     def say(self, game: str, who: str, text: str) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from typing import Any
 from hypothesis import strategies as st
 from sqlalchemy import Engine, column, create_engine, inspect, select, table
 from sqlalchemy.pool import NullPool
+from sqlalchemy.sql.elements import ColumnClause
 from tests.server.federation_world import sync_url
 
 HUGE_INTS = st.sampled_from([2**63, -(2**63) - 1, 10**300, -1, 0, 2**31, 2**53 + 1])
@@ -69,7 +70,8 @@ def dump(
         for name in sorted(found_tables.get_table_names()):
             columns = [c["name"] for c in found_tables.get_columns(name) if c["name"] not in BOOKKEEPING]
             key = "id" if name == "games" else "game_id"
-            statement = select(*(column(c) for c in columns)).select_from(table(name))
+            selected: list[ColumnClause[Any]] = [column(c) for c in columns]  # any type: as stored
+            statement = select(*selected).select_from(table(name))
             if game_id is not None:
                 if key not in columns:
                     continue
@@ -83,8 +85,9 @@ def dump(
 
 
 def game_ids(database_url: str) -> set[str]:
+    game_id: ColumnClause[Any] = column("id")
     with _engine(database_url).connect() as db:
-        return {str(row[0]) for row in db.execute(select(column("id")).select_from(table("games")))}
+        return {str(row[0]) for row in db.execute(select(game_id).select_from(table("games")))}
 
 
 _ENGINES: dict[str, Engine] = {}

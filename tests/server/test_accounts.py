@@ -27,7 +27,7 @@ def test_register_sets_an_http_only_same_site_cookie_and_hashes_with_argon2(
         stored = connection.execute(select(User.password_hash)).scalar_one()
         session_hash = connection.execute(select(Session.token_hash)).scalar_one()
     engine.dispose()
-    assert stored.startswith("$argon2id$")
+    assert stored is not None and stored.startswith("$argon2id$")
     assert session_hash != response.cookies[SESSION_COOKIE]  # the database keeps a digest only
 
 

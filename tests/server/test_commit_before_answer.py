@@ -13,24 +13,23 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from tests.server.conftest import make_settings
 
 from tavla.server.app import create_app
 
 pytestmark = pytest.mark.timeout(60)
 
-Message = dict[str, Any]
-
 
 class Recording:
     """Wraps the application and writes down, in order, each commit of the database and
     each answer's start."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
         self.events: list[str] = []
 
-    async def __call__(self, scope: Message, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         async def sending(message: Message) -> None:
             if message["type"] == "http.response.start":
                 self.events.append(f"answer {message['status']}")

@@ -113,14 +113,14 @@ class Arena:
     markers: int = 0
 
     def version(self) -> int:
-        platform = self.site.client.app.state.platform  # type: ignore[attr-defined]
+        platform = self.site.platform
         return int(platform.rooms.rooms[self.game].book.version)
 
     def send(self, frame: Frame) -> list[dict[str, Any]]:
         """Send a frame, then a marker; every message that came before the marker's answer."""
         kind, payload = frame
         if kind == "text":
-            room = self.site.client.app.state.platform.rooms.rooms[self.game]  # type: ignore[attr-defined]
+            room = self.site.platform.rooms.rooms[self.game]
             last = 0 if self.seat is None else room.book.last_seq[self.seat]
             payload = payload.replace(f'"{NEXT_SEQ}"', str(last + 1))
             payload = payload.replace(f'"{CURRENT_V}"', str(room.book.version))
@@ -131,7 +131,7 @@ class Arena:
         self.markers += 1
         marker = f"marker-{self.markers}"
         self.socket.send_json({"type": marker})
-        answers = []
+        answers: list[dict[str, Any]] = []
         for _ in range(200):
             message: dict[str, Any] = self.socket.receive_json()
             if message["type"] == "error" and marker in message["message"]:

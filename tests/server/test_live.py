@@ -317,7 +317,7 @@ def analysed_by_the_bot(site: Site, game_id: str, game: str) -> None:
     for move in found["moves"]:
         action = record.actions[move["step"] - 1]
         assert (action.kind.value, action.seat, action.value) == ("move", move["seat"], move["played"])
-    analyses = site.client.app.state.platform.analyses  # type: ignore[attr-defined]
+    analyses = site.platform.analyses
     made = analyses.made
     assert site.as_(None).get(f"/api/games/{game_id}/analysis").json() == found
     assert analyses.made == made  # the second visitor gets the one made for the first

@@ -8,7 +8,7 @@ second acceptance, a guest) change nothing; rematches follow finished games.
 from __future__ import annotations
 
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from typing import Any, cast
 
 import pytest
@@ -93,10 +93,13 @@ def test_an_accepted_offer_goes_for_everybody_and_its_maker_hears_the_game_start
         assert state["seat"] == 0 and [p["name"] for p in state["players"]] == ["ayse", "mehmet"]
 
 
-def snapshots_failing(lobby: Any, times: int) -> tuple[Callable[[], Awaitable[dict[str, Any]]], list[int]]:
+def snapshots_failing(
+    lobby: Any, times: int
+) -> tuple[Callable[[], Coroutine[Any, Any, dict[str, Any]]], list[int]]:
     """A stand-in for ``lobby.snapshot`` that fails ``times`` times (the database away),
     then draws as before; the list counts the failures."""
-    snapshot, failures = lobby.snapshot, []
+    snapshot = lobby.snapshot
+    failures: list[int] = []
 
     async def failing() -> dict[str, Any]:
         if len(failures) < times:
@@ -109,11 +112,11 @@ def snapshots_failing(lobby: Any, times: int) -> tuple[Callable[[], Awaitable[di
 
 def test_the_lobby_is_drawn_again_after_the_database_failed_to_give_its_snapshot(site: Site) -> None:
     ayse = site.register("ayse")
-    lobby = site.client.app.state.platform.lobby  # type: ignore[attr-defined]
+    lobby = site.platform.lobby
     failing_twice, failures = snapshots_failing(lobby, 2)
     with site.as_(None).websocket_connect("/ws/lobby") as socket:
         assert lobby_until(socket, lambda m: True)["offers"] == []
-        lobby.snapshot = failing_twice
+        lobby.snapshot = failing_twice  # type: ignore[method-assign]  # a stand-in, on purpose
         # The offer is stored though its drawing fails, at once and in the refresher;
         # the lobby shows it when the database answers again, with no other change.
         offer = make_offer(site, ayse)
@@ -123,11 +126,11 @@ def test_the_lobby_is_drawn_again_after_the_database_failed_to_give_its_snapshot
 
 def test_a_snapshot_that_fails_takes_no_number_so_the_lobby_shown_has_no_gap(site: Site) -> None:
     ayse = site.register("ayse")
-    lobby = site.client.app.state.platform.lobby  # type: ignore[attr-defined]
+    lobby = site.platform.lobby
     failing_twice, failures = snapshots_failing(lobby, 2)
     with site.as_(None).websocket_connect("/ws/lobby") as socket:
         first = lobby_until(socket, lambda m: True)["v"]
-        lobby.snapshot = failing_twice
+        lobby.snapshot = failing_twice  # type: ignore[method-assign]  # a stand-in, on purpose
         offer = make_offer(site, ayse)
         assert lobby_until(socket, lambda m: offer in offer_ids(m))["v"] == first + 1
         assert len(failures) == 2
@@ -140,16 +143,17 @@ def test_a_snapshot_that_fails_takes_no_number_so_the_lobby_shown_has_no_gap(sit
 def test_an_acceptance_whose_game_cannot_be_stored_leaves_the_offer_open_and_no_game(site: Site) -> None:
     ayse, mehmet = site.register("ayse"), site.register("mehmet")
     offer = make_offer(site, ayse)
-    rooms = site.client.app.state.platform.rooms  # type: ignore[attr-defined]
+    rooms = site.platform.rooms
     update_game = rooms.rows.update_game
 
     async def database_away(connection: Any, room: Any, change: Any) -> None:
         raise OperationalError("UPDATE games", {}, OSError("the database is away"))
 
-    rooms.rows.update_game = database_away
+    # A stand-in for the method, on purpose, and the method back.
+    rooms.rows.update_game = database_away  # type: ignore[method-assign]
     with pytest.raises(OperationalError):
         site.post(mehmet, f"/api/offers/{offer}/accept", {})
-    rooms.rows.update_game = update_game
+    rooms.rows.update_game = update_game  # type: ignore[method-assign]
     lobby = site.as_(None).get("/api/lobby").json()
     assert lobby["live"] == [] and offer in {o["id"] for o in lobby["offers"]}
     accepted = site.post(mehmet, f"/api/offers/{offer}/accept", {})
@@ -161,8 +165,9 @@ def test_a_request_whose_database_connection_died_is_unavailable_and_the_next_on
 ) -> None:
     # No connection is pinged before use: one that died with a database restart fails
     # its first statement, and the request says to try again rather than fail.
-    lobby = site.client.app.state.platform.lobby  # type: ignore[attr-defined]
-    snapshot, lost = lobby.snapshot, []
+    lobby = site.platform.lobby
+    snapshot = lobby.snapshot
+    lost: list[int] = []
 
     async def connection_lost_once() -> dict[str, Any]:
         if not lost:
@@ -172,7 +177,7 @@ def test_a_request_whose_database_connection_died_is_unavailable_and_the_next_on
             )
         return await snapshot()
 
-    lobby.snapshot = connection_lost_once
+    lobby.snapshot = connection_lost_once  # type: ignore[method-assign]  # a stand-in, on purpose
     refused = site.as_(None).get("/api/lobby")
     assert refused.status_code == 503 and refused.headers["Retry-After"] == "1"
     assert refused.json()["error"]["code"] == "unavailable"

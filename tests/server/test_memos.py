@@ -32,6 +32,8 @@ def every_posting() -> list[postings.Posting]:
     game = StakedGame("g1", "tbf", ("ayse", "boris"), GameStake(200, 500), GameStatus.RESERVED)
     cup = TournamentTerms("7", "tbf", 1000, (70, 30))
     account = player_account("tbf", "ayse")
+    refunds = postings.refunds(cup, {account: 1000}, actor="admin", reason="tournament cancelled")
+    assert refunds is not None  # someone paid in: there is a refund
     return [
         postings.deposit(account, 100, actor="admin", reason="deposit"),
         postings.withdrawal(account, 100, actor="admin", reason="withdrawal"),
@@ -42,7 +44,7 @@ def every_posting() -> list[postings.Posting]:
         postings.entry_refund(cup, "ayse", 1000, actor="ayse"),
         postings.sponsorship(cup, "Tavla A.Ş.", 5000, actor="admin"),
         postings.prizes(cup, ("ayse", "boris"), 7000, actor="server"),
-        postings.refunds(cup, {account: 1000}, actor="admin", reason="tournament cancelled"),
+        refunds,
         postings.release(game, actor="server", reason="game void"),
     ]
 

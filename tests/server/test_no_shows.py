@@ -53,7 +53,7 @@ def world(database_url: str, clock: Clock) -> Iterator[World]:
 
 
 def platform(world: World) -> Platform:
-    found: Platform = world.site.client.app.state.platform  # type: ignore[attr-defined]
+    found: Platform = world.site.platform
     return found
 
 
@@ -73,13 +73,13 @@ def room_of(world: World, game: str) -> Room:
         assert found is not None
         return found
 
-    return world.site.client.portal.call(get)  # type: ignore[attr-defined,no-any-return]
+    return world.site.portal.call(get)
 
 
 def at_minute(world: World, clock: Clock, room: Room, minute: float) -> None:
     """Move the clock to ``minute`` after the round started and let the room's timer act."""
     clock.ms = room._loaded_mono - room._base_ms + int(minute * MINUTE)
-    world.site.client.portal.call(room.tick)  # type: ignore[attr-defined]
+    world.site.portal.call(room.tick)
 
 
 def look(world: World, who: str, game: str) -> dict[str, Any]:
@@ -141,7 +141,7 @@ def test_the_present_player_is_credited_every_five_minutes_and_wins_at_half(
             )
     finally:
         engine.dispose()
-    assert world.site.client.portal.call(platform(world).tournaments.catch_up) == 1  # type: ignore[attr-defined]
+    assert world.site.portal.call(platform(world).tournaments.catch_up) == 1
     assert only_board(world.view(board["tournament"]))["result"] == "white_ff"
 
 
@@ -225,7 +225,7 @@ def test_arrivals_survive_a_restart(world: World, clock: Clock) -> None:
         rooms.rooms.pop(game).close()
         clock.ms += 30 * MINUTE  # the server was down half an hour: nobody is charged for it
 
-    world.site.client.portal.call(stop_for_half_an_hour)  # type: ignore[attr-defined]
+    world.site.portal.call(stop_for_half_an_hour)
     rebuilt = room_of(world, game)
     assert rebuilt is not room and rebuilt.arrived == (5 * MINUTE, None)
     # The clock goes on from the one stored, plus the time the server was still alive
@@ -238,6 +238,7 @@ def test_arrivals_survive_a_restart(world: World, clock: Clock) -> None:
             ).one()
     finally:
         engine.dispose()
+    assert stored is not None and held is not None  # stored, and held on after that
     assert rebuilt.now() == row[3] + max(0, held - stored) < row[3] + 5000
     at_minute(world, clock, rebuilt, 19.9)
     assert rebuilt.state.score == (0, 0)
@@ -257,7 +258,7 @@ def test_a_lobby_game_starts_at_once(world: World, clock: Clock) -> None:
             MatchSettings("tabla", 3), seats, client_seeds=("ab12", "cd34")
         )
 
-    made: Room = world.site.client.portal.call(create)  # type: ignore[attr-defined]
+    made: Room = world.site.portal.call(create)
     assert made.state.game_number == 1 and not made.awaiting_players
     assert waiting(made) is None
 

@@ -20,9 +20,9 @@ class Viewer:
         self.language = "en"
         self.arbiter = False
         self.may_warn = False
-        self.messages: list[dict[str, Any]] = []
+        self.messages: list[dict[str, Any] | str] = []  # a broadcast comes as its JSON text
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: dict[str, Any] | str) -> None:
         self.messages.append(message)
 
 
@@ -63,7 +63,8 @@ async def _scenario() -> None:
 
     store.fail = True
     await room.intent(viewer, 1, room.book.version, {"kind": "step", "step": step})
-    assert viewer.messages[-1]["type"] == "error" and viewer.messages[-1]["code"] == "unavailable"
+    refusal = viewer.messages[-1]
+    assert isinstance(refusal, dict) and refusal["type"] == "error" and refusal["code"] == "unavailable"
     assert (room.book.version, list(room.book.last_seq), room.pending_steps, room.state) == before
 
     store.fail = False
@@ -73,7 +74,8 @@ async def _scenario() -> None:
 
     store.fail = True
     await room.intent(viewer, 2, room.book.version, {"kind": "undo"})
-    assert viewer.messages[-1]["code"] == "unavailable"
+    refusal = viewer.messages[-1]
+    assert isinstance(refusal, dict) and refusal["code"] == "unavailable"
     assert room.pending_steps == [step]  # the undo was taken back
     room.close()
 

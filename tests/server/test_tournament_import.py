@@ -112,7 +112,8 @@ def hand_made(players: dict[int, tuple[str, list[RoundEntry]]] | None = None, fi
     return write_trf(TrfTournament(written, ("012 Ankara Açık",), total_rounds=4, first_colour=Colour(first)))
 
 
-def user_of_entrant(world: World, tournament: int) -> dict[int, tuple[int, str, bool]]:
+def user_of_entrant(world: World, tournament: int) -> dict[int | None, tuple[int, str, bool]]:
+    """Start number (the column may be empty) -> the entrant's user: id, name, guest."""
     engine = create_engine(sync_url(world.database_url))
     try:
         with engine.connect() as connection:

@@ -82,11 +82,11 @@ def test_a_round_whose_third_game_fails_is_finished_by_starting_it_again(world: 
     for _ in range(6):
         world.ok("POST", "admin", f"{base}/bots", {"level": "beginner"})
     world.ok("POST", "admin", f"{base}/check-in")
-    rooms = world.site.client.app.state.platform.rooms  # type: ignore[attr-defined]
+    rooms = world.site.platform.rooms
     games_before = game_ids(world.database_url)
     # Either the rooms refuse to make the third game, or the database refuses its start,
     # or the third game is made but its board cannot be told.
-    director = world.site.client.app.state.platform.tournaments  # type: ignore[attr-defined]
+    director = world.site.platform.tournaments
     wrapped, wrapper = {
         "create": ("create", FailingOnce(rooms.create, nth=3)),
         "save": ("save", StoreFailingOnce(rooms.save, nth=3)),

@@ -64,7 +64,7 @@ def test_a_round_finishing_while_the_view_is_read_is_not_half_shown(world: World
     before = world.wait(tournament, lambda v: only_board(v)["result"] is not None, "the result")
     assert before["state"] == "running" and before["standings_after"] == 0
 
-    engine = world.site.client.app.state.platform.sessions.kw["bind"].sync_engine  # type: ignore[attr-defined]
+    engine = world.site.platform.sessions.kw["bind"].sync_engine
     finishing = FinishesMidRead(world.database_url, tournament)
     event.listen(engine, "before_cursor_execute", finishing)
     try:

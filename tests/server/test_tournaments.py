@@ -380,11 +380,11 @@ def test_a_result_missed_while_nobody_listened_is_recorded_at_start_up(world: Wo
         connection.execute(update(TournamentPairing).values(result=None, white_score=0, black_score=0))
     engine.dispose()
     assert only_board(world.view(tournament))["result"] is None
-    platform = world.site.client.app.state.platform  # type: ignore[attr-defined]
-    assert world.site.client.portal.call(platform.tournaments.catch_up) == 1  # type: ignore[attr-defined]
+    platform = world.site.platform
+    assert world.site.portal.call(platform.tournaments.catch_up) == 1
     recorded = only_board(world.view(tournament))
     assert (recorded["result"], recorded["white_score"], recorded["black_score"]) == ("white", 1, 0)
-    assert world.site.client.portal.call(platform.tournaments.catch_up) == 0  # type: ignore[attr-defined]
+    assert world.site.portal.call(platform.tournaments.catch_up) == 0
 
 
 def test_migration_0004_keeps_accounts_and_goes_back(tmp_path: Path) -> None:

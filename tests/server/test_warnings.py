@@ -62,7 +62,7 @@ def game_of_no_tournament(world: World) -> str:
         )
         return room.game_id
 
-    return str(world.site.client.portal.call(create))  # type: ignore[attr-defined]
+    return str(world.site.portal.call(create))
 
 
 def warn_http(world: World, who: str, game: str, seat: int = 1, note: str = "") -> Any:

@@ -32,7 +32,7 @@ OUT = STATIC / "demo-data.js"
 TEXT_JS = STATIC / "text.js"
 TEXT_JSON = STATIC / "text.json"
 """The board's English texts as plain JSON, for the server's translation catalogs."""
-NAMES = ["Ayşe", "Mehmet"]
+NAMES = ("Ayşe", "Mehmet")
 SLOW_DOUBLES = ((1, 1), (2, 2))
 """Progressive 1-1 and 2-2 make turns that take long to enumerate: not rolled here."""
 
@@ -62,7 +62,7 @@ def _match(game: str, seed: int, **extra: Any) -> tuple[Match, Clock]:
         game,
         length=0 if game == "abluka" else 5,
         clock=ClockSettings(move_ms=12_000, reserve_ms=600_000) if game != "abluka" else None,
-        names=tuple(NAMES),
+        names=NAMES,
         **extra,
     )
     return Match(settings, dice=SeededDice(seed), now=clock), clock
@@ -190,7 +190,7 @@ def extras() -> dict[str, Json]:
     # Money play with beavers: a double waits for take, drop or beaver.
     money_clock = Clock()
     money = Match(
-        MatchSettings("tabla", length=0, beavers=True, raccoons=True, names=tuple(NAMES)),
+        MatchSettings("tabla", length=0, beavers=True, raccoons=True, names=NAMES),
         dice=SeededDice(4),
         now=money_clock,
     )

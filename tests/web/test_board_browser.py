@@ -17,7 +17,7 @@ import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 import pytest
 from tests.browser import ARGS, CHROMIUM
@@ -110,6 +110,10 @@ def spot(name: str, key: str) -> str:
     return f'{card(name)} g.spot[data-key="{key}"]'
 
 
+@overload
+def place_key(place: int | str, mover: str) -> str: ...
+@overload
+def place_key(place: None, mover: str) -> None: ...
 def place_key(place: int | str | None, mover: str) -> str | None:
     """The key board.js gives the spot a step's place is drawn at."""
     if place is None:

@@ -7,7 +7,8 @@ import json
 from typing import Any
 
 import pytest
-from tests.web.test_board_browser import CHROMIUM, base_url, browser, page  # noqa: F401
+from tests.browser import CHROMIUM
+from tests.web.test_board_browser import base_url, browser, page  # noqa: F401
 
 from tavla.core.fairdice import FairDice, new_server_seed
 from tavla.core.gamedice import GameDice
