@@ -48,8 +48,8 @@ from tavla.bots.encoding import encoder_for
 from tavla.bots.playout import random_playout
 from tavla.rules.backgammon import BackgammonPosition
 
-sys.path.insert(0, str(Path(__file__).parent))
-from movegen import ALL_ROLLS, bgsage, bgsage_board, tabla_position_set
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchmarks.movegen import ALL_ROLLS, bgsage, bgsage_board, tabla_position_set
 
 DICE_GAMES = ("tabla", "antitabla", "chelebi", "tapa", "gulbara", "indiyka")
 console = Console(width=140)

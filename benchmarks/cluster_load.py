@@ -37,6 +37,7 @@ import multiprocessing
 import resource
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -46,9 +47,10 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-sys.path.insert(0, str(Path(__file__).parent))
-from cluster_players import Plan, generate
-from server_load import Account, percentile, register
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchmarks.cluster_players import Plan, generate
+from benchmarks.server_load import Account, percentile, register
+
 from tavla.cluster import Cluster, ClusterOptions
 from tavla.cluster.process import free_port, tree_cpu_seconds
 
@@ -132,7 +134,9 @@ def pg_stats(cluster: Cluster) -> tuple[int, int, int]:
     return int(row[0]), int(row[1]), int(row[2])
 
 
-def cpu_snapshot(cluster: Cluster, generators: list[multiprocessing.process.BaseProcess]) -> dict[str, Any]:
+def cpu_snapshot(
+    cluster: Cluster, generators: Sequence[multiprocessing.process.BaseProcess]
+) -> dict[str, Any]:
     def cpu(pid: int | None) -> float:
         return tree_cpu_seconds(pid) if pid is not None else 0.0
 
@@ -207,7 +211,7 @@ def run_configuration(cluster: Cluster, arguments: argparse.Namespace, progress:
         started = time.monotonic()
         window = progress.add_task(f"{label}: playing", total=arguments.seconds)
         while (elapsed := time.monotonic() - started) < arguments.seconds:
-            progress.update(window, completed=elapsed, description=f"{label}: playing, {sum(acks)} acks")
+            progress.update(window, completed=elapsed, description=f"{label}: playing, {sum(acks[:])} acks")
             time.sleep(0.25)
         measuring.clear()
         elapsed = time.monotonic() - started

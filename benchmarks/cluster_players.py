@@ -15,10 +15,10 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import connect
 
-sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 # The one-process benchmark's players and their statistics.
-import server_load
-from server_load import COOKIE, Account, Stats, new_game, play_seat
+from benchmarks import server_load
+from benchmarks.server_load import COOKIE, Account, Stats, new_game, play_seat
 
 
 @dataclass

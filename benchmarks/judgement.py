@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,7 +39,9 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from bot_strength import PLAYERS, make
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchmarks.bot_strength import PLAYERS, make
+
 from tavla.analysis.checker import MARKS
 from tavla.bots.duel import play_game
 from tavla.bots.levels import level_search

@@ -51,7 +51,7 @@ console = Console(width=150)
 
 try:
     import bgbot_cpp  # type: ignore[import-not-found]
-    import bgsage  # type: ignore[import-not-found]
+    import bgsage as bgsage  # exported: benchmarks/afterstates.py compares against it too
 except ImportError:  # pragma: no cover - depends on the machine
     bgsage = None
     bgbot_cpp = None
@@ -65,6 +65,7 @@ def random_game_positions(game: str, rng: random.Random, games: int) -> list[Bac
     for _ in range(games):
         position = owner.start()
         while position.outcome() is None:
+            assert isinstance(position, BackgammonPosition)
             seen.append(position)
             roll = (rng.randint(1, 6), rng.randint(1, 6))
             position = rng.choice(position.with_roll(roll).legal_turns()).after
@@ -277,7 +278,9 @@ def report_chelebi(seed: int, games: int, lowest_double: int, from_start: bool) 
     if from_start:
         cases[:0] = [owner.start().with_roll((value, value)).notation() for value in (1, 2)]
     for notation in cases:
-        count, elapsed, peak = measure_turns(tavla.from_notation(notation))
+        case = tavla.from_notation(notation)
+        assert isinstance(case, BackgammonPosition)
+        count, elapsed, peak = measure_turns(case)
         table.add_row(notation, f"{count:,}", f"{elapsed:.2f}", peak)
     console.print(table)
 

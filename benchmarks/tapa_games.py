@@ -17,6 +17,7 @@ pins and each race lead, so that one sees where a player's losses come from
 from __future__ import annotations
 
 import argparse
+import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +28,10 @@ from rich.progress import Progress
 from rich.table import Table
 
 import tavla.cli  # noqa: F401  (before numpy loads: its BLAS on one thread, as the command runs it)
-from bot_strength import PLAYERS, make
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchmarks.bot_strength import PLAYERS, make
+
 from tavla.bots.duel import play_game
 from tavla.core.protocol import WHITE
 from tavla.rules.tapa.position import TapaPosition
