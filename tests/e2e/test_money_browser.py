@@ -86,7 +86,10 @@ def test_a_deposit_on_the_books_page_and_a_stake_offered_in_the_lobby(served: Se
             own = page_of(ayse)
             own.goto(f"{served.url}/federations/tbf/money")
             assert own.locator("#balance").inner_text() == "20.00"
-            assert "admin:admin" in own.locator("#statement").inner_text()
+            # The deposit's line: its kind, the reason typed, no "deposit" repeated after
+            # "Deposit", and who recorded it.
+            assert own.locator("#statement td.what").inner_text() == "Deposit cash at the club"
+            assert "admin (administrator)" in own.locator("#statement").inner_text()
 
             own.goto(f"{served.url}/")
             offer = own.locator("#offer-form")

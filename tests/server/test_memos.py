@@ -11,7 +11,7 @@ from tavla.ledger.accounts import player_account
 from tavla.ledger.games import GameStatus, StakedGame
 from tavla.ledger.stakes import GameStake
 from tavla.ledger.tournaments import TournamentTerms
-from tavla.server.stakes.memos import translated
+from tavla.server.stakes.memos import actor, details, translated
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -64,3 +64,24 @@ def test_names_and_numbers_are_kept_and_a_typed_reason_is_left_alone() -> None:
     assert translated("tr", "fee 5% of the pot") == "ücret: potun %5 kadarı"
     assert translated("en", "stake won from boris") == "stake won from boris"
     assert translated("tr", "paid at the club on Monday") == "paid at the club on Monday"
+
+
+def test_a_statement_line_says_nothing_twice() -> None:
+    """The kind's name comes first; the memo and the reason follow only when they add
+    to it. A deposit without a typed reason is "Deposit" alone, in every language."""
+    assert details("en", "Deposit", "deposit", "deposit") == []
+    assert details("tr", "Para yatırma", "deposit", "deposit") == []
+    assert details("bg", "Внасяне", "deposit", None) == []
+    assert details("en", "Deposit", "deposit", "cash at the club") == ["cash at the club"]
+    assert details("tr", "Ödül", "prize for place 2", "prizes") == ["2. sıra ödülü", "ödüller"]
+    assert details("en", "Settlement", "stake won from boris", "stake won from boris") == [
+        "stake won from boris"
+    ]
+    assert details("en", "Deposit", "deposit", "  ") == []
+
+
+def test_who_made_a_line_is_written_for_its_reader() -> None:
+    assert actor("en", "admin:aysel") == "aysel (administrator)"
+    assert actor("tr", "admin:aysel") == "aysel (yönetici)"
+    assert actor("bg", "server") == "сървърът"
+    assert actor("tr", "boris") == "boris"  # a player's own entry fee

@@ -72,3 +72,30 @@ def translated(language: str, text: str) -> str:
         if found is not None:
             return translate(language, template, found.groupdict())
     return text
+
+
+def details(language: str, heading: str, memo: str, reason: str | None) -> list[str]:
+    """What a statement line shows after its kind's name ``heading`` (already in
+    ``language``): its memo and its reason, translated, each only when it says something
+    the words before it do not. A deposit's memo is "deposit" and, when the administrator
+    gave none, so is its reason: the line then reads "Deposit", not "Deposit deposit ·
+    deposit"."""
+    said = {heading.casefold()}
+    shown = []
+    for text in (memo, reason or ""):
+        words = translated(language, text).strip()
+        if words and words.casefold() not in said:
+            said.add(words.casefold())
+            shown.append(words)
+    return shown
+
+
+def actor(language: str, recorded: str) -> str:
+    """Who made a statement line, as its reader says it: the ledger records the server as
+    "server" and an administrator's deposit as "admin:NAME"; a player's own entry fee
+    carries his name, shown as it is."""
+    if recorded == "server":
+        return translate(language, N_("the server"), {})
+    if recorded.startswith("admin:"):
+        return translate(language, N_("{name} (administrator)"), {"name": recorded.removeprefix("admin:")})
+    return recorded

@@ -63,7 +63,8 @@ async def money_page(
         statement=statement,
         when=_when,
         kind_names=KIND_NAMES,
-        memo=partial(memos.translated, page_language(request, session)),
+        details=partial(memos.details, page_language(request, session)),
+        actor=partial(memos.actor, page_language(request, session)),
     )
 
 
