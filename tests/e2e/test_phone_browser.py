@@ -1,5 +1,5 @@
 """The platform's pages on a phone's screen (360 px), in headless Chromium: the lobby's
-offers, a game's line of match facts, a federation's administration page. Nothing
+offers and live games, a game's line of match facts, a federation's administration page. Nothing
 scrolls sideways, a row of the offers is a block with each value after its column's
 name, and a line of facts wraps between its parts, never inside "Skor 0–0". Skipped
 without Chromium and playwright; screenshots go to $TAVLA_SCREENSHOTS."""
@@ -46,10 +46,10 @@ OFFER_CELLS = """() => [...document.querySelectorAll("#offers tbody td")].map((c
 """Each cell of the lobby's offers: its text, the name shown before it, its column's
 header, how it is laid out and whether it lies wholly on the screen."""
 
-BROKEN_PARTS = """() => [...document.querySelectorAll(".match-info .line-part")]
+BROKEN_PARTS = """(selector) => [...document.querySelectorAll(selector + " .line-part")]
   .filter((part) => part.getClientRects().length !== 1)
   .map((part) => part.textContent)"""
-"""The parts of a game's line of facts that are broken over two lines."""
+"""The parts of the lines of facts under ``selector`` that are broken over two lines."""
 
 
 @pytest.fixture
@@ -111,6 +111,10 @@ def test_the_lobby_a_game_and_a_federation_s_administration_fit_a_phone(
             assert all(cell["label"] == f'"{cell["header"]}"' for cell in named)
             assert {cell["header"] for cell in named} == {"Играч", "Игра", "Дължина", "Часовник"}
             assert lobby.get_by_role("button", name="Приеми").count() == 2
+            # Its live games: a line's parts (the game, the score) are never broken.
+            live = lobby.locator("#live li")
+            assert live.inner_text() == "ayse – Бот на Tavla (среден) · Тапа · 0–0"
+            assert live.locator(".line-part").count() == 2 and lobby.evaluate(BROKEN_PARTS, "#live") == []
             # On a desktop the offers are a table's rows under its header.
             desk = _look(browser, served, admin, "/", 1280, screenshots / "desktop-lobby-bg.png")
             desk.wait_for_selector("#offers tbody tr")
@@ -121,7 +125,7 @@ def test_the_lobby_a_game_and_a_federation_s_administration_fit_a_phone(
             board = _look(browser, served, ayse, str(game["url"]), 360, screenshots / "phone-game-tr.png")
             board.wait_for_selector(".match-info .line-part")
             assert board.locator(".match-info").inner_text() == "Tapa · 3 sayılık maç · Oyun 1 · Skor 0–0"
-            assert board.evaluate(BROKEN_PARTS) == []
+            assert board.evaluate(BROKEN_PARTS, ".match-info") == []
             assert board.locator(".match-info .line-part").all_inner_texts()[-1] == "Skor 0–0"
 
             # The administration page in Bulgarian: its long heading stays in its card.

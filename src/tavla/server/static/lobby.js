@@ -251,7 +251,8 @@ function show(lobby) {
       const [first, second] = [0, 1].map((seat) => (TEXT.bots || {})[(game.bots || [])[seat]] || game.players[seat]);
       const link = el("a", `${first} – ${second}`, { href: `/game/${game.id}` });
       const title = (TEXT.games || {})[game.game] || game.game;
-      item.append(link, el("span", ` · ${title} · ${game.score[0]}–${game.score[1]}${describeStake(game.stake)}`));
+      const parts = [title, `${game.score[0]}–${game.score[1]}`, describeStake(game.stake).replace(/^ · /, "").trim()];
+      item.append(link, ...parts.filter(Boolean).flatMap((part) => [" · ", el("span", part, { class: "line-part" })]));
       live.append(item);
     }
   }
