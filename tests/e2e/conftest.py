@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from tests.browser import ARGS, CHROMIUM
+from tests.server.served import Served
 
 
 @pytest.fixture(scope="module")
@@ -28,3 +29,15 @@ def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = Path(wanted) if wanted else tmp_path_factory.mktemp("screenshots")
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[Served]:
+    """A real ``tavla serve`` process on a SQLite file of its own (tests/server/served.py);
+    the walk-throughs that need a server shared by a module's tests define their own."""
+    server = Served(tmp_path / "tavla.db", tmp_path / "server.log")
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()

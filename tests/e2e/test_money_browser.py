@@ -9,7 +9,6 @@ playwright; screenshots go to $TAVLA_SCREENSHOTS (default: a temporary directory
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,16 +28,6 @@ pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's Chromium at /usr/bin/chromium"),
 ]
 WAIT_MS = 15_000
-
-
-@pytest.fixture
-def served(tmp_path: Path) -> Iterator[Served]:
-    server = Served(tmp_path / "tavla.db", tmp_path / "server.log")
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def _ok(answer: Any) -> None:
@@ -141,16 +130,6 @@ def _federation_with_books(served: Served) -> tuple[Account, Account, Account]:
     return admin, ayse, boris
 
 
-def _speaks(account: Account, language: str) -> None:
-    _ok(
-        httpx.put(
-            f"{account.served.url}/api/me/preferences",
-            json={"language": language},
-            headers=account._headers(),
-        )
-    )
-
-
 def _page_of(browser: Any, served: Served, account: Account, width: int = 1280) -> Any:
     context = browser.new_context(viewport={"width": width, "height": 800})
     context.add_cookies([{"name": SESSION_COOKIE, "value": account.token, "url": served.url}])
@@ -195,7 +174,7 @@ def test_amounts_are_typed_as_the_page_s_language_writes_them(served: Served) ->
                     books.locator("#accounts tr", has_text="tbf/player:ayse").locator("td.num").inner_text()
                 )
 
-            _speaks(admin, "tr")
+            admin.speaks("tr")
             books.goto(f"{served.url}/federations/tbf/books")
             record("Para yatırma: oyuncunun yatırdığı para", "1.500")
             assert sent[-1]["amount_cents"] == 150_000 and balance() == "1.500,00"
@@ -209,12 +188,12 @@ def test_amounts_are_typed_as_the_page_s_language_writes_them(served: Served) ->
             books.reload()
             assert balance() == "1.249,50"
 
-            _speaks(admin, "bg")
+            admin.speaks("bg")
             books.goto(f"{served.url}/federations/tbf/books")
             record("Внасяне: пари, внесени от играч", "1 000")
             assert sent[-1]["amount_cents"] == 100_000 and balance() == "2\u00a0249,50"
 
-            _speaks(admin, "en")
+            admin.speaks("en")
             books.goto(f"{served.url}/federations/tbf/books")
             refused = record("Deposit: money a player pays in", "1.500", moves=False)
             assert sent[-1]["amount_cents"] == "1.500"
@@ -295,8 +274,8 @@ def test_the_statements_fit_a_phone_s_screen_in_bulgarian(served: Served, screen
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         try:
             for language in ("bg", "tr"):
-                _speaks(admin, language)
-                _speaks(ayse, language)
+                admin.speaks(language)
+                ayse.speaks(language)
                 for width in (360, 1280):
                     for account, name in ((ayse, "money"), (admin, "books")):
                         page = _page_of(browser, served, account, width)

@@ -7,7 +7,6 @@ without Chromium and playwright; screenshots go to $TAVLA_SCREENSHOTS."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -52,24 +51,9 @@ BROKEN_PARTS = """(selector) => [...document.querySelectorAll(selector + " .line
 """The parts of the lines of facts under ``selector`` that are broken over two lines."""
 
 
-@pytest.fixture
-def served(tmp_path: Path) -> Iterator[Served]:
-    server = Served(tmp_path / "tavla.db", tmp_path / "server.log")
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
 def _ok(answer: httpx.Response) -> httpx.Response:
     assert answer.status_code in (200, 201), answer.text
     return answer
-
-
-def _speaks(account: Account, language: str) -> None:
-    url = f"{account.served.url}/api/me/preferences"
-    _ok(httpx.put(url, json={"language": language}, headers=account._headers(), timeout=10))
 
 
 def _look(browser: Any, served: Served, account: Account, path: str, width: int, shot: Path) -> Any:
@@ -91,8 +75,8 @@ def test_the_lobby_a_game_and_a_federation_s_administration_fit_a_phone(
     _ok(owner.post("/api/federations", {"name": "Türkiye Tavla Federasyonu", "slug": "tbf"}))
     url = f"{served.url}/api/federations/tbf/administrators/admin"
     _ok(httpx.put(url, headers=owner._headers(), timeout=10))
-    _speaks(admin, "bg")
-    _speaks(ayse, "tr")
+    admin.speaks("bg")
+    ayse.speaks("tr")
     clock = {"move_s": 12, "reserve_s": 120}
     _ok(ayse.post("/api/offers", {"game": "tapa", "length": 5, "clock": clock}))
     _ok(ayse.post("/api/offers", {"game": "gulbara", "length": 0}))

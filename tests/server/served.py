@@ -133,6 +133,16 @@ class Account:
     def get(self, path: str) -> httpx.Response:
         return httpx.get(f"{self.served.url}{path}", headers=self._headers(), timeout=10)
 
+    def speaks(self, language: str) -> None:
+        """Set the player's language (en, tr, bg): the pages he is shown are in it."""
+        answer = httpx.put(
+            f"{self.served.url}/api/me/preferences",
+            json={"language": language},
+            headers=self._headers(),
+            timeout=10,
+        )
+        assert answer.status_code == 200, answer.text
+
     def connect(self, game_id: str, served: Served | None = None) -> WsSeat:
         """The player's socket to the game, on his own server or on ``served``."""
         socket = connect(
