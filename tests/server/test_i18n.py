@@ -325,7 +325,7 @@ def test_websocket_refusals_come_in_the_connections_language(site: Site) -> None
             "type": "error",
             "seq": 1,
             "code": "not_player",
-            "message": "зрителите не могат да играят в играта",
+            "message": "зрителите не могат да правят ходове в играта",
         }
 
 

@@ -61,7 +61,7 @@ def test_every_memo_and_reason_the_server_writes_is_translated(language: str) ->
 def test_names_and_numbers_are_kept_and_a_typed_reason_is_left_alone() -> None:
     assert translated("tr", "stake won from boris") == "boris oyuncusundan kazanılan bahis"
     assert translated("bg", "prize for place 2") == "награда за 2. място"
-    assert translated("tr", "fee 5% of the pot") == "ücret: potun %5 kadarı"
+    assert translated("tr", "fee 5% of the pot") == "kesinti: potun %5 kadarı"
     assert translated("en", "stake won from boris") == "stake won from boris"
     assert translated("tr", "paid at the club on Monday") == "paid at the club on Monday"
 
