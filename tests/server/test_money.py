@@ -112,6 +112,35 @@ def test_malformed_amounts_are_refused(world: World, amount: Any) -> None:
     assert balance(world, "member") == before
 
 
+@pytest.mark.parametrize(
+    ("language", "amount", "message"),
+    [
+        ("tr", "1,500", "bir para tutarı olarak okunamadı: “1,500”; örneğin 1.234,50 biçiminde yazın"),
+        ("bg", "1.500", "това не е сума пари: „1.500“; напишете я като 1\xa0234,50"),
+        ("en", "12 TL", "not an amount of money: “12 TL”; write it as 1,234.50"),
+        ("tr", 0, "tutar en az 0,01 olmalı"),
+        ("bg", 10**9, "сумата може да е най-много 1\xa0000\xa0000,00"),
+        ("en", 12.5, "invalid request: amount_cents: Input should be a valid integer"),
+    ],
+    ids=repr,
+)
+def test_an_amount_refused_is_named_in_the_readers_words(
+    world: World, language: str, amount: Any, message: str
+) -> None:
+    """The books page sends an amount it could not read as typed (static/text.js): the
+    refusal quotes it and shows how one is written, in the reader's language; one out of
+    bounds names the bound. A program's fraction of a cent keeps the schema's words."""
+    before = balance(world, "member")
+    try:
+        prefer(world, "admin", language)
+        refused = deposit(world, "admin", "member", {"amount_cents": amount})
+    finally:
+        prefer(world, "admin", "en")
+    assert refused.status_code == 422
+    assert refused.json()["error"] == {"code": "invalid", "message": message}
+    assert balance(world, "member") == before
+
+
 def test_no_withdrawal_beyond_the_available_balance(world: World) -> None:
     available = balance(world, "member")
     refused = world.post(

@@ -17,7 +17,7 @@ from starlette.exceptions import HTTPException
 
 import tavla
 from tavla.server import api, pages, ws
-from tavla.server.errors import ApiError
+from tavla.server.errors import ApiError, invalid_request
 from tavla.server.federations import pages as federation_pages
 from tavla.server.federations import router as federations
 from tavla.server.i18n import LANGUAGE_COOKIE, N_, choose_language, translate
@@ -116,11 +116,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, error: RequestValidationError) -> JSONResponse:
-        first = error.errors()[0] if error.errors() else {"loc": (), "msg": "invalid request"}
-        where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
-        detail = f"{where}: {first.get('msg')}" if where else str(first.get("msg"))
-        # pydantic's own words stay English, inside a translated frame.
-        message = translate(answer_language(request), N_("invalid request: {detail}"), {"detail": detail})
+        template, params = invalid_request(error.errors()[0] if error.errors() else {})
+        message = translate(answer_language(request), template, params)
         return JSONResponse({"error": {"code": "invalid", "message": message}}, status_code=422)
 
     @app.exception_handler(DataError)
