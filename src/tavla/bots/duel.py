@@ -62,6 +62,8 @@ class DuelResult:
     """Sum of squared points per game, for the confidence interval."""
     unfinished: int = 0
     """Games left unfinished after ``MAX_TURNS`` turns: counted as games, with no points."""
+    losses: int = 0
+    """Games the second player won (the rest were void or unfinished)."""
 
     def __add__(self, other: DuelResult) -> DuelResult:
         """Both sets of games as one (several sets of dice reported together)."""
@@ -71,6 +73,7 @@ class DuelResult:
             self.points + other.points,
             self.squares + other.squares,
             self.unfinished + other.unfinished,
+            self.losses + other.losses,
         )
 
     @property
@@ -100,7 +103,7 @@ def duel(
     on_game: Callable[[], None] | None = None,
 ) -> DuelResult:
     """Play every seed twice, ``first`` as White then as Black; results for ``first``."""
-    games = wins = points = squares = unfinished = 0
+    games = wins = losses = points = squares = unfinished = 0
     for seed in seeds:
         for seat in (0, 1):
             players = (first, second) if seat == 0 else (second, first)
@@ -113,8 +116,9 @@ def duel(
             )
             games += 1
             wins += score > 0
+            losses += score < 0
             points += score
             squares += score * score
             if on_game is not None:
                 on_game()
-    return DuelResult(games, wins, points, squares, unfinished)
+    return DuelResult(games, wins, points, squares, unfinished, losses)

@@ -36,6 +36,7 @@ COMMAND_MODULES = [
     "tavla.cli.convert",
     "tavla.cli.play",
     "tavla.cli.engine",
+    "tavla.cli.duel",
     "tavla.cli.match",
     "tavla.cli.replay",
     "tavla.cli.schema",

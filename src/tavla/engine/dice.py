@@ -11,6 +11,8 @@ this one replaces it for its games.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import tavla.engine.random_dice  # noqa: F401  (registered first, then replaced here)
@@ -37,12 +39,18 @@ def heuristic_games() -> tuple[str, ...]:
 
 class DiceEngine:
     """One search per game and level (``level_search``), kept between requests; the
-    networks for the cube loaded once."""
+    networks for the cube loaded once.
 
-    def __init__(self) -> None:
-        self.heuristic_games = heuristic_games()
-        self.games: tuple[str, ...] = (*shipped_games(), *self.heuristic_games)
-        self._networks: dict[str, Network] = {}
+    ``networks`` replaces the shipped weights of their games (``tavla engine --weights``:
+    a file that ``tavla train``, ``teach`` or ``distill`` wrote): every level searches
+    that network alone, and the cube reads its chances."""
+
+    def __init__(self, networks: Mapping[str, Network] | None = None) -> None:
+        self.given = dict(networks or {})
+        self.heuristic_games = tuple(game for game in heuristic_games() if game not in self.given)
+        trained = sorted({*shipped_games(), *self.given})
+        self.games: tuple[str, ...] = (*trained, *self.heuristic_games)
+        self._networks: dict[str, Network] = dict(self.given)
         self._searches: dict[tuple[str, str], DiceSearch] = {}
 
     def _network(self, game: str) -> Network:
@@ -68,7 +76,7 @@ class DiceEngine:
             return {"move": turn.text, "after": turn.after.notation()}
         key = (here.game, level)
         if key not in self._searches:
-            self._searches[key] = level_search(here.game, level)
+            self._searches[key] = level_search(here.game, level, network=self.given.get(here.game))
         budget = DEFAULT_MOVETIME_MS[level] if movetime_ms is None else max(1, movetime_ms)
         try:
             choice = self._searches[key].choose(here, budget)
@@ -108,3 +116,23 @@ class DiceEngine:
 
 
 ENGINE = register_engine(DiceEngine())
+
+
+def use_networks(paths: list[Path]) -> list[str]:
+    """Answer for the games of the network files ``paths`` with those networks instead
+    of the shipped ones (``tavla engine --weights``); the games, in order. Each file
+    names its game in the .json beside it; one without, or for a game that is no dice
+    game with a heuristic, or a second file for one game, is refused."""
+    networks: dict[str, Network] = {}
+    for path in paths:
+        try:
+            network = Network.load(path)
+        except (OSError, ValueError, KeyError) as error:
+            raise TavlaError(f"{path}: not a network file ({error})") from None
+        if network.game not in HEURISTICS or network.game == "indiyka":
+            raise TavlaError(f"{path}: its .json names no game a network plays ({network.game or 'none'})")
+        if network.game in networks:
+            raise TavlaError(f"{path}: a second network for {network.game}")
+        networks[network.game] = network
+    register_engine(DiceEngine(networks))
+    return list(networks)

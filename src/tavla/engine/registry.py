@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from tavla.core.errors import TavlaError
+from tavla.core.registry import game_names
 
 #: The level names every engine accepts, weakest first (ENGINE_PROTOCOL.md "hello").
 LEVELS: tuple[str, ...] = ("beginner", "easy", "medium", "hard", "max")
@@ -56,5 +57,6 @@ def engine_for(game: str) -> GameEngine:
 
 
 def engine_games() -> list[str]:
-    """The games some registered engine plays, in registration order."""
-    return list(_ENGINES)
+    """The games some registered engine plays, in the library's order of games (whatever
+    order the engines' modules were imported in)."""
+    return [game for game in game_names() if game in _ENGINES]

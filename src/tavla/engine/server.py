@@ -7,16 +7,19 @@ server keeps running; ``quit`` (or the end of input) stops it.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import json
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any, TextIO
 
 import tavla
 from tavla.core.errors import TavlaError
 from tavla.core.jsonread import load_json
 from tavla.engine import builtin  # noqa: F401  (registers the engines)
+from tavla.engine.dice import use_networks
 from tavla.engine.registry import LEVELS, EngineError, engine_for, engine_games
 
 NAME = "tavla"
@@ -132,8 +135,25 @@ class EngineServer:
                 sink.flush()
 
 
-def main() -> None:
-    """Serve standard input and output (``tavla engine``, ``python -m tavla.engine``)."""
+def main(argv: Sequence[str] | None = None) -> None:
+    """Serve standard input and output (``python -m tavla.engine [--weights FILE ...]``,
+    as ``tavla engine``)."""
+    parser = argparse.ArgumentParser(prog="python -m tavla.engine", description=__doc__)
+    parser.add_argument(
+        "--weights", action="append", type=Path, default=[],
+        help="a network file that plays its game instead of the shipped weights (repeat for more games)",
+    )  # fmt: skip
+    options = parser.parse_args(argv)
+    if options.weights:
+        try:
+            use_networks(options.weights)
+        except TavlaError as error:
+            parser.exit(2, f"tavla: {error}\n")
+    serve_stdio()
+
+
+def serve_stdio() -> None:
+    """Serve standard input and output until ``quit`` or the end of input."""
     # Lines are read as bytes: one that is not UTF-8 gets an error reply (handle_line).
     with contextlib.suppress(KeyboardInterrupt):
         EngineServer().serve(getattr(sys.stdin, "buffer", sys.stdin), sys.stdout)

@@ -1,0 +1,95 @@
+"""``tavla duel``: two engines play each other over the engine protocol.
+
+Each engine is a program that speaks the protocol (docs/engine-protocol.md): by default
+``tavla engine`` itself, or ``tavla engine --weights FILE`` for a network you trained.
+Cubeless single games on shared dice (``tavla.bots.duel``): each seed is played twice,
+the engines swapping colours, so that the dice's luck largely cancels. Every move is
+checked by the rules before it is played.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from tavla.cli.errors import fail, reports_errors
+
+OWN_ENGINE = f"{shlex.quote(sys.executable)} -m tavla.engine"
+"""This installation's ``tavla engine``, run by the Python that runs ``tavla``."""
+FIRST_HELP = 'The first engine\'s command line, e.g. "tavla engine --weights run/tapa.npz".'
+MOVETIME_HELP = "The time each engine may take a move (its own default if left out)."
+
+
+@reports_errors
+def duel_command(
+    game: Annotated[str, typer.Option(help="A dice game both engines play: tabla, tapa, ...")],
+    first: Annotated[str, typer.Option(help=FIRST_HELP)] = OWN_ENGINE,
+    second: Annotated[str, typer.Option(help="The second engine's command line.")] = OWN_ENGINE,
+    level: Annotated[str, typer.Option(help="The level both engines play at: beginner ... max.")] = "medium",
+    first_level: Annotated[str | None, typer.Option(help="The first engine's level, if not --level.")] = None,
+    second_level: Annotated[str | None, typer.Option(help="The second's level, if not --level.")] = None,
+    movetime_ms: Annotated[int | None, typer.Option(min=1, help=MOVETIME_HELP)] = None,
+    games: Annotated[int, typer.Option(min=2, help="Games, an even number: each seed twice.")] = 100,
+    seed: Annotated[int, typer.Option(help="The dice's first seed; games use the seeds from it on.")] = 0,
+) -> None:
+    """Play two engines against each other on the same dice and print the result."""
+    from tavla.bots.duel import MAX_TURNS, duel
+    from tavla.core.registry import find_game
+    from tavla.engine.client import EngineFailure, EnginePlayer, EngineProcess
+
+    if games % 2:
+        raise fail(f"--games {games}: an even number, each seed is played twice with the colours swapped")
+    if not find_game(game).facts.has_dice:
+        raise fail(f"{game} has no dice: duels are of dice games")
+    console = Console(highlight=False)
+    engines: list[EngineProcess] = []
+    try:
+        for label, command in (("first", first), ("second", second)):
+            engines.append(EngineProcess(shlex.split(command), label=f"the {label} engine"))
+        for engine in engines:
+            if game not in engine.hello.get("games", []):
+                raise fail(f"{engine.label} does not play {game}")
+        players = (
+            EnginePlayer(engines[0], first_level or level, movetime_ms=movetime_ms),
+            EnginePlayer(engines[1], second_level or level, movetime_ms=movetime_ms),
+        )
+        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+        with Progress(*columns, console=console, transient=True) as progress:
+            task = progress.add_task(f"{game}: games", total=games)
+            result = duel(
+                game, *players, range(seed, seed + games // 2), on_game=lambda: progress.advance(task)
+            )
+    except EngineFailure as error:
+        raise fail(str(error)) from None
+    finally:
+        for engine in engines:
+            engine.close()
+    seeds = f"seeds {seed} to {seed + games // 2 - 1}"
+    table = Table(title=f"{game}: {games} cubeless games on shared dice, {seeds}")
+    for heading in ("engine", "command", "won", "points per game", "ms per move"):
+        table.add_column(heading, justify="left" if heading in ("engine", "command") else "right")
+    rows = ((players[0], first, 1, result.wins), (players[1], second, -1, result.losses))
+    for player, command, sign, won in rows:
+        table.add_row(
+            player.name,
+            "tavla engine" if command == OWN_ENGINE else command,
+            f"{won} ({won / result.games:.1%})",
+            f"{sign * result.ppg + 0.0:+.3f} ± {result.ppg_ci95:.3f}",
+            f"{1000 * player.seconds / max(1, player.moves):.1f}",
+        )
+    console.print(table)
+    void = result.games - result.wins - result.losses - result.unfinished
+    if void:
+        console.print(f"{void} games void (tapa: both mothers pinned), won by neither")
+    if result.unfinished:
+        console.print(f"{result.unfinished} games left unfinished (no result after {MAX_TURNS} turns)")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("duel")(duel_command)

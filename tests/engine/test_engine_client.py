@@ -1,0 +1,191 @@
+"""Two engines playing each other (docs/engine-protocol.md, "Engines against each
+other"): ``tavla engine --weights`` plays a trained network of one's own, the client
+checks every reply against the rules, and ``tavla duel`` reports the games. Engines that
+misbehave (an illegal move, a false ``after``, silence, a crash) are named, not followed."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import tavla
+from tavla.bots.levels import LevelPlayer
+from tavla.bots.network import Network
+from tavla.engine.client import EngineFailure, EnginePlayer, EngineProcess
+from tavla.rules.dicegame import DiceGame
+
+pytestmark = pytest.mark.timeout(120)
+
+ENGINE = [sys.executable, "-m", "tavla.engine"]
+TAVLA = [sys.executable, "-c", "from tavla.cli.main import main; main()"]
+"""The ``tavla`` command of this installation."""
+
+
+def opening() -> DiceGame[Any]:
+    """Tapa's start with White to play 6-4."""
+    position = tavla.find_game("tapa").start().with_side(0).with_roll((6, 4))
+    assert isinstance(position, DiceGame)
+    return position
+
+
+def fake_engine(folder: Path, answer: str) -> list[str]:
+    """An engine that says hello and answers every move with ``answer`` (Python code
+    given ``request`` and ``position``, the request's position text, that prints one
+    reply line, or does anything else)."""
+    script = folder / "engine.py"
+    script.write_text(
+        textwrap.dedent(
+            """
+            import json, sys
+            import tavla
+            for line in sys.stdin:
+                request = json.loads(line)
+                if request["cmd"] == "hello":
+                    hello = {"name": "fake", "version": "1", "games": ["tapa"]}
+                    print(json.dumps({"id": request["id"], **hello}), flush=True)
+                    continue
+                if request["cmd"] == "quit":
+                    break
+                position = request["position"]
+            """
+        )
+        + textwrap.indent(textwrap.dedent(answer), "    ")
+    )
+    return [sys.executable, str(script)]
+
+
+@pytest.fixture(scope="module")
+def small_network(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A tapa network of our own: untrained, so that it plays unlike the shipped one."""
+    return Network.create("tapa", hidden=8, seed=3).save(tmp_path_factory.mktemp("weights") / "tapa.npz")
+
+
+def test_the_engine_plays_the_move_the_library_s_bot_plays() -> None:
+    start = opening()
+    with EngineProcess(ENGINE) as engine:
+        assert "tapa" in engine.hello["games"] and engine.name.startswith("tavla ")
+        played = EnginePlayer(engine, "medium").choose(start)
+    assert played.after == LevelPlayer("tapa", "medium").choose(start).after
+
+
+def test_an_engine_with_weights_of_one_s_own_plays_that_network(small_network: Path) -> None:
+    position = opening()
+    theirs = LevelPlayer("tapa", "medium", network=Network.load(small_network)).choose(position)
+    shipped = LevelPlayer("tapa", "medium").choose(position)
+    assert theirs.after != shipped.after  # the two networks differ here: the test can tell them apart
+    with EngineProcess([*ENGINE, "--weights", str(small_network)]) as engine:
+        assert EnginePlayer(engine, "medium").choose(position).after == theirs.after
+    with EngineProcess([*TAVLA, "engine", "--weights", str(small_network)]) as engine:  # `tavla engine`
+        assert EnginePlayer(engine, "medium").choose(position).after == theirs.after
+
+
+def test_a_network_file_without_its_game_is_refused(tmp_path: Path) -> None:
+    network = Network.create("tapa", hidden=4, seed=1)
+    saved = network.save(tmp_path / "mine.npz")
+    saved.with_suffix(".json").unlink()
+    done = subprocess.run(
+        [*TAVLA, "engine", "--weights", str(saved)],
+        input="", capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.strip() == f"tavla: {saved}: its .json names no game a network plays (none)"
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        (
+            'print(json.dumps({"id": request["id"], "move": "24/13", "after": position}), flush=True)',
+            "an illegal move in",
+        ),
+        (
+            "turn = tavla.from_notation(position).legal_turns()[0]\n"
+            'print(json.dumps({"id": request["id"], "move": turn.text, "after": position}), flush=True)',
+            "is not where",
+        ),
+        ('print(json.dumps({"id": request["id"], "error": "no idea"}), flush=True)', "refused move: no idea"),
+        ('sys.stderr.write("out of memory\\n"); sys.exit(3)', "stopped (exit status 3): out of memory"),
+        ("print('{not json', flush=True)", "a reply that is not JSON: {not json"),
+    ],
+    ids=["illegal", "false after", "error reply", "crash", "not json"],
+)
+def test_an_engine_that_misbehaves_is_named_and_not_followed(
+    tmp_path: Path, answer: str, expected: str
+) -> None:
+    position = opening()
+    with (
+        EngineProcess(fake_engine(tmp_path, answer), label="the fake engine") as engine,
+        pytest.raises(EngineFailure, match="the fake engine") as failure,
+    ):
+        EnginePlayer(engine, "medium").choose(position)
+    assert expected in str(failure.value)
+
+
+def test_a_silent_engine_is_given_up(tmp_path: Path) -> None:
+    with (
+        EngineProcess(fake_engine(tmp_path, "pass"), label="the quiet one") as engine,
+        pytest.raises(EngineFailure, match="the quiet one: no answer to move within 1 s"),
+    ):
+        engine.request({"cmd": "move", "position": "x", "level": "medium"}, timeout_s=1)
+
+
+def test_a_program_that_cannot_start_is_named() -> None:
+    with pytest.raises(EngineFailure, match="cannot start it"):
+        EngineProcess(["/nonexistent/engine"], label="the missing one")
+
+
+def duel(*options: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*TAVLA, "duel", *options],
+        capture_output=True, text=True, timeout=110, env={"COLUMNS": "200", "PATH": ""},
+    )  # fmt: skip
+
+
+def test_a_duel_of_an_engine_with_itself_is_even_and_a_weak_network_loses(small_network: Path) -> None:
+    # The same deterministic engine on both sides of shared dice: each seed's two games
+    # are mirror images, so the result is exactly even.
+    even = duel("--game", "tapa", "--games", "4", "--seed", "7")
+    assert even.returncode == 0, even.stderr
+    rows = [line for line in even.stdout.splitlines() if "tavla engine" in line]
+    assert len(rows) == 2 and all("2 (50.0%)" in row and "0.000 ±" in row for row in rows)
+    # An untrained network against the shipped one: it loses every game of six.
+    mine = f"{sys.executable} -m tavla.engine --weights {small_network}"
+    weak = duel("--game", "tapa", "--games", "6", "--first", mine)
+    assert weak.returncode == 0, weak.stderr
+    first, second = (line for line in weak.stdout.splitlines() if "(medium)" in line)
+    assert "0 (0.0%)" in first and "6 (100.0%)" in second
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--game", "tapa", "--games", "3"], "--games 3: an even number"),
+        (["--game", "abluka"], "abluka has no dice"),
+        (["--game", "tapa", "--first", "/nonexistent/engine"], "the first engine: cannot start it"),
+        (["--game", "gulbara", "--second", "FAKE"], "the second engine does not play gulbara"),
+    ],
+)
+def test_a_duel_that_cannot_be_played_says_why(tmp_path: Path, options: list[str], message: str) -> None:
+    fake = " ".join(fake_engine(tmp_path, "pass"))
+    done = duel(*(fake if option == "FAKE" else option for option in options))
+    assert done.returncode == 2 and message in done.stderr, done.stderr
+
+
+def test_a_duel_plays_the_games_the_library_plays_in_process() -> None:
+    """Over the protocol the engines play exactly the games that the library's own
+    players play on the same seeds (``tavla.bots.duel``, as benchmarks/bot_strength.py)."""
+    from tavla.bots.duel import duel as in_process
+
+    done = duel(
+        "--game", "tapa", "--games", "4", "--seed", "3", "--first-level", "hard", "--second-level", "medium"
+    )
+    assert done.returncode == 0, done.stderr
+    first = next(line for line in done.stdout.splitlines() if "(hard)" in line)
+    expected = in_process("tapa", LevelPlayer("tapa", "hard"), LevelPlayer("tapa", "medium"), range(3, 5))
+    assert f"{expected.wins} ({expected.win_rate:.1%})" in first
+    assert f"{expected.ppg + 0.0:+.3f} ± {expected.ppg_ci95:.3f}" in first
