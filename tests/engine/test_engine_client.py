@@ -189,3 +189,38 @@ def test_a_duel_plays_the_games_the_library_plays_in_process() -> None:
     expected = in_process("tapa", LevelPlayer("tapa", "hard"), LevelPlayer("tapa", "medium"), range(3, 5))
     assert f"{expected.wins} ({expected.win_rate:.1%})" in first
     assert f"{expected.ppg + 0.0:+.3f} ± {expected.ppg_ci95:.3f}" in first
+
+
+@pytest.mark.parametrize(
+    ("answer", "ask", "expected"),
+    [
+        (
+            'print(json.dumps({"id": request["id"], "take": "beaver"}), flush=True)',
+            "take",
+            "'beaver' to a double",
+        ),
+        (
+            'print(json.dumps({"id": request["id"], "double": "yes"}), flush=True)',
+            "double",
+            "'yes' to double",
+        ),
+    ],
+)
+def test_a_cube_answer_out_of_the_protocol_is_refused(
+    tmp_path: Path, answer: str, ask: str, expected: str
+) -> None:
+    position = tavla.find_game("tabla").start().with_side(0)
+    assert isinstance(position, DiceGame)
+    with (
+        EngineProcess(fake_engine(tmp_path, answer), label="the fake engine") as engine,
+        pytest.raises(EngineFailure, match=expected),
+    ):
+        getattr(EnginePlayer(engine, "medium"), ask)(position, 1, None)
+
+
+def test_a_duel_with_the_cube_of_an_engine_with_itself_is_even() -> None:
+    done = duel("--game", "tabla", "--games", "4", "--seed", "100", "--cube")
+    assert done.returncode == 0, done.stderr
+    assert "4 money games with the cube" in done.stdout
+    rows = [line for line in done.stdout.splitlines() if "tavla engine" in line]
+    assert len(rows) == 2 and all("2 (50.0%)" in row and "0.000 ±" in row for row in rows)

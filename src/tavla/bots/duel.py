@@ -11,7 +11,7 @@ import math
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from tavla.bots.players import Player
 from tavla.core.protocol import Outcome
@@ -48,6 +48,53 @@ def play_game(
             before, position = position, players[position.side].choose(position).after
             if watch is not None:
                 watch(before, position)
+    return None
+
+
+MAX_CUBE = 64
+"""The highest cube of a game with the cube (RULES.md): no double beyond it."""
+
+
+@runtime_checkable
+class CubePlayer(Player, Protocol):
+    """A player that also handles the doubling cube of a money game (no Jacoby rule, no
+    beavers): whether to double before its roll, whether to take a double."""
+
+    def double(self, position: DiceGame[Any], cube: int, owner: int | None) -> bool:
+        """Whether the side to act in ``position`` (dice not rolled) doubles ``cube``,
+        held by ``owner`` (a colour, or None in the middle)."""
+        ...
+
+    def take(self, position: DiceGame[Any], cube: int, owner: int | None) -> bool:
+        """Whether the side to act in ``position`` takes its opponent's double of ``cube``."""
+        ...
+
+
+def play_cube_game(
+    game: str, players: tuple[CubePlayer, CubePlayer], seed: int
+) -> tuple[int | None, int] | None:
+    """One money game with the cube on the dice of ``seed`` (those of :func:`play_game`):
+    the winner (a colour, None for a void game) and the points won, the cube's value
+    included; None for a game left unfinished. Each player may double before any roll of
+    his but the game's first, while he may use the cube and it is below ``MAX_CUBE``; a
+    double dropped ends the game for the cube's value before it."""
+    dice = random.Random(seed)
+    position: DiceGame[Any] = find_game(game).start().with_side(dice.randrange(2))  # type: ignore[assignment]
+    cube, owner, first_roll = 1, None, True
+    for _ in range(MAX_TURNS):
+        outcome = position.outcome()
+        if outcome is not None:
+            return outcome.winner, outcome.points * cube
+        if not position.is_chance:
+            position = players[position.side].choose(position).after
+            continue
+        side = position.side
+        may_double = not first_roll and cube < MAX_CUBE and owner in (None, side)
+        if may_double and players[side].double(position, cube, owner):
+            if not players[1 - side].take(position.with_side(1 - side), cube, owner):
+                return side, cube
+            cube, owner = 2 * cube, 1 - side
+        position, first_roll = position.with_roll((dice.randint(1, 6), dice.randint(1, 6))), False
     return None
 
 
@@ -101,19 +148,24 @@ def duel(
     seeds: Iterable[int],
     *,
     on_game: Callable[[], None] | None = None,
+    cube: bool = False,
 ) -> DuelResult:
-    """Play every seed twice, ``first`` as White then as Black; results for ``first``."""
+    """Play every seed twice, ``first`` as White then as Black; results for ``first``.
+    With ``cube``, money games with the doubling cube (:func:`play_cube_game`: both
+    players must be :class:`CubePlayer`); without, cubeless single games."""
+    if cube and not (isinstance(first, CubePlayer) and isinstance(second, CubePlayer)):
+        raise TypeError("games with the cube need players that double and take")
     games = wins = losses = points = squares = unfinished = 0
     for seed in seeds:
         for seat in (0, 1):
             players = (first, second) if seat == 0 else (second, first)
-            outcome = play_game(game, players, seed)
-            unfinished += outcome is None
-            score = (
-                0
-                if outcome is None or outcome.winner is None
-                else (outcome.points if outcome.winner == seat else -outcome.points)
-            )
+            if cube:
+                ended = play_cube_game(game, players, seed)  # type: ignore[arg-type]  # checked above
+            else:
+                outcome = play_game(game, players, seed)
+                ended = None if outcome is None else (outcome.winner, outcome.points)
+            unfinished += ended is None
+            score = 0 if ended is None or ended[0] is None else (ended[1] if ended[0] == seat else -ended[1])
             games += 1
             wins += score > 0
             losses += score < 0

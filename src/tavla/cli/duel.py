@@ -37,6 +37,7 @@ def duel_command(
     movetime_ms: Annotated[int | None, typer.Option(min=1, help=MOVETIME_HELP)] = None,
     games: Annotated[int, typer.Option(min=2, help="Games, an even number: each seed twice.")] = 100,
     seed: Annotated[int, typer.Option(help="The dice's first seed; games use the seeds from it on.")] = 0,
+    cube: Annotated[bool, typer.Option(help="Money games with the doubling cube instead.")] = False,
 ) -> None:
     """Play two engines against each other on the same dice and print the result."""
     from tavla.bots.duel import MAX_TURNS, duel
@@ -45,7 +46,7 @@ def duel_command(
 
     if games % 2:
         raise fail(f"--games {games}: an even number, each seed is played twice with the colours swapped")
-    if not find_game(game).facts.has_dice:
+    if not find_game(game).facts.has_dice:  # every dice game has the cube
         raise fail(f"{game} has no dice: duels are of dice games")
     console = Console(highlight=False)
     engines: list[EngineProcess] = []
@@ -62,16 +63,15 @@ def duel_command(
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
         with Progress(*columns, console=console, transient=True) as progress:
             task = progress.add_task(f"{game}: games", total=games)
-            result = duel(
-                game, *players, range(seed, seed + games // 2), on_game=lambda: progress.advance(task)
-            )
+            seeds = range(seed, seed + games // 2)
+            result = duel(game, *players, seeds, on_game=lambda: progress.advance(task), cube=cube)
     except EngineFailure as error:
         raise fail(str(error)) from None
     finally:
         for engine in engines:
             engine.close()
-    seeds = f"seeds {seed} to {seed + games // 2 - 1}"
-    table = Table(title=f"{game}: {games} cubeless games on shared dice, {seeds}")
+    kind = "money games with the cube" if cube else "cubeless games"
+    table = Table(title=f"{game}: {games} {kind} on shared dice, seeds {seed} to {seed + games // 2 - 1}")
     for heading in ("engine", "command", "won", "points per game", "ms per move"):
         table.add_column(heading, justify="left" if heading in ("engine", "command") else "right")
     rows = ((players[0], first, 1, result.wins), (players[1], second, -1, result.losses))

@@ -162,3 +162,25 @@ class EnginePlayer:
                 f"{position.notation()} ({turn.after.notation()})"
             )
         return turn
+
+    def double(self, position: DiceGame[Any], cube: int, owner: int | None) -> bool:
+        """The engine's ``double`` answer for the side to act in ``position``, in a money
+        game without the Jacoby rule or beavers."""
+        answer = self._cube("double", position, cube, owner).get("double")
+        if not isinstance(answer, bool):
+            raise EngineFailure(f"{self.engine.label}: {answer!r} to double, not true or false")
+        return answer
+
+    def take(self, position: DiceGame[Any], cube: int, owner: int | None) -> bool:
+        """The engine's ``take`` answer for the side to act in ``position``: True to take,
+        False to drop (beavers are off: one is refused)."""
+        answer = self._cube("take", position, cube, owner).get("take")
+        if answer not in ("take", "drop"):
+            raise EngineFailure(f"{self.engine.label}: {answer!r} to a double where beavers are off")
+        return bool(answer == "take")
+
+    def _cube(self, command: str, position: DiceGame[Any], cube: int, owner: int | None) -> dict[str, Any]:
+        colour = None if owner is None else "wb"[owner]
+        match = {"length": 0, "cube": cube, "owner": colour, "jacoby": False, "beavers": False}
+        message = {"cmd": command, "position": position.notation(), "level": self.level, "match": match}
+        return self.engine.request(message, timeout_s=ANSWER_MARGIN_S)

@@ -1,0 +1,75 @@
+"""Money games with the cube between two players on shared dice (``play_cube_game``,
+``duel(cube=True)``; RULES.md 12: the cube doubles up to 64, a double dropped ends the
+game for the cube's value before it)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tavla.bots.duel import MAX_CUBE, duel, play_cube_game
+from tavla.bots.players import RandomPlayer
+from tavla.rules.dicegame import DiceGame
+from tavla.rules.dicesteps import DiceTurn
+
+pytestmark = pytest.mark.timeout(60)
+
+
+class Scripted:
+    """A random mover that always (or never) doubles and always takes (or drops),
+    writing down each cube decision it is asked for."""
+
+    def __init__(self, name: str, *, doubles: bool, takes: bool) -> None:
+        self.name = name
+        self.doubles, self.takes = doubles, takes
+        self.mover = RandomPlayer(seed=1)
+        self.asked: list[tuple[str, int, int | None, int, bool]] = []
+
+    def choose(self, position: DiceGame[Any]) -> DiceTurn[Any]:
+        return self.mover.choose(position)
+
+    def double(self, position: DiceGame[Any], cube: int, owner: int | None) -> bool:
+        assert position.is_chance and position.dice is None  # before the roll
+        self.asked.append(("double", cube, owner, position.side, position.is_chance))
+        return self.doubles
+
+    def take(self, position: DiceGame[Any], cube: int, owner: int | None) -> bool:
+        self.asked.append(("take", cube, owner, position.side, position.is_chance))
+        return self.takes
+
+
+def test_a_double_dropped_ends_the_game_for_the_cube_before_it() -> None:
+    doubler = Scripted("doubler", doubles=True, takes=True)
+    dropper = Scripted("dropper", doubles=False, takes=False)
+    for seed in range(20):
+        for seat in (0, 1):
+            players = (doubler, dropper) if seat == 0 else (dropper, doubler)
+            assert play_cube_game("tabla", players, seed) == (seat, 1)
+            # The doubler asked on its own roll, the cube in the middle; the dropper asked
+            # once, as the side to act, about that cube.
+            assert doubler.asked[-1] == ("double", 1, None, seat, True)
+            assert dropper.asked[-1] == ("take", 1, None, 1 - seat, True)
+
+
+def test_nobody_doubles_before_the_game_s_first_roll_and_the_cube_stops_at_64() -> None:
+    white = Scripted("white", doubles=True, takes=True)
+    black = Scripted("black", doubles=True, takes=True)
+    for seed in range(5):
+        ended = play_cube_game("tapa", (white, black), seed)
+        assert ended is not None
+        winner, points = ended
+        assert winner is None or points % MAX_CUBE == 0  # both always take: the cube reaches 64
+    offers = [entry for entry in white.asked + black.asked if entry[0] == "double"]
+    assert max(cube for _, cube, _, _, _ in offers) == MAX_CUBE // 2  # never offered at 64
+    # Each double is offered by the side that may: the cube in the middle or its own.
+    assert all(owner is None or owner == side for _, _, owner, side, _ in offers)
+
+
+def test_with_the_cube_a_duel_needs_players_that_double_and_take() -> None:
+    with pytest.raises(TypeError, match="players that double and take"):
+        duel("tabla", RandomPlayer(seed=1), RandomPlayer(seed=2), range(1), cube=True)
+    both = Scripted("a", doubles=True, takes=False), Scripted("b", doubles=True, takes=False)
+    result = duel("tabla", *both, range(10), cube=True)
+    # Whoever rolls second after the opening doubles and the other drops: one point each game.
+    assert result.games == 20 and result.squares == 20 and result.wins + result.losses == 20
