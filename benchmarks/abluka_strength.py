@@ -24,7 +24,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from tavla.bots.abluka import AblukaBot
-from tavla.bots.abluka.baselines import AbImproved, random_turn
+from tavla.bots.abluka.baselines import AbImproved, random_opening, random_turn
 from tavla.rules.abluka import AblukaPosition
 
 PHASES = (("opening (0-9 blockers)", 0, 9), ("middle (10-19)", 10, 19), ("late (20+)", 20, 49))
@@ -40,22 +40,13 @@ class GameResult:
     baseline_depths: dict[str, list[int]] = field(default_factory=dict)
 
 
-def opening(seed: int) -> AblukaPosition:
-    rng = random.Random(seed)
-    position = AblukaPosition.start()
-    for _ in range(2):
-        to, block = random_turn(position.mover, position.waiter, position.blockers, rng)
-        position = position.after_turn(to, block)
-    return position
-
-
 def phase_of(position: AblukaPosition) -> str:
     count = position.blockers.bit_count()
     return next(name for name, low, high in PHASES if low <= count <= high)
 
 
 def play_game(opponent: str, opening_seed: int, engine_side: int, movetime_ms: int, level: str) -> GameResult:
-    position = opening(opening_seed)
+    position = random_opening(opening_seed)
     bot = AblukaBot(level)
     baseline = AbImproved()
     rng = random.Random(opening_seed * 2 + engine_side)

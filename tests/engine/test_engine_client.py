@@ -165,7 +165,7 @@ def test_a_duel_of_an_engine_with_itself_is_even_and_a_weak_network_loses(small_
     ("options", "message"),
     [
         (["--game", "tapa", "--games", "3"], "--games 3: an even number"),
-        (["--game", "abluka"], "abluka has no dice"),
+        (["--game", "abluka", "--cube"], "abluka has no doubling cube"),
         (["--game", "tapa", "--first", "/nonexistent/engine"], "the first engine: cannot start it"),
         (["--game", "gulbara", "--second", "FAKE"], "the second engine does not play gulbara"),
     ],
@@ -224,3 +224,12 @@ def test_a_duel_with_the_cube_of_an_engine_with_itself_is_even() -> None:
     assert "4 money games with the cube" in done.stdout
     rows = [line for line in done.stdout.splitlines() if "tavla engine" in line]
     assert len(rows) == 2 and all("2 (50.0%)" in row and "0.000 ±" in row for row in rows)
+
+
+def test_an_abluka_duel_starts_from_shared_openings() -> None:
+    done = duel("--game", "abluka", "--games", "2", "--movetime-ms", "30", "--first-level", "hard")
+    assert done.returncode == 0, done.stderr
+    assert "abluka: 2 games from shared openings, seeds 0 to 0" in done.stdout
+    rows = [line for line in done.stdout.splitlines() if "tavla engine" in line]
+    won = [int(row.split("│")[3].split()[0]) for row in rows]
+    assert len(rows) == 2 and sum(won) == 2  # Abluka has no draws

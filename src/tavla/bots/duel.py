@@ -174,3 +174,47 @@ def duel(
             if on_game is not None:
                 on_game()
     return DuelResult(games, wins, points, squares, unfinished, losses)
+
+
+class BoardPlayer(Protocol):
+    """A player of a game without dice (Abluka): the position its turn leaves."""
+
+    name: str
+
+    def play(self, position: Any) -> Any:
+        """The position after this player's turn in ``position`` (its side to act)."""
+        ...
+
+
+def board_duel(
+    first: BoardPlayer,
+    second: BoardPlayer,
+    openings: Iterable[Any],
+    *,
+    on_game: Callable[[], None] | None = None,
+) -> DuelResult:
+    """Games of a game without dice from each of ``openings`` (positions), each twice:
+    ``first`` playing the side to act in the opening, then the other side. Results for
+    ``first``; a game longer than ``MAX_TURNS`` turns is left unfinished."""
+    games = wins = losses = points = squares = unfinished = 0
+    for opening in openings:
+        for seat in (0, 1):
+            mine = opening.side if seat == 0 else 1 - opening.side
+            players = {mine: first, 1 - mine: second}
+            position, outcome = opening, opening.outcome()
+            for _ in range(MAX_TURNS):
+                if outcome is not None:
+                    break
+                position = players[position.side].play(position)
+                outcome = position.outcome()
+            unfinished += outcome is None
+            score = 0 if outcome is None or outcome.winner is None else outcome.points
+            score = score if outcome is not None and outcome.winner == mine else -score
+            games += 1
+            wins += score > 0
+            losses += score < 0
+            points += score
+            squares += score * score
+            if on_game is not None:
+                on_game()
+    return DuelResult(games, wins, points, squares, unfinished, losses)

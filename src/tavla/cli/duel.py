@@ -2,9 +2,10 @@
 
 Each engine is a program that speaks the protocol (docs/engine-protocol.md): by default
 ``tavla engine`` itself, or ``tavla engine --weights FILE`` for a network you trained.
-Cubeless single games on shared dice (``tavla.bots.duel``): each seed is played twice,
-the engines swapping colours, so that the dice's luck largely cancels. Every move is
-checked by the rules before it is played.
+Dice games are played on shared dice (``tavla.bots.duel``), cubeless or with the cube
+(``--cube``): each seed twice, the engines swapping colours, so that the dice's luck
+largely cancels. Abluka starts from openings of two random turns, each played twice
+with the engines swapping sides. Every move is checked by the rules before it is played.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ MOVETIME_HELP = "The time each engine may take a move (its own default if left o
 
 @reports_errors
 def duel_command(
-    game: Annotated[str, typer.Option(help="A dice game both engines play: tabla, tapa, ...")],
+    game: Annotated[str, typer.Option(help="A game both engines play: tabla, tapa, ..., abluka.")],
     first: Annotated[str, typer.Option(help=FIRST_HELP)] = OWN_ENGINE,
     second: Annotated[str, typer.Option(help="The second engine's command line.")] = OWN_ENGINE,
     level: Annotated[str, typer.Option(help="The level both engines play at: beginner ... max.")] = "medium",
@@ -40,14 +41,16 @@ def duel_command(
     cube: Annotated[bool, typer.Option(help="Money games with the doubling cube instead.")] = False,
 ) -> None:
     """Play two engines against each other on the same dice and print the result."""
-    from tavla.bots.duel import MAX_TURNS, duel
+    from tavla.bots.abluka.baselines import random_opening
+    from tavla.bots.duel import MAX_TURNS, board_duel, duel
     from tavla.core.registry import find_game
     from tavla.engine.client import EngineFailure, EnginePlayer, EngineProcess
 
     if games % 2:
         raise fail(f"--games {games}: an even number, each seed is played twice with the colours swapped")
-    if not find_game(game).facts.has_dice:  # every dice game has the cube
-        raise fail(f"{game} has no dice: duels are of dice games")
+    dice = find_game(game).facts.has_dice
+    if cube and not find_game(game).facts.has_cube:
+        raise fail(f"{game} has no doubling cube: leave out --cube")
     console = Console(highlight=False)
     engines: list[EngineProcess] = []
     try:
@@ -64,14 +67,22 @@ def duel_command(
         with Progress(*columns, console=console, transient=True) as progress:
             task = progress.add_task(f"{game}: games", total=games)
             seeds = range(seed, seed + games // 2)
-            result = duel(game, *players, seeds, on_game=lambda: progress.advance(task), cube=cube)
+
+            def advance() -> None:
+                progress.advance(task)
+
+            if dice:
+                result = duel(game, *players, seeds, on_game=advance, cube=cube)
+            else:  # Abluka: each opening of two random turns played twice, the engines swapping sides
+                result = board_duel(*players, (random_opening(number) for number in seeds), on_game=advance)
     except EngineFailure as error:
         raise fail(str(error)) from None
     finally:
         for engine in engines:
             engine.close()
-    kind = "money games with the cube" if cube else "cubeless games"
-    table = Table(title=f"{game}: {games} {kind} on shared dice, seeds {seed} to {seed + games // 2 - 1}")
+    kind = "money games with the cube" if cube else "cubeless games" if dice else "games"
+    shared = "on shared dice" if dice else "from shared openings"
+    table = Table(title=f"{game}: {games} {kind} {shared}, seeds {seed} to {seed + games // 2 - 1}")
     for heading in ("engine", "command", "won", "points per game", "ms per move"):
         table.add_column(heading, justify="left" if heading in ("engine", "command") else "right")
     rows = ((players[0], first, 1, result.wins), (players[1], second, -1, result.losses))

@@ -140,6 +140,15 @@ class EnginePlayer:
         self.moves = 0
 
     def choose(self, position: DiceGame[Any]) -> DiceTurn[Any]:
+        turn: DiceTurn[Any] = self._turn(position)
+        return turn
+
+    def play(self, position: Any) -> Any:
+        """The position after the engine's turn: a game without dice (Abluka), as
+        ``tavla.bots.duel.board_duel`` asks."""
+        return self._turn(position).after
+
+    def _turn(self, position: Any) -> Any:
         message: dict[str, Any] = {"cmd": "move", "position": position.notation(), "level": self.level}
         if self.movetime_ms is not None:
             message["movetime_ms"] = self.movetime_ms

@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 import time
 
+from tavla.rules.abluka import AblukaPosition
 from tavla.rules.abluka.board import BIT, FULL, NEIGHBOURS, squares_of
 
 _WIN = 10_000
@@ -39,6 +40,18 @@ def random_turn(mover: int, waiter: int, blockers: int, rng: random.Random) -> t
     to = rng.choice(list(squares_of(NEIGHBOURS[mover] & empty)))
     block = rng.choice(list(squares_of((empty & ~BIT[to]) | BIT[mover])))
     return to, block
+
+
+def random_opening(seed: int, turns: int = 2) -> AblukaPosition:
+    """Abluka's start after ``turns`` random turns from ``seed``: the openings that
+    matches between engines start from, so that two deterministic engines do not play
+    one game over and over."""
+    rng = random.Random(seed)
+    position = AblukaPosition.start()
+    for _ in range(turns):
+        to, block = random_turn(position.mover, position.waiter, position.blockers, rng)
+        position = position.after_turn(to, block)
+    return position
 
 
 def _turn_codes(mover: int, waiter: int, blockers: int) -> list[int]:

@@ -1,6 +1,7 @@
-"""Money games with the cube between two players on shared dice (``play_cube_game``,
-``duel(cube=True)``; RULES.md 12: the cube doubles up to 64, a double dropped ends the
-game for the cube's value before it)."""
+"""Duels beyond cubeless dice games: money games with the cube between two players on
+shared dice (``play_cube_game``, ``duel(cube=True)``; RULES.md 12: the cube doubles up
+to 64, a double dropped ends the game for the cube's value before it), and games without
+dice from shared openings (``board_duel``, Abluka)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from tavla.bots.duel import MAX_CUBE, duel, play_cube_game
+from tavla.bots.abluka.baselines import random_opening
+from tavla.bots.duel import MAX_CUBE, board_duel, duel, play_cube_game
 from tavla.bots.players import RandomPlayer
 from tavla.rules.dicegame import DiceGame
 from tavla.rules.dicesteps import DiceTurn
@@ -73,3 +75,31 @@ def test_with_the_cube_a_duel_needs_players_that_double_and_take() -> None:
     result = duel("tabla", *both, range(10), cube=True)
     # Whoever rolls second after the opening doubles and the other drops: one point each game.
     assert result.games == 20 and result.squares == 20 and result.wins + result.losses == 20
+
+
+class FirstTurn:
+    """Plays the first legal turn: the same game every time from the same position."""
+
+    name = "first turn"
+
+    def play(self, position: Any) -> Any:
+        return position.legal_turns()[0].after
+
+
+def test_a_board_duel_gives_each_player_each_side_of_every_opening() -> None:
+    """One deterministic player on both sides plays the same game from an opening twice:
+    the same side wins both, so each seat of the duel wins once, whatever the opening."""
+    openings = [random_opening(seed) for seed in range(6)]
+    result = board_duel(FirstTurn(), FirstTurn(), openings)
+    assert (result.games, result.wins, result.losses, result.points, result.unfinished) == (12, 6, 6, 0, 0)
+    # The opening's side to act is the first player's in the first game of each pair.
+    seen: list[int] = []
+
+    class Watching(FirstTurn):
+        def play(self, position: Any) -> Any:
+            seen.append(position.side)
+            return super().play(position)
+
+    board_duel(Watching(), FirstTurn(), openings[:1])
+    first_game_side = openings[0].side
+    assert seen[0] == first_game_side and 1 - first_game_side in seen
