@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
@@ -51,6 +51,11 @@ def play_game(
     return None
 
 
+Ended = tuple[int | None, int] | None
+"""How a game ended: the winner (a colour; None for a void game) and the points won, or
+None for a game left unfinished."""
+
+
 MAX_CUBE = 64
 """The highest cube of a game with the cube (RULES.md): no double beyond it."""
 
@@ -70,9 +75,7 @@ class CubePlayer(Player, Protocol):
         ...
 
 
-def play_cube_game(
-    game: str, players: tuple[CubePlayer, CubePlayer], seed: int
-) -> tuple[int | None, int] | None:
+def play_cube_game(game: str, players: tuple[CubePlayer, CubePlayer], seed: int) -> Ended:
     """One money game with the cube on the dice of ``seed`` (those of :func:`play_game`):
     the winner (a colour, None for a void game) and the points won, the cube's value
     included; None for a game left unfinished. Each player may double before any roll of
@@ -155,25 +158,35 @@ def duel(
     players must be :class:`CubePlayer`); without, cubeless single games."""
     if cube and not (isinstance(first, CubePlayer) and isinstance(second, CubePlayer)):
         raise TypeError("games with the cube need players that double and take")
-    games = wins = losses = points = squares = unfinished = 0
-    for seed in seeds:
-        for seat in (0, 1):
-            players = (first, second) if seat == 0 else (second, first)
-            if cube:
-                ended = play_cube_game(game, players, seed)  # type: ignore[arg-type]  # checked above
-            else:
-                outcome = play_game(game, players, seed)
-                ended = None if outcome is None else (outcome.winner, outcome.points)
-            unfinished += ended is None
-            score = 0 if ended is None or ended[0] is None else (ended[1] if ended[0] == seat else -ended[1])
-            games += 1
-            wins += score > 0
-            losses += score < 0
-            points += score
-            squares += score * score
-            if on_game is not None:
-                on_game()
-    return DuelResult(games, wins, points, squares, unfinished, losses)
+
+    def played() -> Iterator[tuple[Ended, int]]:
+        for seed in seeds:
+            for seat in (0, 1):
+                players = (first, second) if seat == 0 else (second, first)
+                if cube:
+                    yield play_cube_game(game, players, seed), seat  # type: ignore[arg-type]  # checked above
+                else:
+                    outcome = play_game(game, players, seed)
+                    yield (None if outcome is None else (outcome.winner, outcome.points)), seat
+
+    return _tally(played(), on_game)
+
+
+def _tally(games: Iterable[tuple[Ended, int]], on_game: Callable[[], None] | None) -> DuelResult:
+    """The results, for the first player, of games each given with the colour he played."""
+    count = wins = losses = points = squares = unfinished = 0
+    for ended, mine in games:
+        unfinished += ended is None
+        winner, won = ended or (None, 0)
+        score = 0 if winner is None else won if winner == mine else -won
+        count += 1
+        wins += score > 0
+        losses += score < 0
+        points += score
+        squares += score * score
+        if on_game is not None:
+            on_game()
+    return DuelResult(count, wins, points, squares, unfinished, losses)
 
 
 class BoardPlayer(Protocol):
@@ -196,25 +209,18 @@ def board_duel(
     """Games of a game without dice from each of ``openings`` (positions), each twice:
     ``first`` playing the side to act in the opening, then the other side. Results for
     ``first``; a game longer than ``MAX_TURNS`` turns is left unfinished."""
-    games = wins = losses = points = squares = unfinished = 0
-    for opening in openings:
-        for seat in (0, 1):
-            mine = opening.side if seat == 0 else 1 - opening.side
-            players = {mine: first, 1 - mine: second}
-            position, outcome = opening, opening.outcome()
-            for _ in range(MAX_TURNS):
-                if outcome is not None:
-                    break
-                position = players[position.side].play(position)
-                outcome = position.outcome()
-            unfinished += outcome is None
-            score = 0 if outcome is None or outcome.winner is None else outcome.points
-            score = score if outcome is not None and outcome.winner == mine else -score
-            games += 1
-            wins += score > 0
-            losses += score < 0
-            points += score
-            squares += score * score
-            if on_game is not None:
-                on_game()
-    return DuelResult(games, wins, points, squares, unfinished, losses)
+
+    def played() -> Iterator[tuple[Ended, int]]:
+        for opening in openings:
+            for seat in (0, 1):
+                mine = opening.side if seat == 0 else 1 - opening.side
+                players = {mine: first, 1 - mine: second}
+                position, outcome = opening, opening.outcome()
+                for _ in range(MAX_TURNS):
+                    if outcome is not None:
+                        break
+                    position = players[position.side].play(position)
+                    outcome = position.outcome()
+                yield (None if outcome is None else (outcome.winner, outcome.points)), mine
+
+    return _tally(played(), on_game)
