@@ -41,12 +41,12 @@ ROUND_WAIT_MS = 60_000
 """A round of beginner bots at 50 ms a move takes seconds; the page polls every three."""
 
 
-PAIRINGS_OFF_SCREEN = """() => [...document.querySelectorAll(".pairings td")]
+ROWS_OFF_SCREEN = """() => [...document.querySelectorAll(".pairings td, #entrants td")]
   .filter((cell) => cell.getBoundingClientRect().right > document.documentElement.clientWidth
     || cell.closest(".card").scrollWidth > cell.closest(".card").clientWidth)
   .map((cell) => cell.textContent)"""
-"""The cells of the rounds' pairings not wholly on the screen, or in a card that scrolls
-sideways."""
+"""The cells of the rounds' pairings and of the entrants not wholly on the screen, or in
+a card that scrolls sideways."""
 
 NAMES_AFTER_SCROLLING = """() => {
   const card = document.querySelector("#standings").closest(".card");
@@ -204,8 +204,8 @@ def test_an_administrator_runs_a_swiss_abluka_tournament_of_bots_in_the_browser(
         _shoot(shown, screenshots, "tournament-08-public-final")
         shown.set_viewport_size({"width": 390, "height": 844})
         _shoot(shown, screenshots, "tournament-09-public-final-phone")
-        # On a phone each board of a round is a block, every cell on the screen.
-        assert shown.evaluate(PAIRINGS_OFF_SCREEN) == []
+        # On a phone each board of a round and each entrant is a block, every cell on the screen.
+        assert shown.evaluate(ROWS_OFF_SCREEN) == []
         # The standings scroll sideways there, each name held at the card's left edge.
         assert shown.evaluate(NAMES_AFTER_SCROLLING) == [True] * BOTS
         final_table = shown.locator("#standings tbody").inner_text()
