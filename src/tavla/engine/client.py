@@ -51,6 +51,9 @@ class EngineProcess:
         except OSError as error:
             self._errors.close()
             raise EngineFailure(f"{self.label}: cannot start it ({error.strerror or error})") from None
+        if self._process.stdin is None:  # never: stdin is a pipe; this tells mypy so
+            raise EngineFailure(f"{self.label}: no pipe to its standard input")
+        self._stdin = self._process.stdin
         self._lines: queue.Queue[str | None] = queue.Queue()
         # A thread reads the replies so that a silent engine is given up after a while
         # instead of blocking the duel for ever.
@@ -70,9 +73,8 @@ class EngineProcess:
         self._next_id += 1
         request_id = self._next_id
         try:
-            assert self._process.stdin is not None
-            self._process.stdin.write(json.dumps({"id": request_id, **message}) + "\n")
-            self._process.stdin.flush()
+            self._stdin.write(json.dumps({"id": request_id, **message}) + "\n")
+            self._stdin.flush()
         except (BrokenPipeError, OSError):
             raise self._stopped() from None
         deadline = time.monotonic() + timeout_s
@@ -107,9 +109,8 @@ class EngineProcess:
         """Ask the engine to quit; end it if it does not within a few seconds."""
         if self._process.poll() is None:
             try:
-                assert self._process.stdin is not None
-                self._process.stdin.write('{"cmd": "quit"}\n')
-                self._process.stdin.close()
+                self._stdin.write('{"cmd": "quit"}\n')
+                self._stdin.close()
                 self._process.wait(timeout=5)
             except (OSError, subprocess.TimeoutExpired):
                 self._process.kill()
