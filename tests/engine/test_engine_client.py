@@ -182,11 +182,11 @@ def test_a_duel_plays_the_games_the_library_plays_in_process() -> None:
     from tavla.bots.duel import duel as in_process
 
     done = duel(
-        "--game", "tapa", "--games", "4", "--seed", "3", "--first-level", "hard", "--second-level", "medium"
+        "--game", "tapa", "--games", "2", "--seed", "3", "--first-level", "hard", "--second-level", "medium"
     )
     assert done.returncode == 0, done.stderr
     first = next(line for line in done.stdout.splitlines() if "(hard)" in line)
-    expected = in_process("tapa", LevelPlayer("tapa", "hard"), LevelPlayer("tapa", "medium"), range(3, 5))
+    expected = in_process("tapa", LevelPlayer("tapa", "hard"), LevelPlayer("tapa", "medium"), range(3, 4))
     assert f"{expected.wins} ({expected.win_rate:.1%})" in first
     assert f"{expected.ppg + 0.0:+.3f} ± {expected.ppg_ci95:.3f}" in first
 
