@@ -12,6 +12,7 @@ import pytest
 from tavla.bots.abluka.baselines import random_opening
 from tavla.bots.duel import MAX_CUBE, board_duel, duel, play_cube_game
 from tavla.bots.players import RandomPlayer
+from tavla.core.registry import find_game
 from tavla.rules.dicegame import DiceGame
 from tavla.rules.dicesteps import DiceTurn
 
@@ -27,6 +28,7 @@ class Scripted:
         self.doubles, self.takes = doubles, takes
         self.mover = RandomPlayer(seed=1)
         self.asked: list[tuple[str, int, int | None, int, bool]] = []
+        self.positions: list[str] = []  # where each double was asked about
 
     def choose(self, position: DiceGame[Any]) -> DiceTurn[Any]:
         return self.mover.choose(position)
@@ -34,6 +36,7 @@ class Scripted:
     def double(self, position: DiceGame[Any], cube: int, owner: int | None) -> bool:
         assert position.is_chance and position.dice is None  # before the roll
         self.asked.append(("double", cube, owner, position.side, position.is_chance))
+        self.positions.append(position.notation())
         return self.doubles
 
     def take(self, position: DiceGame[Any], cube: int, owner: int | None) -> bool:
@@ -62,6 +65,11 @@ def test_nobody_doubles_before_the_game_s_first_roll_and_the_cube_stops_at_64() 
         assert ended is not None
         winner, points = ended
         assert winner is None or points % MAX_CUBE == 0  # both always take: the cube reaches 64
+    start = find_game("tapa").start()
+    assert not {start.with_side(0).notation(), start.with_side(1).notation()} & {
+        *white.positions,
+        *black.positions,
+    }
     offers = [entry for entry in white.asked + black.asked if entry[0] == "double"]
     assert max(cube for _, cube, _, _, _ in offers) == MAX_CUBE // 2  # never offered at 64
     # Each double is offered by the side that may: the cube in the middle or its own.
@@ -103,3 +111,12 @@ def test_a_board_duel_gives_each_player_each_side_of_every_opening() -> None:
     board_duel(Watching(), FirstTurn(), openings[:1])
     first_game_side = openings[0].side
     assert seen[0] == first_game_side and 1 - first_game_side in seen
+
+
+def test_a_void_game_is_won_by_neither_and_an_unfinished_one_is_counted_apart() -> None:
+    from tavla.bots.duel import _tally
+
+    games = [((None, 1), 0), ((0, 2), 0), ((0, 1), 1), (None, 1), ((1, 3), 1)]
+    result = _tally(games, None)
+    assert (result.games, result.wins, result.losses, result.unfinished) == (5, 2, 1, 1)
+    assert (result.points, result.squares) == (2 - 1 + 3, 4 + 1 + 9)
