@@ -96,6 +96,19 @@ def test_the_candidates_of_a_roll_are_its_best_legal_turns() -> None:
     assert wanted in tops
 
 
+def test_a_game_with_huge_progressive_doubles_gives_its_decisions() -> None:
+    """Chelebi's doubles from 4-4 up play sixteen dice and more (RULES.md 6): too many
+    turns to list (the first game of seed 1 meets one; listing them stopped the
+    distillation there). Such a decision keeps the best turns of the network's beam, as
+    its player searches them at 0-ply, best first."""
+    network = Network.shipped("chelebi")
+    found = self_play_decisions("chelebi", network, 1, seed=1, candidates=3, explore=0.0)
+    assert len(found) > 10
+    for one in found[::5]:
+        values = [equity(network.chances(after, 1 - after.to_act)[None])[0] for after in one]
+        assert values == sorted(values, reverse=True)
+
+
 def test_labels_are_the_lookahead_for_the_player_who_moved(
     found: list[list[DiceGame[Any]]], labelled: Decisions
 ) -> None:

@@ -100,13 +100,19 @@ def self_play_decisions(
         raise TavlaError(f"a choice is between at least 2 candidates, not {candidates}")
     rng = random.Random(seed)
     found_all: list[list[DiceGame[Any]]] = []
+
+    def rate(rows: Any) -> Any:
+        return equity(network.evaluate(rows))
+
     for number in range(games):
         position: DiceGame[Any] = start.with_side(rng.randrange(2))
         for _ in range(MAX_TURNS):
             if position.is_chance:
                 position = position.with_roll((rng.randint(1, 6), rng.randint(1, 6)))
-            found = afterstates(position, limit=TURN_LIST_LIMIT)
-            order = np.argsort(-equity(network.evaluate(found.features)), kind="stable")
+            # A huge progressive double (chelebi, gulbara) is searched by the network's own
+            # beam, as its player searches it: its best turns, not every one.
+            found = afterstates(position, limit=TURN_LIST_LIMIT, score_rows=rate)
+            order = np.argsort(-rate(found.features), kind="stable")
             if len(order) >= 2:
                 found_all.append([found.after(int(index)) for index in order[:candidates]])
             second = len(order) > 1 and rng.random() < explore
