@@ -5,6 +5,7 @@ misbehave (an illegal move, a false ``after``, silence, a crash) are named, not 
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -233,3 +234,15 @@ def test_an_abluka_duel_starts_from_shared_openings() -> None:
     rows = [line for line in done.stdout.splitlines() if "tavla engine" in line]
     won = [int(row.split("│")[3].split()[0]) for row in rows]
     assert len(rows) == 2 and sum(won) == 2  # Abluka has no draws
+
+
+def test_an_engine_that_never_says_hello_is_not_left_running(tmp_path: Path) -> None:
+    pid_file = tmp_path / "pid"
+    script = tmp_path / "mute.py"
+    written = f"open({str(pid_file)!r}, 'w').write(str(os.getpid()))"
+    script.write_text(f"import os, time\n{written}\ntime.sleep(600)\n")
+    with pytest.raises(EngineFailure, match="the mute one: no answer to hello within 3 s"):
+        EngineProcess([sys.executable, str(script)], label="the mute one", hello_timeout_s=3)
+    if pid_file.exists():  # (a machine so busy that it was ended before it wrote it: ended all the same)
+        with pytest.raises(ProcessLookupError):
+            os.kill(int(pid_file.read_text()), 0)

@@ -33,7 +33,9 @@ class EngineProcess:
     """An engine program (``command``: its argument list) speaking the protocol on its
     standard input and output; ``hello`` holds its answer to the first request."""
 
-    def __init__(self, command: Sequence[str], *, label: str | None = None) -> None:
+    def __init__(
+        self, command: Sequence[str], *, label: str | None = None, hello_timeout_s: float = ANSWER_MARGIN_S
+    ) -> None:
         self.command = list(command)
         self.label = label or " ".join(self.command)
         # What it says on standard error, for a failure's message; closed by close().
@@ -59,7 +61,11 @@ class EngineProcess:
         # instead of blocking the duel for ever.
         threading.Thread(target=self._read, args=(self._process.stdout,), daemon=True).start()
         self._next_id = 0
-        self.hello = self.request({"cmd": "hello"}, timeout_s=ANSWER_MARGIN_S)
+        try:
+            self.hello = self.request({"cmd": "hello"}, timeout_s=hello_timeout_s)
+        except EngineFailure:
+            self.close()  # an engine that cannot say hello is not left running
+            raise
         self.name = f"{self.hello.get('name', '?')} {self.hello.get('version', '')}".strip()
 
     def _read(self, stream: IO[str] | None) -> None:
