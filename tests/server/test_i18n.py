@@ -65,7 +65,20 @@ def test_the_server_reads_every_translation(language: str, stored_template: Cata
     loaded = translations(language)
     for message in stored_template:
         if message.id:
-            assert loaded.has(str(message.id)), message.id
+            assert loaded.has(str(message.id), message.context), message.id
+
+
+@pytest.mark.parametrize(("language", "board", "table"), [("tr", "Tahta", "Masa"), ("bg", "Дъска", "Маса")])
+def test_one_english_word_with_two_meanings_gets_one_translation_for_each(
+    language: str, board: str, table: str
+) -> None:
+    context = "a pairing's table in a round"
+    assert translations(language).gettext("Board") == board
+    assert translations(language).pgettext(context, "Board") == table
+    assert translations(language).pgettext("no such context", "Board") == "Board"  # English, as untranslated
+    assert translations("en").pgettext(context, "Board") == "Board"
+    assert translations(language).npgettext(context, "Board", "Boards", 2) == "Boards"
+    assert f"Board (context: {context})" in i18n_catalog.msgids(i18n_catalog.read(i18n_catalog.TEMPLATE))
 
 
 def test_parameters_are_told_apart_by_name_in_both_styles() -> None:

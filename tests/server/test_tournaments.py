@@ -16,7 +16,7 @@ from tests.server.play import Seat
 from tests.server.test_i18n import untranslated
 from tests.server.tournament_world import World, build_world
 
-from tavla.server.i18n import translate
+from tavla.server.i18n import translate, translations
 from tavla.server.i18n_catalog import translated_languages
 from tavla.storage.database import _alembic_config
 from tavla.storage.models import TournamentPairing
@@ -362,8 +362,14 @@ def test_the_tournament_pages_have_no_english_left(world: World, language: str) 
         assert shown.status_code == 200 and f'<html lang="{language}">' in shown.text, (who, path)
         assert translate(language, "Final standings") in shown.text or "federations" in path
         assert untranslated(language, shown.text, names) == [], (who, path)
+        if path == f"/tournaments/{tournament}":
+            # A round's tables are not the game's board: "Masa", not "Tahta".
+            table = translations(language).pgettext("a pairing's table in a round", "Board")
+            assert table != translations(language).gettext("Board")
+            assert f"<th>{table}</th>" in shown.text and f'data-label="{table}"' in shown.text
     english = page(world, "nobody", f"/tournaments/{tournament}", "en").text
     assert len(untranslated(language, english, names)) > 10  # the check sees English where it is
+    assert "<th>Board</th>" in english
 
 
 def test_a_result_missed_while_nobody_listened_is_recorded_at_start_up(world: World) -> None:

@@ -33,12 +33,16 @@ def N_(message: str) -> str:
 
 
 class CatalogTranslations(gettext.NullTranslations):
-    """gettext's interface over a Babel catalog; untranslated messages fall back to English."""
+    """gettext's interface over a Babel catalog; untranslated messages fall back to English.
+
+    A message may carry a context (``msgctxt``) where one English word needs two
+    translations: "Board" is the game's board ("Tahta") and a pairing's table ("Masa").
+    """
 
     def __init__(self, catalog: Catalog | None) -> None:
         super().__init__()
-        self._messages: dict[str, str] = {}
-        self._plurals: dict[str, tuple[str, ...]] = {}
+        self._messages: dict[tuple[str | None, str], str] = {}
+        self._plurals: dict[tuple[str | None, str], tuple[str, ...]] = {}
         self._plural_of = gettext.c2py(catalog.plural_expr if catalog is not None else "n != 1")
         for message in catalog or ():
             if not message.id or message.fuzzy:
@@ -46,21 +50,27 @@ class CatalogTranslations(gettext.NullTranslations):
             if isinstance(message.id, tuple):
                 strings = tuple(message.string) if isinstance(message.string, tuple) else ()
                 if all(strings):
-                    self._plurals[message.id[0]] = strings
+                    self._plurals[message.context, message.id[0]] = strings
             elif message.string:
-                self._messages[str(message.id)] = str(message.string)
+                self._messages[message.context, str(message.id)] = str(message.string)
 
     def gettext(self, message: str) -> str:
-        return self._messages.get(message, message)
+        return self._messages.get((None, message), message)
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
-        strings = self._plurals.get(singular)
+        return self.npgettext(None, singular, plural, n)
+
+    def pgettext(self, context: str, message: str) -> str:
+        return self._messages.get((context, message), message)
+
+    def npgettext(self, context: str | None, singular: str, plural: str, n: int) -> str:
+        strings = self._plurals.get((context, singular))
         if strings:
             return strings[min(self._plural_of(n), len(strings) - 1)]
         return singular if n == 1 else plural
 
-    def has(self, message: str) -> bool:
-        return message in self._messages or message in self._plurals
+    def has(self, message: str, context: str | None = None) -> bool:
+        return (context, message) in self._messages or (context, message) in self._plurals
 
 
 @cache

@@ -79,7 +79,12 @@ def extract() -> Catalog:
 
 
 def msgids(catalog: Catalog) -> set[str]:
-    return {str(message.id) for message in catalog if message.id}
+    """Every text of ``catalog``, a text with a context written "text (context: …)"."""
+    return {
+        str(message.id) if message.context is None else f"{message.id} (context: {message.context})"
+        for message in catalog
+        if message.id
+    }
 
 
 def write(catalog: Catalog, path: Path) -> None:
