@@ -5,6 +5,7 @@ misbehave (an illegal move, a false ``after``, silence, a crash) are named, not 
 
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 import sys
@@ -70,6 +71,7 @@ def test_the_engine_plays_the_move_the_library_s_bot_plays() -> None:
     start = opening()
     with EngineProcess(ENGINE) as engine:
         assert "tapa" in engine.hello["games"] and engine.name.startswith("tavla ")
+        assert "weights" not in engine.hello and "(" not in engine.name
         played = EnginePlayer(engine, "medium").choose(start)
     assert played.after == LevelPlayer("tapa", "medium").choose(start).after
 
@@ -81,6 +83,10 @@ def test_an_engine_with_weights_of_one_s_own_plays_that_network(small_network: P
     assert theirs.after != shipped.after  # the two networks differ here: the test can tell them apart
     with EngineProcess([*ENGINE, "--weights", str(small_network)]) as engine:
         assert EnginePlayer(engine, "medium").choose(position).after == theirs.after
+        # hello names the file that plays, with its hash; an engine without --weights does not.
+        digest = hashlib.sha256(small_network.read_bytes()).hexdigest()[:16]
+        assert engine.hello["weights"] == {"tapa": f"tapa.npz, sha256 {digest}"}
+        assert engine.name.endswith(f"(tapa: tapa.npz, sha256 {digest})")
     with EngineProcess([*TAVLA, "engine", "--weights", str(small_network)]) as engine:  # `tavla engine`
         assert EnginePlayer(engine, "medium").choose(position).after == theirs.after
 

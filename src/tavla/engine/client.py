@@ -67,6 +67,9 @@ class EngineProcess:
             self.close()  # an engine that cannot say hello is not left running
             raise
         self.name = f"{self.hello.get('name', '?')} {self.hello.get('version', '')}".strip()
+        weights = self.hello.get("weights")
+        if isinstance(weights, dict) and weights:
+            self.name += " (" + "; ".join(f"{game}: {source}" for game, source in weights.items()) + ")"
 
     def _read(self, stream: IO[str] | None) -> None:
         for line in stream or ():

@@ -11,6 +11,7 @@ this one replaces it for its games.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,7 @@ from tavla.bots.levels import DEFAULT_MOVETIME_MS, level_search
 from tavla.bots.network import Network, shipped_games
 from tavla.bots.search import DiceSearch
 from tavla.core.errors import TavlaError
-from tavla.engine.registry import LEVELS, EngineError, register_engine
+from tavla.engine.registry import LEVELS, EngineError, note_weights, register_engine
 from tavla.rules.dicegame import DiceGame
 
 _DOUBLES = (CubeAction.DOUBLE_TAKE, CubeAction.DOUBLE_PASS, CubeAction.DOUBLE_BEAVER)
@@ -122,8 +123,10 @@ def use_networks(paths: list[Path]) -> list[str]:
     """Answer for the games of the network files ``paths`` with those networks instead
     of the shipped ones (``tavla engine --weights``); the games, in order. Each file
     names its game in the .json beside it; one without, or for a game that is no dice
-    game with a heuristic, or a second file for one game, is refused."""
+    game with a heuristic, or a second file for one game, is refused. ``hello`` names
+    each file with the start of its SHA-256, so that a duel's table says which played."""
     networks: dict[str, Network] = {}
+    sources: dict[str, str] = {}
     for path in paths:
         try:
             network = Network.load(path)
@@ -134,5 +137,8 @@ def use_networks(paths: list[Path]) -> list[str]:
         if network.game in networks:
             raise TavlaError(f"{path}: a second network for {network.game}")
         networks[network.game] = network
+        sources[network.game] = f"{path.name}, sha256 {hashlib.sha256(path.read_bytes()).hexdigest()[:16]}"
     register_engine(DiceEngine(networks))
+    for game, source in sources.items():
+        note_weights(game, source)
     return list(networks)

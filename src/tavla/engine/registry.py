@@ -39,6 +39,7 @@ class GameEngine(Protocol):
 
 
 _ENGINES: dict[str, GameEngine] = {}
+_WEIGHTS: dict[str, str] = {}
 
 
 def register_engine(engine: GameEngine) -> GameEngine:
@@ -60,3 +61,14 @@ def engine_games() -> list[str]:
     """The games some registered engine plays, in the library's order of games (whatever
     order the engines' modules were imported in)."""
     return [game for game in game_names() if game in _ENGINES]
+
+
+def note_weights(game: str, source: str) -> None:
+    """Record that ``game`` is played by the network ``source`` (a file and its hash)
+    instead of the shipped weights, for ``hello`` to say so."""
+    _WEIGHTS[game] = source
+
+
+def played_weights() -> dict[str, str]:
+    """The games played by networks other than the shipped ones, and their sources."""
+    return {game: _WEIGHTS[game] for game in game_names() if game in _WEIGHTS}

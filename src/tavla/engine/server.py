@@ -20,7 +20,7 @@ from tavla.core.errors import TavlaError
 from tavla.core.jsonread import load_json
 from tavla.engine import builtin  # noqa: F401  (registers the engines)
 from tavla.engine.dice import use_networks
-from tavla.engine.registry import LEVELS, EngineError, engine_for, engine_games
+from tavla.engine.registry import LEVELS, EngineError, engine_for, engine_games, played_weights
 
 NAME = "tavla"
 
@@ -37,7 +37,11 @@ class EngineServer:
     """Answers requests; ``handle`` is the whole protocol, ``serve`` the I/O loop."""
 
     def hello(self) -> dict[str, Any]:
-        return {"name": NAME, "version": tavla.__version__, "games": engine_games(), "levels": list(LEVELS)}
+        """Who the engine is; ``weights`` (only when some are) names the networks that
+        play in place of the shipped ones (``--weights``)."""
+        reply = {"name": NAME, "version": tavla.__version__, "games": engine_games(), "levels": list(LEVELS)}
+        weights = played_weights()
+        return {**reply, "weights": weights} if weights else reply
 
     def handle_line(self, line: str | bytes) -> dict[str, Any] | None:
         """The reply to one request line (None for a blank line); raises Quit on ``quit``.
