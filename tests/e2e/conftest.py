@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from tests.browser import ARGS, CHROMIUM
-from tests.server.served import Served
+from tests.server.served import Served, serve_sqlite
 
 
 @pytest.fixture(scope="module")
@@ -35,9 +35,4 @@ def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def served(tmp_path: Path) -> Iterator[Served]:
     """A real ``tavla serve`` process on a SQLite file of its own (tests/server/served.py);
     the walk-throughs that need a server shared by a module's tests define their own."""
-    server = Served(tmp_path / "tavla.db", tmp_path / "server.log")
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+    yield from serve_sqlite(tmp_path)

@@ -21,7 +21,7 @@ pytest.importorskip("fastapi")
 from anyio.from_thread import BlockingPortal
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from tests.server.served import Served
+from tests.server.served import Served, serve_sqlite
 
 from tavla.server.app import create_app
 from tavla.server.deps import SESSION_COOKIE
@@ -133,9 +133,4 @@ def site(database_url: str) -> Iterator[Site]:
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[Served]:
     """A real ``tavla serve`` process on a SQLite file of its own (served.py)."""
-    server = Served(tmp_path / "tavla.db", tmp_path / "server.log")
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+    yield from serve_sqlite(tmp_path)

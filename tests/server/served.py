@@ -14,6 +14,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -111,6 +112,17 @@ class Served:
                 self.process.kill()
                 self.process.wait(10)
         self.process = None
+
+
+def serve_sqlite(directory: Path) -> Iterator[Served]:
+    """A ``tavla serve`` process on a SQLite file of its own in ``directory``, stopped
+    afterwards: the body of the ``served`` fixtures."""
+    server = Served(directory / "tavla.db", directory / "server.log")
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 class Account:
