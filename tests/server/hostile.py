@@ -66,9 +66,7 @@ def dump(
     engine = _engine(database_url)
     rows: dict[str, list[tuple[Any, ...]]] = {}
     with engine.connect() as db:
-        found_tables = inspect(db)
-        for name in sorted(found_tables.get_table_names()):
-            columns = [c["name"] for c in found_tables.get_columns(name) if c["name"] not in BOOKKEEPING]
+        for name, columns in _tables(database_url):
             key = "id" if name == "games" else "game_id"
             selected: list[ColumnClause[Any]] = [column(c) for c in columns]  # any type: as stored
             statement = select(*selected).select_from(table(name))
@@ -82,6 +80,23 @@ def dump(
                 found = [row for row in found if row[at] is None or row[at] in among]
             rows[name] = sorted(found, key=repr)
     return rows
+
+
+_SCHEMAS: dict[str, list[tuple[str, list[str]]]] = {}
+
+
+def _tables(database_url: str) -> list[tuple[str, list[str]]]:
+    """Each table's name and its columns but the bookkeeping ones, read from the database
+    once per test (a schema does not change under a test; reading it is most of a dump's
+    time on PostgreSQL)."""
+    if database_url not in _SCHEMAS:
+        with _engine(database_url).connect() as db:
+            found = inspect(db)
+            _SCHEMAS[database_url] = [
+                (name, [c["name"] for c in found.get_columns(name) if c["name"] not in BOOKKEEPING])
+                for name in sorted(found.get_table_names())
+            ]
+    return _SCHEMAS[database_url]
 
 
 def game_ids(database_url: str) -> set[str]:
