@@ -127,9 +127,6 @@ class LedgerMachine(RuleBasedStateMachine):
         self.touched: set[str] = set()  # games a step tried to close, checked after it
 
     def teardown(self) -> None:
-        import sys
-
-        print("STATUSES", sorted(g.status for g in self.model_games.values()), file=sys.stderr)
         self.loop.run_until_complete(self.engine.dispose())
         self.loop.close()
         shutil.rmtree(self.folder, ignore_errors=True)
