@@ -107,7 +107,7 @@ def across(first: Served, second: Served) -> tuple[Account, Account, str, WsSeat
     """ayse on the first process, mehmet on the second, which makes their game (he
     accepts there) and so owns it: ayse's socket is relayed to it."""
     ayse, mehmet = Account(first, "ayse"), Account(second, "mehmet")
-    game_id = offer_and_accept(ayse, mehmet, game="tabla", length=3, cube=True)
+    game_id = offer_and_accept(ayse, mehmet, game="tabla", length=1, cube=True)
     relayed, at_owner = ayse.connect(game_id), mehmet.connect(game_id)
     table = Table((relayed, at_owner) if relayed.state["seat"] == 0 else (at_owner, relayed))
     return ayse, mehmet, game_id, relayed, at_owner, table
