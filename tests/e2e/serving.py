@@ -21,6 +21,8 @@ POSTGRES = os.environ.get("TAVLA_TEST_POSTGRES")
 DATABASE_KINDS = ["sqlite"] + (["postgresql"] if POSTGRES else [])
 
 FAST_BOTS = {
+    "TAVLA_PASSWORD_TIME_COST": "1",  # argon2 at its real cost is tested in tests/server
+    "TAVLA_PASSWORD_MEMORY_KIB": "64",
     "TAVLA_BOT_DELAY_MS": "0",
     "TAVLA_BOT_MOVETIME_MS": "50",
     "TAVLA_MESSAGES_PER_SECOND": "10000",

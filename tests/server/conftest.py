@@ -21,7 +21,7 @@ pytest.importorskip("fastapi")
 from anyio.from_thread import BlockingPortal
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from tests.server.served import Served, serve_sqlite
+from tests.server.served import CHEAP_PASSWORDS, Served, serve_sqlite
 
 from tavla.server.app import create_app
 from tavla.server.deps import SESSION_COOKIE
@@ -121,6 +121,10 @@ def make_settings(database_url: str, **extra: Any) -> Settings:
     extra.setdefault("changes_per_minute", 10_000)
     extra.setdefault("connections_per_minute_per_address", 10_000)
     extra.setdefault("connections_per_minute_per_account", 10_000)
+    # Passwords hashed cheaply: argon2 at the site's cost is most of a test's setting up
+    # (test_accounts.py checks the real cost and the rehash between costs).
+    extra.setdefault("password_time_cost", CHEAP_PASSWORDS[0])
+    extra.setdefault("password_memory_kib", CHEAP_PASSWORDS[1])
     return Settings(database_url=database_url, bot_delay_ms=0, bot_movetime_ms=50, **extra)
 
 

@@ -28,7 +28,11 @@ from tavla.server.deps import SESSION_COOKIE
 TAVLA = Path(sys.executable).with_name("tavla")
 START_TIMEOUT_S = 30.0
 READ_TIMEOUT_S = 15.0
+CHEAP_PASSWORDS = (1, 64)
+"""argon2's passes and KiB in the tests' servers: the site's cost is tested apart."""
 QUICK_AND_UNLIMITED = {
+    "TAVLA_PASSWORD_TIME_COST": str(CHEAP_PASSWORDS[0]),
+    "TAVLA_PASSWORD_MEMORY_KIB": str(CHEAP_PASSWORDS[1]),
     "TAVLA_BOT_DELAY_MS": "0",
     "TAVLA_MESSAGES_PER_SECOND": "10000",
     "TAVLA_ACTIONS_PER_SECOND_PER_ACCOUNT": "10000",

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-import pytest
-from sqlalchemy import create_engine, select
-from tests.server.conftest import Site
+import asyncio
+import threading
 
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, select
+from tests.server.conftest import Site, make_settings
+
+from tavla.server.app import create_app
 from tavla.server.deps import SESSION_COOKIE
+from tavla.server.security import DEFAULT_MEMORY_KIB, DEFAULT_TIME_COST, Passwords
 from tavla.server.settings import Settings
 from tavla.storage.models import Session, User
 
@@ -29,6 +35,60 @@ def test_register_sets_an_http_only_same_site_cookie_and_hashes_with_argon2(
     engine.dispose()
     assert stored is not None and stored.startswith("$argon2id$")
     assert session_hash != response.cookies[SESSION_COOKIE]  # the database keeps a digest only
+
+
+def stored_hash(database_url: str, name: str) -> str:
+    engine = create_engine(database_url.replace("sqlite:", "sqlite+pysqlite:", 1))
+    with engine.connect() as connection:
+        found = connection.execute(select(User.password_hash).where(User.name == name)).scalar_one()
+    engine.dispose()
+    assert isinstance(found, str)
+    return found
+
+
+def test_passwords_are_hashed_at_the_site_s_cost_and_again_when_it_changes(database_url: str) -> None:
+    credentials = {"name": "ivan", "password": "парола за вход"}
+    # The site's own cost (the tests' other servers hash cheaply).
+    real = make_settings(
+        database_url, password_time_cost=DEFAULT_TIME_COST, password_memory_kib=DEFAULT_MEMORY_KIB
+    )
+    assert (real.password_time_cost, real.password_memory_kib) == (
+        Settings().password_time_cost,
+        Settings().password_memory_kib,
+    )
+    with TestClient(create_app(real), base_url="http://testserver") as client:
+        assert client.post("/api/register", json=credentials).status_code == 200
+    assert stored_hash(database_url, "ivan").startswith("$argon2id$v=19$m=65536,t=3,p=4$")
+    # The site lowers its cost: a wrong password changes nothing; the right one signs in
+    # and is hashed again at the new cost, under which it still signs in.
+    cheaper = make_settings(database_url, password_time_cost=1, password_memory_kib=64)
+    with TestClient(create_app(cheaper), base_url="http://testserver") as client:
+        wrong = client.post("/api/login", json={**credentials, "password": "парола за вхоД"})
+        assert wrong.status_code == 401
+        assert stored_hash(database_url, "ivan").startswith("$argon2id$v=19$m=65536,t=3,p=4$")
+        assert client.post("/api/login", json=credentials).status_code == 200
+        assert stored_hash(database_url, "ivan").startswith("$argon2id$v=19$m=64,t=1,p=4$")
+        client.cookies.clear()  # signed out: a signed-in login would need its CSRF token
+        assert client.post("/api/login", json=credentials).status_code == 200
+
+
+def test_hashing_a_password_leaves_the_event_loop_free() -> None:
+    passwords = Passwords(time_cost=1, memory_kib=64)
+    threads: list[int] = []
+    hash_now = passwords.hash_now
+
+    def hashing(password: str) -> str:
+        threads.append(threading.get_ident())
+        return hash_now(password)
+
+    passwords.hash_now = hashing  # type: ignore[method-assign]
+
+    async def register() -> str:
+        return await passwords.hash("yeterince uzun")
+
+    stored = asyncio.run(register())
+    assert passwords.matches_now(stored, "yeterince uzun") and not passwords.matches_now(stored, "başka")
+    assert threads and threads[0] != threading.get_ident()  # a worker thread, not the loop's
 
 
 def test_the_cookie_is_secure_behind_tls(site: Site) -> None:
@@ -140,6 +200,9 @@ def test_production_refuses_to_start_without_a_secret_key() -> None:
     with pytest.raises(ValueError, match="at least 32"):
         Settings(production=True, secret_key="short")
     assert Settings(production=True, secret_key="k" * 40).signing_key == b"k" * 40
+    with pytest.raises(ValueError, match="easy to guess"):
+        Settings(production=True, secret_key="k" * 40, password_memory_kib=19_456, password_time_cost=1)
+    assert Settings(production=True, secret_key="k" * 40, password_memory_kib=19_456, password_time_cost=2)
 
 
 def test_health_answers_once_migrated(site: Site) -> None:

@@ -13,13 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from tavla.server.errors import ApiError, invalid
 from tavla.server.i18n import N_
-from tavla.server.security import (
-    hash_password,
-    new_token,
-    password_matches,
-    token_digest,
-    waste_a_verification,
-)
+from tavla.server.security import Passwords, new_token, token_digest
 from tavla.storage.models import Session, User
 
 LANGUAGES = ("en", "tr", "bg")
@@ -60,7 +54,9 @@ def check_password(password: str) -> str:
     return password
 
 
-async def register(db: AsyncSession, name: str, password: str, language: str = "en") -> User:
+async def register(
+    db: AsyncSession, passwords: Passwords, name: str, password: str, language: str = "en"
+) -> User:
     name = check_name(name)
     check_password(password)
     if language not in LANGUAGES:
@@ -71,7 +67,7 @@ async def register(db: AsyncSession, name: str, password: str, language: str = "
     user = User(
         name=name,
         name_key=key,
-        password_hash=hash_password(password),
+        password_hash=await passwords.hash(password),
         guest=False,
         language=language,
         created_ms=now_ms(),
@@ -96,12 +92,18 @@ async def make_guest(db: AsyncSession, language: str = "en") -> User:
     return user
 
 
-async def authenticate(db: AsyncSession, name: str, password: str) -> User | None:
+async def authenticate(db: AsyncSession, passwords: Passwords, name: str, password: str) -> User | None:
+    """The account that ``name`` and ``password`` sign in to, else None. A password hashed
+    at another cost than the site's now is hashed again at the new cost as it signs in."""
     user = await db.scalar(select(User).where(User.name_key == name_key(name.strip())))
     if user is None or user.password_hash is None:
-        waste_a_verification(password)
+        await passwords.waste_a_verification(password)
         return None
-    return user if password_matches(user.password_hash, password) else None
+    if not await passwords.matches(user.password_hash, password):
+        return None
+    if passwords.needs_rehash(user.password_hash):
+        user.password_hash = await passwords.hash(password)
+    return user
 
 
 async def open_session(db: AsyncSession, user: User, key: bytes, days: int) -> tuple[str, str]:

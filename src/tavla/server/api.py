@@ -117,7 +117,8 @@ async def register(
     platform: PlatformDep,
     _s: OptionalSession,
 ) -> Account:
-    user = await accounts.register(db, body.name, body.password, body.language or _browser_language(request))
+    language = body.language or _browser_language(request)
+    user = await accounts.register(db, platform.passwords, body.name, body.password, language)
     return await _sign_in(request, response, db, platform, user, platform.settings.session_days)
 
 
@@ -146,7 +147,7 @@ async def login(
                 retry_after_s=wait,
                 seconds=wait,
             )
-    user = await accounts.authenticate(db, body.name, body.password)
+    user = await accounts.authenticate(db, platform.passwords, body.name, body.password)
     if user is None:
         raise ApiError(401, "bad_login", N_("wrong name or password"))
     return await _sign_in(request, response, db, platform, user, platform.settings.session_days)

@@ -20,6 +20,7 @@ from tavla.server.live.room import Room
 from tavla.server.live.rooms import Rooms
 from tavla.server.lobby import DIRTY_TOPIC, Lobby
 from tavla.server.relay import Relay
+from tavla.server.security import Passwords
 from tavla.server.settings import Settings
 from tavla.server.stakes import tournaments as tournament_money
 from tavla.server.stakes.games import StakedGames
@@ -42,10 +43,12 @@ class Platform:
     limits: Limits
     tournaments: Director
     staked: StakedGames
+    passwords: Passwords
+    """Hashes and checks the accounts' passwords at the site's cost."""
     relay: Relay = field(init=False)
+    """Carries the games' traffic to and from the other processes (one process: unused)."""
     analyses: Analyses = field(default_factory=Analyses)
     """The finished games' reviews this process made (the archive's analysis)."""
-    """Carries the games' traffic to and from the other processes (one process: unused)."""
     ready: bool = False
     _catching_up: asyncio.Task[None] | None = None
     _lobby_dirty: bool = False
@@ -76,6 +79,7 @@ class Platform:
             Limits(settings),
             Director(maker, rooms),
             staked,
+            Passwords(settings.password_time_cost, settings.password_memory_kib),
         )
         # The tournaments hear of finished games; the rooms never import them.
         rooms.events.on_game_finished(platform.tournaments.game_finished)

@@ -5,8 +5,15 @@ from __future__ import annotations
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from tavla.server.security import DEFAULT_MEMORY_KIB, DEFAULT_TIME_COST
+
 DEVELOPMENT_KEY = "tavla-development-key-not-secret"
 """Signs sessions outside production only; production refuses to start without its own."""
+
+
+PRODUCTION_PASSWORD_WORK = 19_456 * 2
+"""The least memory (KiB) × passes of argon2id a production site may hash passwords with:
+OWASP's minimum, 19 MiB and 2 passes."""
 
 
 class SettingsError(ValueError):
@@ -53,6 +60,11 @@ class Settings(BaseSettings):
     lease_ms: int = Field(default=5000, ge=300, le=120_000)
     """How long a process owns a live game without renewing it (a third of it between
     renewals): when a process dies, another takes its games over within about this."""
+    password_time_cost: int = Field(default=DEFAULT_TIME_COST, ge=1, le=100)
+    """argon2id's passes over its memory when a password is hashed."""
+    password_memory_kib: int = Field(default=DEFAULT_MEMORY_KIB, ge=32, le=4_194_304)
+    """argon2id's memory per hash, in KiB (64 MiB by default). A password hashed at another
+    cost is hashed again at this one when its owner next signs in."""
 
     @model_validator(mode="after")
     def _production_needs_a_key(self) -> Settings:
@@ -64,6 +76,12 @@ class Settings(BaseSettings):
             if self.secret_key == DEVELOPMENT_KEY or len(self.secret_key) < 32:
                 raise SettingsError(
                     "TAVLA_SECRET_KEY must be at least 32 characters and not the development key"
+                )
+            if self.password_memory_kib * self.password_time_cost < PRODUCTION_PASSWORD_WORK:
+                raise SettingsError(
+                    "passwords hashed this cheaply are easy to guess: in production, "
+                    "TAVLA_PASSWORD_MEMORY_KIB × TAVLA_PASSWORD_TIME_COST must be at least "
+                    f"{PRODUCTION_PASSWORD_WORK} (19 MiB and 2 passes)"
                 )
         return self
 
