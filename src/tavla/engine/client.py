@@ -64,7 +64,7 @@ class EngineProcess:
         try:
             self.hello = self.request({"cmd": "hello"}, timeout_s=hello_timeout_s)
         except EngineFailure:
-            self.close()  # an engine that cannot say hello is not left running
+            self.close(grace_s=0.5)  # an engine that cannot say hello is not left running
             raise
         self.name = f"{self.hello.get('name', '?')} {self.hello.get('version', '')}".strip()
         weights = self.hello.get("weights")
@@ -114,13 +114,13 @@ class EngineProcess:
         tail = f": {said[-1]}" if said else ""
         return EngineFailure(f"{self.label}: stopped (exit status {status}){tail}")
 
-    def close(self) -> None:
-        """Ask the engine to quit; end it if it does not within a few seconds."""
+    def close(self, grace_s: float = 5.0) -> None:
+        """Ask the engine to quit; end it if it does not within ``grace_s`` seconds."""
         if self._process.poll() is None:
             try:
                 self._stdin.write('{"cmd": "quit"}\n')
                 self._stdin.close()
-                self._process.wait(timeout=5)
+                self._process.wait(timeout=grace_s)
             except (OSError, subprocess.TimeoutExpired):
                 self._process.kill()
                 self._process.wait()
