@@ -1,7 +1,7 @@
 """Load on one ``tavla serve`` process: N concurrent games played over websockets.
 
     .venv/bin/python benchmarks/server_load.py [--games 10 100 500] [--seconds 30]
-                                               [--players 20] [--think-ms 0]
+                                               [--players 20] [--think-ms 0] [--signing-up 0]
 
 For each N a fresh server process is started on loopback (SQLite in a temporary
 folder, bots without delay, no message limit to speak of). N games of tabla to one
@@ -15,7 +15,10 @@ Reported per N: acknowledged intents per second, the latency of an intent (sent 
 its ``ack`` received) at p50 and p99, refused intents (``stale`` after a race with
 the opponent's presence, etc.), games finished, the server's RSS at the end and its
 peak (``/proc/<pid>/status``), its CPU time over the window (``/proc/<pid>/stat``,
-as a share of one core) and the load generator's own CPU time.
+as a share of one core) and the load generator's own CPU time. With ``--signing-up K``,
+K visitors sign up new accounts one after another during the window (each password
+hashed with argon2 at the site's cost): the intents' latency then shows what a
+sign-up costs the games being played, and the table the sign-ups a second.
 """
 
 from __future__ import annotations
@@ -286,6 +289,7 @@ class Result:
     peak_mib: float
     server_cpu_s: float
     generator_cpu_s: float
+    sign_ups: int = 0
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -295,8 +299,19 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
+async def keep_signing_up(server: Server, prefix: str, stop: asyncio.Event, done: list[int]) -> None:
+    """New accounts one after the other, as visitors signing up: each hashes its
+    password with argon2 at the site's cost, tens of milliseconds of CPU."""
+    async with httpx.AsyncClient(base_url=server.url, timeout=60) as http:
+        number = 0
+        while not stop.is_set():
+            await register(http, f"{prefix}{number}")
+            number += 1
+            done[0] += 1
+
+
 async def run_load(
-    server: Server, games: int, seconds: float, player_count: int, progress: Progress
+    server: Server, games: int, seconds: float, player_count: int, progress: Progress, signing_up: int = 0
 ) -> Result:
     limits = httpx.Limits(max_connections=16)
     async with httpx.AsyncClient(base_url=server.url, timeout=60, limits=limits) as http:
@@ -324,12 +339,19 @@ async def run_load(
         await asyncio.sleep(1.0)  # the first states and intents settle
         window = progress.add_task(f"N={games}: playing", total=seconds)
         stats.measuring = True
+        sign_ups, signed_up = asyncio.Event(), [0]
+        visitors = [
+            asyncio.create_task(keep_signing_up(server, f"visitor{index}x", sign_ups, signed_up))
+            for index in range(signing_up)
+        ]
         server_cpu0, own_cpu0, started = server.cpu_s(), time.process_time(), time.monotonic()
         while (elapsed := time.monotonic() - started) < seconds:
             progress.update(window, completed=elapsed)
             await asyncio.sleep(0.25)
         stats.measuring = False
         elapsed = time.monotonic() - started
+        sign_ups.set()
+        await asyncio.gather(*visitors)
         server_cpu, own_cpu = server.cpu_s() - server_cpu0, time.process_time() - own_cpu0
         rss, peak = server.memory_mib()
         progress.update(window, completed=seconds)
@@ -350,6 +372,7 @@ async def run_load(
         peak,
         server_cpu,
         own_cpu,
+        signed_up[0],
     )
 
 
@@ -369,6 +392,13 @@ def main() -> None:
         default=0.0,
         help="mean time a player takes before each action (0: none, the server's ceiling)",
     )
+    parser.add_argument(
+        "--signing-up",
+        type=int,
+        default=0,
+        help="visitors signing up one account after another while the games are played "
+        "(argon2 at the site's cost): how much a sign-up holds up the games",
+    )
     arguments = parser.parse_args()
     THINK_S[0] = arguments.think_ms / 1000
     console = Console(width=max(Console().width, 130))
@@ -381,7 +411,14 @@ def main() -> None:
             try:
                 with Progress(*columns, console=console, transient=True) as progress:
                     result = asyncio.run(
-                        run_load(server, games, arguments.seconds, arguments.players, progress)
+                        run_load(
+                            server,
+                            games,
+                            arguments.seconds,
+                            arguments.players,
+                            progress,
+                            arguments.signing_up,
+                        )
                     )
             finally:
                 server.stop()
@@ -392,6 +429,8 @@ def main() -> None:
         if arguments.think_ms
         else ", players act at once"
     )
+    if arguments.signing_up:
+        pace += f", {arguments.signing_up} visitors signing up meanwhile"
     table = Table(title=f"tavla serve under load ({arguments.seconds:.0f} s per N, one server process{pace})")
     for heading in (
         "games",
@@ -400,6 +439,7 @@ def main() -> None:
         "p99 ms",
         "refused",
         "finished",
+        "sign-ups/s",
         "server RSS MiB (peak)",
         "server CPU",
         "generator CPU",
@@ -413,6 +453,7 @@ def main() -> None:
             f"{r.p99_ms:.1f}",
             str(r.refused),
             str(r.finished) + (f" ({r.broken} broken)" if r.broken else ""),
+            f"{r.sign_ups / r.seconds:.1f}",
             f"{r.rss_mib:.0f} ({r.peak_mib:.0f})",
             f"{r.server_cpu_s:.1f} s ({100 * r.server_cpu_s / r.seconds:.0f}%)",
             f"{r.generator_cpu_s:.1f} s ({100 * r.generator_cpu_s / r.seconds:.0f}%)",

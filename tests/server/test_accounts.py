@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 
 import pytest
 from fastapi.testclient import TestClient
@@ -89,6 +90,31 @@ def test_hashing_a_password_leaves_the_event_loop_free() -> None:
     stored = asyncio.run(register())
     assert passwords.matches_now(stored, "yeterince uzun") and not passwords.matches_now(stored, "başka")
     assert threads and threads[0] != threading.get_ident()  # a worker thread, not the loop's
+
+
+@pytest.mark.parametrize("at_once", [1, 3])
+def test_no_more_passwords_are_hashed_together_than_the_site_allows(at_once: int) -> None:
+    passwords = Passwords(time_cost=1, memory_kib=64, at_once=at_once)
+    running, most = [0], [0]
+    lock = threading.Lock()
+    hash_now = passwords.hash_now
+
+    def slow_hashing(password: str) -> str:
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        time.sleep(0.05)
+        with lock:
+            running[0] -= 1
+        return hash_now(password)
+
+    passwords.hash_now = slow_hashing  # type: ignore[method-assign]
+
+    async def burst() -> list[str]:
+        return await asyncio.gather(*(passwords.hash(f"parola {n:02}") for n in range(6)))
+
+    hashes = asyncio.run(burst())
+    assert len(set(hashes)) == 6 and most[0] == at_once
 
 
 def test_the_cookie_is_secure_behind_tls(site: Site) -> None:

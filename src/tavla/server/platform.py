@@ -79,7 +79,9 @@ class Platform:
             Limits(settings),
             Director(maker, rooms),
             staked,
-            Passwords(settings.password_time_cost, settings.password_memory_kib),
+            Passwords(
+                settings.password_time_cost, settings.password_memory_kib, settings.password_hashes_at_once
+            ),
         )
         # The tournaments hear of finished games; the rooms never import them.
         rooms.events.on_game_finished(platform.tournaments.game_finished)

@@ -8,6 +8,7 @@ import secrets
 import time
 from collections import deque
 
+import anyio
 import anyio.to_thread
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -21,10 +22,14 @@ class Passwords:
     """Hashes and checks passwords with argon2id at the site's cost (``TAVLA_PASSWORD_*``).
 
     Hashing takes tens of milliseconds of CPU by design: it runs in a worker thread, so
-    that the games served by the same event loop do not wait for a login."""
+    that the games served by the same event loop do not wait for a login, and at most
+    ``at_once`` hashes run together (each already works on 4 threads)."""
 
-    def __init__(self, time_cost: int = DEFAULT_TIME_COST, memory_kib: int = DEFAULT_MEMORY_KIB) -> None:
+    def __init__(
+        self, time_cost: int = DEFAULT_TIME_COST, memory_kib: int = DEFAULT_MEMORY_KIB, at_once: int = 1
+    ) -> None:
         self._hasher = PasswordHasher(time_cost=time_cost, memory_cost=memory_kib, parallelism=4)
+        self._at_once = anyio.CapacityLimiter(at_once)
         # Verifying against this hash when a name is unknown makes a failed login take as
         # long either way, so timing does not tell which names exist.
         self._dummy_hash = self._hasher.hash(secrets.token_hex(16))
@@ -46,10 +51,10 @@ class Passwords:
             return True
 
     async def hash(self, password: str) -> str:
-        return await anyio.to_thread.run_sync(self.hash_now, password)
+        return await anyio.to_thread.run_sync(self.hash_now, password, limiter=self._at_once)
 
     async def matches(self, stored_hash: str, password: str) -> bool:
-        return await anyio.to_thread.run_sync(self.matches_now, stored_hash, password)
+        return await anyio.to_thread.run_sync(self.matches_now, stored_hash, password, limiter=self._at_once)
 
     async def waste_a_verification(self, password: str) -> None:
         await self.matches(self._dummy_hash, password)

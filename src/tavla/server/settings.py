@@ -65,6 +65,10 @@ class Settings(BaseSettings):
     password_memory_kib: int = Field(default=DEFAULT_MEMORY_KIB, ge=32, le=4_194_304)
     """argon2id's memory per hash, in KiB (64 MiB by default). A password hashed at another
     cost is hashed again at this one when its owner next signs in."""
+    password_hashes_at_once: int = Field(default=1, ge=1, le=64)
+    """Passwords hashed or checked at the same time, each on 4 threads and its memory;
+    more wait their turn. One keeps a burst of sign-ins from starving the games of CPU
+    (``benchmarks/server_load.py --signing-up``)."""
 
     @model_validator(mode="after")
     def _production_needs_a_key(self) -> Settings:
