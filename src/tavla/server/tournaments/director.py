@@ -180,8 +180,11 @@ class Director:
         players = stored.players()
         try:
             rounds.check_field(tournament.format, tournament.rounds, stored.lengths, len(players))
-            boards = rounds.pair(
-                tournament.format, tournament.rounds, stored.lengths, players, stored.played(), number
+            played = stored.played()
+            # A Swiss round of a hundred players takes a fraction of a second: beside
+            # the event loop, so that the games on this process go on meanwhile.
+            boards = await asyncio.to_thread(
+                rounds.pair, tournament.format, tournament.rounds, stored.lengths, players, played, number
             )
         except TournamentError as error:
             raise ApiError(
