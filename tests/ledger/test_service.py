@@ -13,11 +13,11 @@ from tavla.ledger.accounts import (
     pool_account,
     sponsor_account,
 )
-from tavla.ledger.errors import ConflictError
+from tavla.ledger.errors import AmountError, ConflictError, TournamentClosedError
 from tavla.ledger.games import GameStatus
 from tavla.ledger.postings import TransactionKind
 from tavla.ledger.service import Ledger
-from tavla.ledger.stakes import GameStake, MatchStake
+from tavla.ledger.stakes import GameStake, MatchStake, prize_pool_cents
 from tavla.ledger.tournaments import TournamentTerms
 
 from .conftest import run_ledger
@@ -119,6 +119,11 @@ def test_each_federation_keeps_its_own_books_and_fees(sqlite_url: str) -> None:
         assert await ledger.balance(player_account("istanbul", "ayse")) == 800
         assert await ledger.balance(player_account(SITE, "ayse")) == 1090
         assert sum((await ledger.balances("istanbul")).values()) == 0
+        # Each game's transactions, read back, name the federation whose books hold them.
+        for game_id, federation in (("s1", SITE), ("i1", "istanbul")):
+            booked = await ledger.game_transactions(game_id)
+            assert [t.kind for t in booked] == [TransactionKind.RESERVATION, TransactionKind.SETTLEMENT]
+            assert {t.federation for t in booked} == {federation}
         assert await ledger.audit() == []
 
     run_ledger(sqlite_url, scenario)
@@ -174,6 +179,66 @@ def test_a_cancelled_tournament_refunds_every_entry_and_the_sponsor(sqlite_url: 
         assert await ledger.audit() == []
 
     run_ledger(sqlite_url, scenario)
+
+
+def test_a_tournament_s_money_is_booked_against_it_in_its_federation(sqlite_url: str) -> None:
+    """RULES.md 12: the entry fee, its refund before the start, the prizes; the terms are
+    fixed once, and a paid tournament cannot be cancelled."""
+    fed = "istanbul"
+
+    async def scenario(ledger: Ledger) -> None:
+        for player in ("ayse", "boris", "cem"):
+            await ledger.deposit(player_account(fed, player), 1000, actor="admin", reason="t")
+        terms = TournamentTerms("cup", fed, 250, (1,))
+        assert await ledger.open_tournament(terms) == terms
+        assert await ledger.open_tournament(terms) == terms  # the same terms again: a retry
+        with pytest.raises(ConflictError, match="already has other terms"):
+            await ledger.open_tournament(TournamentTerms("cup", fed, 300, (1,)))
+        fee = await ledger.enter_tournament("cup", "ayse")
+        assert fee is not None and (fee.kind, fee.tournament_id, fee.federation) == (
+            TransactionKind.ENTRY_FEE,
+            "cup",
+            fed,
+        )
+        # Ayşe withdraws before the start: her fee comes back once.
+        refund = await ledger.refund_entry("cup", "ayse")
+        assert refund is not None and (refund.kind, refund.tournament_id) == (TransactionKind.REFUND, "cup")
+        assert sorted((e.account.owner, e.amount_cents) for e in refund.entries) == [
+            ("ayse", 250),
+            ("cup", -250),
+        ]
+        again = await ledger.refund_entry("cup", "ayse")
+        assert again is not None and again.repeated and again.id == refund.id
+        assert await ledger.refund_entry("cup", "cem") is None  # never paid
+        assert await ledger.balance(player_account(fed, "ayse")) == 1000
+        await ledger.enter_tournament("cup", "boris")
+        await ledger.enter_tournament("cup", "cem")
+        prizes = await ledger.pay_prizes("cup", ["cem"], actor="arbiter")
+        assert prizes is not None and (prizes.kind, prizes.tournament_id, prizes.federation) == (
+            TransactionKind.PRIZES,
+            "cup",
+            fed,
+        )
+        assert await ledger.balance(player_account(fed, "cem")) == 1000 - 250 + 500
+        paid_again = await ledger.pay_prizes("cup", ["cem"], actor="arbiter")
+        assert paid_again is not None and paid_again.tournament_id == "cup" and paid_again.federation == fed
+        with pytest.raises(TournamentClosedError, match="tournament 'cup': paid;"):
+            await ledger.cancel_tournament("cup", actor="arbiter")
+        with pytest.raises(TournamentClosedError, match="tournament 'cup': paid;"):
+            await ledger.refund_entry("cup", "boris")
+        assert await ledger.audit() == []
+
+    run_ledger(sqlite_url, scenario)
+
+
+def test_amounts_out_of_bounds_are_refused_by_name() -> None:
+    with pytest.raises(AmountError, match="^entrants must be a whole number of cents >= 0, not -1$"):
+        prize_pool_cents(100, -1)
+    with pytest.raises(AmountError, match="^entry fee must be"):
+        prize_pool_cents(-5, 3)
+    with pytest.raises(AmountError, match="^sponsorship must be"):
+        prize_pool_cents(100, 3, True)
+    assert prize_pool_cents(250, 4, 700) == 1700
 
 
 def test_the_escrow_holds_exactly_the_reservations_while_play_goes_on(sqlite_url: str) -> None:
