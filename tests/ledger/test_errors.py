@@ -93,12 +93,12 @@ REFUSALS: dict[str, Refusal] = {
     "release a settled game": (
         lambda ledger: ledger.release("g3"),
         GameAlreadyClosedError,
-        "already settled",
+        "game 'g3': already settled; a game closes once",
     ),
     "reserve a settled game": (
         lambda ledger: ledger.reserve("g3"),
         GameAlreadyClosedError,
-        "already settled",
+        "game 'g3': already settled; a game closes once",
     ),
     "agree another stake under a used game id": (
         lambda ledger: ledger.agree_stake("g1", SITE, ("ayse", "boris"), GameStake(100, 600)),
@@ -139,6 +139,8 @@ def test_a_refused_action_raises_a_clear_error_and_changes_nothing(name: str, sq
         with pytest.raises(error, match=re.escape(words)) as caught:
             await action(ledger)
         assert isinstance(caught.value, TavlaError)
+        if isinstance(caught.value, GameAlreadyClosedError):  # what a caller reads besides the words
+            assert (caught.value.game_id, caught.value.closed_as.split()[0]) == ("g3", "settled")
         assert await ledger.audit() == []
 
     run_ledger(sqlite_url, refused, migrated=True)

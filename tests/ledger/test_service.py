@@ -222,6 +222,7 @@ def test_a_tournament_s_money_is_booked_against_it_in_its_federation(sqlite_url:
         assert await ledger.balance(player_account(fed, "cem")) == 1000 - 250 + 500
         paid_again = await ledger.pay_prizes("cup", ["cem"], actor="arbiter")
         assert paid_again is not None and paid_again.tournament_id == "cup" and paid_again.federation == fed
+        assert paid_again.entries == prizes.entries  # read back, in the order they were booked
         with pytest.raises(TournamentClosedError, match="tournament 'cup': paid;"):
             await ledger.cancel_tournament("cup", actor="arbiter")
         with pytest.raises(TournamentClosedError, match="tournament 'cup': paid;"):
@@ -232,13 +233,13 @@ def test_a_tournament_s_money_is_booked_against_it_in_its_federation(sqlite_url:
 
 
 def test_amounts_out_of_bounds_are_refused_by_name() -> None:
-    with pytest.raises(AmountError, match="^entrants must be a whole number of cents >= 0, not -1$"):
+    with pytest.raises(AmountError, match=r"^entrants must be a whole number of cents >= 0, not -1$"):
         prize_pool_cents(100, -1)
-    with pytest.raises(AmountError, match="^entry fee must be"):
+    with pytest.raises(AmountError, match=r"^entry fee must be"):
         prize_pool_cents(-5, 3)
-    with pytest.raises(AmountError, match="^sponsorship must be"):
+    with pytest.raises(AmountError, match=r"^sponsorship must be"):
         prize_pool_cents(100, 3, True)
-    assert prize_pool_cents(250, 4, 700) == 1700
+    assert prize_pool_cents(250, 4, 700) == 1700 and prize_pool_cents(250, 4) == 1000
 
 
 def test_the_escrow_holds_exactly_the_reservations_while_play_goes_on(sqlite_url: str) -> None:
