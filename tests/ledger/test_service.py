@@ -17,7 +17,7 @@ from tavla.ledger.errors import AmountError, ConflictError, TournamentClosedErro
 from tavla.ledger.games import GameStatus
 from tavla.ledger.postings import TransactionKind
 from tavla.ledger.service import Ledger
-from tavla.ledger.stakes import GameStake, MatchStake, prize_pool_cents
+from tavla.ledger.stakes import GameStake, MatchStake, fee_cents, prize_pool_cents
 from tavla.ledger.tournaments import TournamentTerms
 
 from .conftest import run_ledger
@@ -115,6 +115,7 @@ def test_each_federation_keeps_its_own_books_and_fees(sqlite_url: str) -> None:
         await ledger.settle("i1", "boris", 2)
         site, istanbul = await ledger.fee_report(SITE), await ledger.fee_report("istanbul")
         assert (site.collected_cents, site.fee_by_game) == (10, (("s1", 10),))
+        assert site.statement.account == house_account(SITE) and site.statement.balance_cents == 10
         assert (istanbul.collected_cents, istanbul.fee_by_game) == (20, (("i1", 20),))
         assert await ledger.balance(player_account("istanbul", "ayse")) == 800
         assert await ledger.balance(player_account(SITE, "ayse")) == 1090
@@ -136,7 +137,12 @@ def test_a_tournament_pool_of_entry_fees_and_sponsorship_is_paid_out_exactly(dat
         for player in players:
             await ledger.deposit(player_account(SITE, player), 1000, actor="admin", reason="t")
         await ledger.deposit(sponsor_account(SITE, "kahve"), 5000, actor="admin", reason="sponsor")
+        await ledger.deposit(sponsor_account(SITE, "simit"), 40, actor="admin", reason="sponsor")
+        assert await ledger.balance(sponsor_account(SITE, "kahve")) == 5000  # each sponsor his own account
         await ledger.open_tournament(TournamentTerms("cup", SITE, 333, (50, 30, 20)))
+        row = await ledger.tournament_row("cup")
+        assert row is not None and (row.entry_fee_cents, row.status) == (333, "open")
+        assert await ledger.tournament_row("no such cup") is None
         for player in players:
             await ledger.enter_tournament("cup", player)
         again = await ledger.enter_tournament("cup", "p1")
@@ -152,6 +158,8 @@ def test_a_tournament_pool_of_entry_fees_and_sponsorship_is_paid_out_exactly(dat
             ("p1", 999),
             ("p7", 666),
         ]
+        # Each winner's statement line says which place it paid.
+        assert [e.memo for e in prizes.entries[1:]] == [f"prize for place {n}" for n in (1, 2, 3)]
         assert await ledger.balance(pool) == 0
         assert (await ledger.pay_prizes("cup", ["p3", "p1", "p7"], actor="arbiter:2")).repeated  # type: ignore[union-attr]
         with pytest.raises(ConflictError):
@@ -240,6 +248,12 @@ def test_amounts_out_of_bounds_are_refused_by_name() -> None:
     with pytest.raises(AmountError, match=r"^sponsorship must be"):
         prize_pool_cents(100, 3, True)
     assert prize_pool_cents(250, 4, 700) == 1700 and prize_pool_cents(250, 4) == 1000
+    with pytest.raises(AmountError, match=r"^initial stake must be a whole number of cents >= 1, not 0$"):
+        GameStake(0, 100)
+    with pytest.raises(AmountError, match=r"^fee rate must be"):
+        fee_cents(1000, -1)
+    with pytest.raises(AmountError, match=r"^entry fee must be a whole number of cents >= 0, not '5'$"):
+        TournamentTerms("cup", SITE, "5", (1,))  # type: ignore[arg-type]
 
 
 def test_the_escrow_holds_exactly_the_reservations_while_play_goes_on(sqlite_url: str) -> None:
