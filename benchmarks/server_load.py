@@ -2,6 +2,8 @@
 
     .venv/bin/python benchmarks/server_load.py [--games 10 100 500] [--seconds 30]
                                                [--players 20] [--think-ms 0] [--signing-up 0]
+                                               [--bot-games 0 --bot-level hard --bot-game tapa]
+                                               [--bot-processes N]
 
 For each N a fresh server process is started on loopback (SQLite in a temporary
 folder, bots without delay, no message limit to speak of). N games of tabla to one
@@ -18,7 +20,14 @@ peak (``/proc/<pid>/status``), its CPU time over the window (``/proc/<pid>/stat`
 as a share of one core) and the load generator's own CPU time. With ``--signing-up K``,
 K visitors sign up new accounts one after another during the window (each password
 hashed with argon2 at the site's cost): the intents' latency then shows what a
-sign-up costs the games being played, and the table the sign-ups a second.
+sign-up costs the games being played, and the table the sign-ups a second. With
+``--bot-games K``, K more games are each one player against a server bot of
+``--bot-level`` in ``--bot-game`` (the player moving at random as above): the table
+then gives the bot's answers, from the player's last intent of a turn acknowledged
+to the state in which the player is to act again (the bot's roll and turn, the
+server's bot delay set to 0), at p50 and p99, and the answers a second. The server
+runs its bots as ``--bot-processes`` says (``TAVLA_BOT_PROCESSES``; left out, the
+server's default).
 """
 
 from __future__ import annotations
@@ -56,8 +65,9 @@ def free_port() -> int:
 
 # ------------------------------------------------------------------ the server
 class Server:
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, env: dict[str, str] | None = None) -> None:
         self.folder = folder
+        self.extra_env = env or {}
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
@@ -72,6 +82,7 @@ class Server:
             "TAVLA_CHANGES_PER_MINUTE": "100000",
             "TAVLA_CONNECTIONS_PER_MINUTE_PER_ADDRESS": "100000",
             "TAVLA_CONNECTIONS_PER_MINUTE_PER_ACCOUNT": "100000",
+            **self.extra_env,
         }
         tavla = Path(sys.executable).with_name("tavla")
         command = [str(tavla), "serve", "--host", "127.0.0.1", "--port", str(self.port)]
@@ -153,6 +164,7 @@ class Stats:
     refused: dict[str, int] = field(default_factory=dict)
     finished: int = 0
     broken: int = 0
+    bot_answers_ms: list[float] = field(default_factory=list)
 
 
 def choose(state: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
@@ -180,11 +192,20 @@ THINK_S = [0.0]
 """How long a player thinks before each action, on average (``--think-ms``); 0: at once."""
 
 
-async def play_seat(socket: ClientConnection, stats: Stats, rng: random.Random, stop: asyncio.Event) -> None:
-    """One player: act whenever the latest state is theirs, one intent in flight."""
+async def play_seat(
+    socket: ClientConnection,
+    stats: Stats,
+    rng: random.Random,
+    stop: asyncio.Event,
+    *,
+    against_bot: bool = False,
+) -> None:
+    """One player: act whenever the latest state is theirs, one intent in flight.
+    Against a bot, also times each of the bot's answers (``Stats.bot_answers_ms``)."""
     state: dict[str, Any] | None = None
     seq = 0
     sent_at: float | None = None
+    bot_since: float | None = None  # when the bot's turn began: the player's last ack
     async for text in socket:
         message = json.loads(text)
         kind = message["type"]
@@ -194,6 +215,14 @@ async def play_seat(socket: ClientConnection, stats: Stats, rng: random.Random, 
             state = message
             if message["match"]["over"]:
                 return
+            if bot_since is not None and message["match"]["actor"] == message["seat"]:
+                if stats.measuring:
+                    stats.bot_answers_ms.append((time.perf_counter() - bot_since) * 1000)
+                bot_since = None
+            elif (
+                against_bot and bot_since is None and message["match"]["actor"] not in (None, message["seat"])
+            ):
+                bot_since = time.perf_counter()
         elif kind == "ack":
             if sent_at is not None and stats.measuring:
                 stats.latencies_ms.append((time.perf_counter() - sent_at) * 1000)
@@ -275,6 +304,37 @@ async def game_slot(
             stats.finished += 1
 
 
+async def bot_slot(
+    server: Server,
+    http: httpx.AsyncClient,
+    player: Account,
+    choice: dict[str, Any],
+    index: int,
+    stats: Stats,
+    stop: asyncio.Event,
+) -> None:
+    """Keeps one game against a bot going, and a new one when it ends."""
+    rng = random.Random(10_000 + index)
+    while not stop.is_set():
+        try:
+            made = await http.post("/api/bot-games", json=choice, headers=player.headers())
+            made.raise_for_status()
+        except httpx.HTTPError:
+            stats.broken += 1
+            await asyncio.sleep(1)
+            continue
+        url = f"ws://127.0.0.1:{server.port}/ws/game/{made.json()['game_id']}"
+        headers = {"Cookie": f"{COOKIE}={player.token}"}
+        async with connect(url, additional_headers=headers, max_queue=None) as socket:
+            try:
+                await play_seat(socket, stats, random.Random(rng.random()), stop, against_bot=True)
+            except Exception:
+                stats.broken += 1
+                continue
+        if not stop.is_set():
+            stats.finished += 1
+
+
 @dataclass
 class Result:
     games: int
@@ -290,6 +350,7 @@ class Result:
     server_cpu_s: float
     generator_cpu_s: float
     sign_ups: int = 0
+    bot_answers_ms: list[float] = field(default_factory=list)
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -310,8 +371,20 @@ async def keep_signing_up(server: Server, prefix: str, stop: asyncio.Event, done
             done[0] += 1
 
 
+@dataclass
+class BotLoad:
+    games: int = 0
+    choice: dict[str, Any] = field(default_factory=dict)
+
+
 async def run_load(
-    server: Server, games: int, seconds: float, player_count: int, progress: Progress, signing_up: int = 0
+    server: Server,
+    games: int,
+    seconds: float,
+    player_count: int,
+    progress: Progress,
+    signing_up: int = 0,
+    bots: BotLoad | None = None,
 ) -> Result:
     limits = httpx.Limits(max_connections=16)
     async with httpx.AsyncClient(base_url=server.url, timeout=60, limits=limits) as http:
@@ -336,6 +409,13 @@ async def run_load(
         ]
         await connected.wait()
         await watcher
+        if bots is not None and bots.games:
+            # Their own players: a player may hold only so many live games at once.
+            bot_players = [await register(http, f"botload{index}") for index in range(-(-bots.games // 4))]
+            tasks += [
+                asyncio.create_task(bot_slot(server, http, bot_players[i // 4], bots.choice, i, stats, stop))
+                for i in range(bots.games)
+            ]
         await asyncio.sleep(1.0)  # the first states and intents settle
         window = progress.add_task(f"N={games}: playing", total=seconds)
         stats.measuring = True
@@ -373,6 +453,7 @@ async def run_load(
         server_cpu,
         own_cpu,
         signed_up[0],
+        stats.bot_answers_ms,
     )
 
 
@@ -399,14 +480,30 @@ def main() -> None:
         help="visitors signing up one account after another while the games are played "
         "(argon2 at the site's cost): how much a sign-up holds up the games",
     )
+    parser.add_argument("--bot-games", type=int, default=0, help="games of one player against a bot, besides")
+    parser.add_argument("--bot-level", default="hard", help="the bots' level (docs/bots.md, Levels)")
+    parser.add_argument("--bot-game", default="tapa", help="the game played against the bots")
+    parser.add_argument(
+        "--bot-processes",
+        type=int,
+        default=None,
+        help="TAVLA_BOT_PROCESSES for the server (0: the bots think on a thread of the server's own process)",
+    )
     arguments = parser.parse_args()
+    bots = BotLoad(
+        arguments.bot_games,
+        {"game": arguments.bot_game, "level": arguments.bot_level, "length": 1, "cube": False},
+    )
+    server_env = (
+        {} if arguments.bot_processes is None else {"TAVLA_BOT_PROCESSES": str(arguments.bot_processes)}
+    )
     THINK_S[0] = arguments.think_ms / 1000
     console = Console(width=max(Console().width, 130))
     results: list[Result] = []
     columns = (TextColumn("{task.description}"), BarColumn(), TimeRemainingColumn())
     for games in arguments.games:
         with tempfile.TemporaryDirectory(prefix="tavla-load-") as folder:
-            server = Server(Path(folder))
+            server = Server(Path(folder), server_env)
             server.start()
             try:
                 with Progress(*columns, console=console, transient=True) as progress:
@@ -418,6 +515,7 @@ def main() -> None:
                             arguments.players,
                             progress,
                             arguments.signing_up,
+                            bots,
                         )
                     )
             finally:
@@ -431,6 +529,9 @@ def main() -> None:
     )
     if arguments.signing_up:
         pace += f", {arguments.signing_up} visitors signing up meanwhile"
+    if bots.games:
+        where = "" if arguments.bot_processes is None else f", bot processes {arguments.bot_processes}"
+        pace += f", {bots.games} more games against {arguments.bot_game} bots at {arguments.bot_level}{where}"
     table = Table(title=f"tavla serve under load ({arguments.seconds:.0f} s per N, one server process{pace})")
     for heading in (
         "games",
@@ -440,6 +541,9 @@ def main() -> None:
         "refused",
         "finished",
         "sign-ups/s",
+        "bot answers/s",
+        "bot p50 ms",
+        "bot p99 ms",
         "server RSS MiB (peak)",
         "server CPU",
         "generator CPU",
@@ -454,6 +558,9 @@ def main() -> None:
             str(r.refused),
             str(r.finished) + (f" ({r.broken} broken)" if r.broken else ""),
             f"{r.sign_ups / r.seconds:.1f}",
+            f"{len(r.bot_answers_ms) / r.seconds:.1f}",
+            f"{percentile(r.bot_answers_ms, 0.50):.0f}",
+            f"{percentile(r.bot_answers_ms, 0.99):.0f}",
             f"{r.rss_mib:.0f} ({r.peak_mib:.0f})",
             f"{r.server_cpu_s:.1f} s ({100 * r.server_cpu_s / r.seconds:.0f}%)",
             f"{r.generator_cpu_s:.1f} s ({100 * r.generator_cpu_s / r.seconds:.0f}%)",

@@ -125,6 +125,10 @@ def make_settings(database_url: str, **extra: Any) -> Settings:
     # (test_accounts.py checks the real cost and the rehash between costs).
     extra.setdefault("password_time_cost", CHEAP_PASSWORDS[0])
     extra.setdefault("password_memory_kib", CHEAP_PASSWORDS[1])
+    # The bots think on a thread of the test's process: worker processes cost each test
+    # a start of their own. test_bot_thinking.py tests the workers, and the real
+    # servers of served.py and the browser tests run them as a site does.
+    extra.setdefault("bot_processes", 0)
     return Settings(database_url=database_url, bot_delay_ms=0, bot_movetime_ms=50, **extra)
 
 

@@ -18,6 +18,7 @@ from tavla.server.live.bots import BotChooser
 from tavla.server.live.leases import Leases, new_node_id
 from tavla.server.live.room import Room
 from tavla.server.live.rooms import Rooms
+from tavla.server.live.thinking import BotThinking, default_processes
 from tavla.server.lobby import DIRTY_TOPIC, Lobby
 from tavla.server.relay import Relay
 from tavla.server.security import Passwords
@@ -45,6 +46,8 @@ class Platform:
     staked: StakedGames
     passwords: Passwords
     """Hashes and checks the accounts' passwords at the site's cost."""
+    thinking: BotThinking = field(init=False)
+    """Where the bots' engines run (worker processes, started on the first bot's turn)."""
     relay: Relay = field(init=False)
     """Carries the games' traffic to and from the other processes (one process: unused)."""
     analyses: Analyses = field(default_factory=Analyses)
@@ -89,7 +92,9 @@ class Platform:
         platform.tournaments.on_finished.append(
             lambda tournament_id: tournament_money.pay_prizes(staked.ledger, maker, tournament_id)
         )
-        chooser = BotChooser(settings.bot_movetime_ms)
+        processes = settings.bot_processes
+        platform.thinking = BotThinking(default_processes() if processes is None else processes)
+        chooser = BotChooser(settings.bot_movetime_ms, platform.thinking)
 
         platform.relay = relay = Relay(platform, hub, leases.node, settings.lease_ms)
         rooms.forward = relay.call
@@ -173,5 +178,6 @@ class Platform:
         await self.rooms.events.settle()
         await self.relay.stop()
         await self.hub.close()
+        await self.thinking.aclose()
         await self.limits.close()
         await self.engine.dispose()

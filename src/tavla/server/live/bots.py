@@ -1,15 +1,13 @@
 """Bots in a room: they act through the same intents as people (docs/json.md actions).
 
 The engine of each game comes from :mod:`tavla.engine`'s registry, so a stronger
-engine registered there plays on the server with no change here. Engine calls run
-one at a time on a worker thread: searches do not stall the event loop, and an
-engine's tables are never used by two games at once.
+engine registered there plays on the server with no change here. Engine calls run in
+worker processes (:mod:`tavla.server.live.thinking`): searches neither stall the
+event loop nor wait for each other beyond the workers' number.
 """
 
 from __future__ import annotations
 
-import asyncio
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import tavla.engine.builtin  # noqa: F401  (registers the engines that ship with the package)
@@ -19,8 +17,7 @@ from tavla.match.state import Phase
 from tavla.schema import match_state_json
 from tavla.server.i18n import N_
 from tavla.server.live.room import Room
-
-_worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tavla-bot")
+from tavla.server.live.thinking import BotThinking
 
 
 def bot_games() -> list[str]:
@@ -41,33 +38,32 @@ LEVEL_TITLES: dict[str, str] = {
 """The levels as the pages name them (docs/bots.md, Levels); the forms send the key."""
 
 
-async def _call(function: Any, *args: Any) -> Any:
-    return await asyncio.get_running_loop().run_in_executor(_worker, function, *args)
-
-
 class BotChooser:
-    """Decides a bot seat's next action; ``movetime_ms`` bounds its thinking."""
+    """Decides a bot seat's next action; ``movetime_ms`` bounds its thinking, which
+    ``thinking`` runs off the event loop."""
 
-    def __init__(self, movetime_ms: int) -> None:
+    def __init__(self, movetime_ms: int, thinking: BotThinking) -> None:
         self.movetime_ms = movetime_ms
+        self.thinking = thinking
 
     async def __call__(self, room: Room, seat: int) -> dict[str, Any] | None:
         state = room.state
         level = room.seats[seat].bot or LEVELS[0]
-        engine = engine_for(state.definition.name)
+        game = state.definition.name
+        engine_for(game)  # a game no engine plays is refused here, not in a worker
         phase = state.phase
         if phase == Phase.ROLL:
             if state.cube_in_use and double_error(state, seat) is None:
                 match = match_state_json(state, room.now()).model_dump(mode="json", by_alias=True)
-                if await _call(engine.double, state.position, match, level):
+                if await self.thinking.call("double", game, state.position, match, level):
                     return {"kind": "double"}
             return {"kind": "roll"}
         if phase == Phase.MOVE:
-            reply = await _call(engine.move, state.position, level, self.movetime_ms)
+            reply = await self.thinking.call("move", game, state.position, level, self.movetime_ms)
             return {"kind": "move", "turn": reply["move"]}
         if phase == Phase.DOUBLE:
             match = match_state_json(state, room.now()).model_dump(mode="json", by_alias=True)
-            answer = await _call(engine.take, state.position, match, level)
+            answer = await self.thinking.call("take", game, state.position, match, level)
             if answer == "beaver" and not state.settings.beavers:
                 answer = "take"
             return {"kind": answer}

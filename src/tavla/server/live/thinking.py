@@ -1,0 +1,106 @@
+"""Where the server's bots think: worker processes beside the event loop.
+
+A bot's search is Python code that holds the interpreter's lock for as long as it
+thinks (up to the bot's movetime). On a thread of the server's own process it slowed
+every game the process served, and one thread made the bots of all games wait for
+each other (benchmarks/server_load.py ``--bot-games``, docs/deploy.md). Here each
+engine call runs in one of ``processes`` worker processes, started on the first
+call and at a lower CPU priority than the server, so that people's moves are
+answered first when the bots keep every core busy.
+
+Each worker answers one call at a time, so an engine's tables (Abluka's
+transposition table) are never shared by two games. ``processes=0`` keeps the
+former arrangement, one worker thread in the server's process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import os
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+WORKER_NICENESS = 10
+"""How much lower the workers' CPU priority is than the server's (``nice``): a
+person's move waits for no bot."""
+
+
+def _start_worker() -> None:
+    # A system that refuses it leaves the worker at the server's priority.
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICENESS)
+    import tavla.engine.builtin  # noqa: F401  (the engines register themselves)
+
+
+def engine_call(method: str, game: str, *args: Any) -> Any:
+    """``engine_for(game).method(*args)``: what a worker runs, by name, so that only
+    positions and plain data cross between the processes."""
+    import tavla.engine.builtin  # noqa: F401
+    from tavla.engine.registry import engine_for
+
+    return getattr(engine_for(game), method)(*args)
+
+
+class BotThinking:
+    """Runs engine calls off the event loop: in worker processes, or on one thread."""
+
+    def __init__(self, processes: int) -> None:
+        if processes < 0:
+            raise ValueError("processes must be 0 (a thread) or more")
+        self.processes = processes
+        self._executor: Executor | None = None
+
+    def _pool(self) -> Executor:
+        if self._executor is None:
+            if self.processes == 0:
+                self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tavla-bot")
+            else:
+                # Spawned, not forked: the server's process has threads (the database's,
+                # the event loop's helpers) that a fork would copy in mid-step.
+                self._executor = ProcessPoolExecutor(
+                    self.processes,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_start_worker,
+                )
+        return self._executor
+
+    async def call(self, method: str, game: str, *args: Any) -> Any:
+        """``engine_for(game).method(*args)``, run by a worker. A worker that dies (killed
+        for memory, say) breaks its pool: a new pool is started and the call made once
+        more; a second failure is raised."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._pool(), engine_call, method, game, *args)
+        except BrokenProcessPool:
+            log.warning("a bot worker process died; starting new ones")
+            self._discard()
+            return await loop.run_in_executor(self._pool(), engine_call, method, game, *args)
+
+    def _discard(self) -> None:
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
+
+    @property
+    def started(self) -> bool:
+        return self._executor is not None
+
+    async def aclose(self) -> None:
+        """Stops the workers, after the calls they are running (each within its movetime)."""
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
+
+
+def default_processes() -> int:
+    """One worker per core this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # no affinity on this system
+        return max(1, os.cpu_count() or 1)

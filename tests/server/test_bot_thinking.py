@@ -1,0 +1,124 @@
+"""The bots think in worker processes (tavla.server.live.thinking, docs/deploy.md).
+
+What is checked: a worker gives the answer the engine gives in the server's own
+process, from another process, at a lower CPU priority; a worker killed mid-life is
+replaced and the bot plays on; stopping ends the workers; a site's bot game is played
+to its end through them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from tests.server.conftest import Site, make_settings
+from tests.server.play import Seat
+from tests.server.test_live import play_out
+
+import tavla
+import tavla.engine.builtin
+from tavla.engine.registry import engine_for
+from tavla.server.app import create_app
+from tavla.server.live.thinking import WORKER_NICENESS, BotThinking, default_processes
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def tapa_position() -> Any:
+    return tavla.find_game("tapa").start().with_side(0).with_roll((6, 4))
+
+
+async def worker_facts(thinking: BotThinking) -> tuple[int, int]:
+    """(pid, niceness) of a worker, asked through the pool itself."""
+    loop = asyncio.get_running_loop()
+    pool = thinking._pool()
+    pid = await loop.run_in_executor(pool, os.getpid)
+    niceness = await loop.run_in_executor(pool, os.nice, 0)
+    return pid, niceness
+
+
+def test_a_worker_answers_as_the_engine_does_from_another_process_at_a_lower_priority() -> None:
+    async def scenario() -> tuple[dict[str, Any], int, int]:
+        thinking = BotThinking(1)
+        try:
+            reply = await thinking.call("move", "tapa", tapa_position(), "medium", 1000)
+            pid, niceness = await worker_facts(thinking)
+        finally:
+            await thinking.aclose()
+        return reply, pid, niceness
+
+    reply, pid, niceness = asyncio.run(scenario())
+    here = engine_for("tapa").move(tapa_position(), "medium", 1000)
+    assert reply["move"] == here["move"] and reply["after"] == here["after"]
+    assert pid != os.getpid()
+    assert niceness == min(19, os.nice(0) + WORKER_NICENESS)
+
+
+def test_a_thread_when_asked_for_no_processes() -> None:
+    async def scenario() -> int:
+        thinking = BotThinking(0)
+        try:
+            start = tavla.find_game("tabla").start().with_side(0)
+            await thinking.call("double", "tabla", start, None, "medium")
+            return await asyncio.get_running_loop().run_in_executor(thinking._pool(), os.getpid)
+        finally:
+            await thinking.aclose()
+
+    assert asyncio.run(scenario()) == os.getpid()
+    with pytest.raises(ValueError):
+        BotThinking(-1)
+
+
+def test_a_killed_worker_is_replaced_and_the_bot_answers() -> None:
+    async def scenario() -> tuple[int, int, dict[str, Any]]:
+        thinking = BotThinking(1)
+        try:
+            first, _ = await worker_facts(thinking)
+            os.kill(first, signal.SIGKILL)
+            reply = await thinking.call("move", "tapa", tapa_position(), "medium", 1000)
+            second, _ = await worker_facts(thinking)
+        finally:
+            await thinking.aclose()
+        return first, second, reply
+
+    first, second, reply = asyncio.run(scenario())
+    assert second != first
+    assert reply["move"] == engine_for("tapa").move(tapa_position(), "medium", 1000)["move"]
+
+
+def test_stopping_ends_the_workers() -> None:
+    async def scenario() -> int:
+        thinking = BotThinking(1)
+        pid, _ = await worker_facts(thinking)
+        assert thinking.started
+        await thinking.aclose()
+        assert not thinking.started
+        return pid
+
+    pid = asyncio.run(scenario())
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+
+
+def test_one_worker_per_core_by_default() -> None:
+    assert default_processes() == len(os.sched_getaffinity(0))
+
+
+def test_a_site_plays_its_bots_in_worker_processes(tmp_path: Path) -> None:
+    settings = make_settings(f"sqlite:///{tmp_path / 'bots.db'}", bot_processes=1)
+    with TestClient(create_app(settings), base_url="http://testserver") as client:
+        site = Site(client)
+        player = site.register("ayse")
+        game_id = site.bot_game(player, game="tabla", length=1, sets=1, level="medium")
+        with site.as_(player).websocket_connect(f"/ws/game/{game_id}") as socket:
+            final = play_out(Seat(socket))
+        assert final["match"]["over"]
+        platform = client.app.state.platform  # type: ignore[attr-defined]
+        assert platform.thinking.processes == 1 and platform.thinking.started
+        summary = site.as_(None).get(f"/api/games/{game_id}").json()
+        assert summary["status"] == "finished"
