@@ -118,6 +118,18 @@ class Server:
         fields = text[text.rindex(")") + 2 :].split()
         return (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime (fields 14, 15)
 
+    def children_mib(self) -> float:
+        """The resident size of the server's child processes (its bots' workers), in MiB."""
+        total = 0.0
+        for status in Path("/proc").glob("[0-9]*/status"):
+            try:
+                fields = dict(line.split(":", 1) for line in status.read_text().splitlines() if ":" in line)
+            except OSError:
+                continue  # a process that ended meanwhile
+            if fields.get("PPid", "").strip() == str(self.pid) and "VmRSS" in fields:
+                total += int(fields["VmRSS"].split()[0]) / 1024
+        return total
+
     def memory_mib(self) -> tuple[float, float]:
         """(VmRSS, VmHWM) in MiB: the resident size now and at its peak."""
         values: dict[str, float] = {}
@@ -351,6 +363,7 @@ class Result:
     generator_cpu_s: float
     sign_ups: int = 0
     bot_answers_ms: list[float] = field(default_factory=list)
+    workers_mib: float = 0.0
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -434,6 +447,7 @@ async def run_load(
         await asyncio.gather(*visitors)
         server_cpu, own_cpu = server.cpu_s() - server_cpu0, time.process_time() - own_cpu0
         rss, peak = server.memory_mib()
+        workers = server.children_mib()
         progress.update(window, completed=seconds)
         stop.set()
         for task in tasks:
@@ -454,6 +468,7 @@ async def run_load(
         own_cpu,
         signed_up[0],
         stats.bot_answers_ms,
+        workers,
     )
 
 
@@ -545,6 +560,7 @@ def main() -> None:
         "bot p50 ms",
         "bot p99 ms",
         "server RSS MiB (peak)",
+        "bot workers' RSS MiB",
         "server CPU",
         "generator CPU",
     ):
@@ -562,6 +578,7 @@ def main() -> None:
             f"{percentile(r.bot_answers_ms, 0.50):.0f}",
             f"{percentile(r.bot_answers_ms, 0.99):.0f}",
             f"{r.rss_mib:.0f} ({r.peak_mib:.0f})",
+            f"{r.workers_mib:.0f}",
             f"{r.server_cpu_s:.1f} s ({100 * r.server_cpu_s / r.seconds:.0f}%)",
             f"{r.generator_cpu_s:.1f} s ({100 * r.generator_cpu_s / r.seconds:.0f}%)",
         )

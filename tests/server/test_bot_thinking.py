@@ -24,7 +24,7 @@ import tavla
 import tavla.engine.builtin
 from tavla.engine.registry import engine_for
 from tavla.server.app import create_app
-from tavla.server.live.thinking import WORKER_NICENESS, BotThinking, default_processes
+from tavla.server.live.thinking import MOST_BY_DEFAULT, WORKER_NICENESS, BotThinking, default_processes
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -105,8 +105,11 @@ def test_stopping_ends_the_workers() -> None:
         os.kill(pid, 0)
 
 
-def test_one_worker_per_core_by_default() -> None:
-    assert default_processes() == len(os.sched_getaffinity(0))
+def test_one_worker_per_core_by_default_up_to_a_few(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1})
+    assert default_processes() == 2
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(32)))
+    assert default_processes() == MOST_BY_DEFAULT == 4
 
 
 def test_a_site_plays_its_bots_in_worker_processes(tmp_path: Path) -> None:

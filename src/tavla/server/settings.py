@@ -36,8 +36,9 @@ class Settings(BaseSettings):
     """How long a bot waits before it acts, so a person can follow its play."""
     bot_movetime_ms: int = Field(default=2000, ge=10)
     bot_processes: int | None = Field(default=None, ge=0, le=256)
-    """Worker processes the bots think in (docs/deploy.md): unset, one per core; 0, one
-    thread of the server's own process, where a bot's search slows the games beside it."""
+    """Worker processes the bots think in (docs/deploy.md): unset, one per core, at most
+    4; 0, one thread of the server's own process, where a bot's search slows the games
+    beside it."""
     messages_per_second: int = Field(default=50, ge=1)
     """What one websocket may send; more is refused with ``rate_limited``."""
     actions_per_second_per_account: int = Field(default=30, ge=1)

@@ -98,9 +98,15 @@ class BotThinking:
             await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
 
 
+MOST_BY_DEFAULT = 4
+"""The most workers a server starts unless told otherwise: each holds its own engines,
+about 330 MiB with tapa's tables and the compiled generators (docs/deploy.md)."""
+
+
 def default_processes() -> int:
-    """One worker per core this process may run on."""
+    """One worker per core this process may run on, at most ``MOST_BY_DEFAULT``."""
     try:
-        return max(1, len(os.sched_getaffinity(0)))
+        cores = len(os.sched_getaffinity(0))
     except AttributeError:  # no affinity on this system
-        return max(1, os.cpu_count() or 1)
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, MOST_BY_DEFAULT))
