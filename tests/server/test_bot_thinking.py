@@ -3,7 +3,7 @@
 What is checked: a worker gives the answer the engine gives in the server's own
 process, from another process, at a lower CPU priority; a worker killed mid-life is
 replaced and the bot plays on; stopping ends the workers; a site's bot game is played
-to its end through them.
+to its end through them, and analysed there.
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ from tests.server.test_live import play_out
 import tavla
 import tavla.engine.builtin
 from tavla.engine.registry import engine_for
+from tavla.match.record import MatchRecord
+from tavla.server.analysis import review
 from tavla.server.app import create_app
 from tavla.server.live.thinking import MOST_BY_DEFAULT, WORKER_NICENESS, BotThinking, default_processes
 
@@ -121,7 +123,12 @@ def test_a_site_plays_its_bots_in_worker_processes(tmp_path: Path) -> None:
         with site.as_(player).websocket_connect(f"/ws/game/{game_id}") as socket:
             final = play_out(Seat(socket))
         assert final["match"]["over"]
-        platform = client.app.state.platform  # type: ignore[attr-defined]
+        platform = site.platform
         assert platform.thinking.processes == 1 and platform.thinking.started
         summary = site.as_(None).get(f"/api/games/{game_id}").json()
         assert summary["status"] == "finished"
+        # The archive's analysis is made in the workers too, and is the library's.
+        found = site.as_(None).get(f"/api/games/{game_id}/analysis").json()
+        record = MatchRecord.from_json(site.as_(None).get(f"/api/games/{game_id}/record").text)
+        assert {key: found[key] for key in review(record)} == review(record)
+        assert platform.analyses.made == 1

@@ -5,8 +5,8 @@ record at 0 plies (:func:`tavla.analysis.report.analyze`), as ``tavla analyze`` 
 Only a finished game is analysed: the review names the best turn of every position,
 which would help a player still at the board. A review takes from a fraction of a
 second (tabla) to several (the progressive doubles of chelebi and gulbara), so it runs
-in a worker thread, one at a time in a process, and the last ones are kept: a finished
-game's record never changes.
+in the bots' workers (:mod:`tavla.server.live.thinking`), one at a time in a server
+process, and the last ones are kept: a finished game's record never changes.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from tavla.bots.network import Network, shipped_games
 from tavla.match.record import MatchRecord
 from tavla.server.errors import ApiError
 from tavla.server.i18n import N_
+from tavla.server.live.thinking import BotThinking
 
 KEPT = 64
 """Analyses a process keeps for the next visitors of the same games."""
@@ -94,7 +95,8 @@ def review(record: MatchRecord) -> dict[str, Any]:
 class Analyses:
     """The analyses of one server process: made one at a time, the last :data:`KEPT` kept."""
 
-    def __init__(self, kept: int = KEPT) -> None:
+    def __init__(self, thinking: BotThinking, kept: int = KEPT) -> None:
+        self._thinking = thinking
         self._kept = kept
         self._done: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._lock = asyncio.Lock()
@@ -113,7 +115,7 @@ class Analyses:
             raise ApiError(409, "no_analysis", N_("no bot analyses {game} games yet"), game=game)
         async with self._lock:  # one review at a time: each keeps a core busy
             if game_id not in self._done:
-                self._done[game_id] = await asyncio.to_thread(review, record)
+                self._done[game_id] = await self._thinking.run(review, record)
                 self.made += 1
                 while len(self._done) > self._kept:
                     self._done.popitem(last=False)

@@ -50,7 +50,7 @@ class Platform:
     """Where the bots' engines run (worker processes, started on the first bot's turn)."""
     relay: Relay = field(init=False)
     """Carries the games' traffic to and from the other processes (one process: unused)."""
-    analyses: Analyses = field(default_factory=Analyses)
+    analyses: Analyses = field(init=False)
     """The finished games' reviews this process made (the archive's analysis)."""
     ready: bool = False
     _catching_up: asyncio.Task[None] | None = None
@@ -95,6 +95,7 @@ class Platform:
         processes = settings.bot_processes
         platform.thinking = BotThinking(default_processes() if processes is None else processes)
         chooser = BotChooser(settings.bot_movetime_ms, platform.thinking)
+        platform.analyses = Analyses(platform.thinking)
 
         platform.relay = relay = Relay(platform, hub, leases.node, settings.lease_ms)
         rooms.forward = relay.call

@@ -9,7 +9,8 @@ call and at a lower CPU priority than the server, so that people's moves are
 answered first when the bots keep every core busy.
 
 Each worker answers one call at a time, so an engine's tables (Abluka's
-transposition table) are never shared by two games. ``processes=0`` keeps the
+transposition table) are never shared by two games. The archive's analyses of
+finished games (:mod:`tavla.server.analysis`) run in the same workers. ``processes=0`` keeps the
 former arrangement, one worker thread in the server's process.
 """
 
@@ -20,6 +21,7 @@ import contextlib
 import logging
 import multiprocessing
 import os
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -71,16 +73,21 @@ class BotThinking:
         return self._executor
 
     async def call(self, method: str, game: str, *args: Any) -> Any:
-        """``engine_for(game).method(*args)``, run by a worker. A worker that dies (killed
-        for memory, say) breaks its pool: a new pool is started and the call made once
-        more; a second failure is raised."""
+        """``engine_for(game).method(*args)``, run by a worker."""
+        return await self.run(engine_call, method, game, *args)
+
+    async def run(self, function: Callable[..., Any], *args: Any) -> Any:
+        """``function(*args)`` run by a worker (a module's function, so that a worker
+        process can find it). A worker that dies (killed for memory, say) breaks its
+        pool: a new pool is started and the call made once more; a second failure is
+        raised."""
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._pool(), engine_call, method, game, *args)
+            return await loop.run_in_executor(self._pool(), function, *args)
         except BrokenProcessPool:
             log.warning("a bot worker process died; starting new ones")
             self._discard()
-            return await loop.run_in_executor(self._pool(), engine_call, method, game, *args)
+            return await loop.run_in_executor(self._pool(), function, *args)
 
     def _discard(self) -> None:
         executor, self._executor = self._executor, None
