@@ -9,6 +9,9 @@ $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[dev,server,servertest,fast,train]'
+	@# The bots' compiled generators, compiled once now (about half a minute) into numba's
+	@# cache, not during a newcomer's first game against a bot.
+	$(PY) -c 'from tavla.bots import fast; fast.warm_up()'
 	touch $(STAMP)
 
 # The platform on http://127.0.0.1:8000 with its SQLite database tavla.db and the bots.
