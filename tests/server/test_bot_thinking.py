@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 import signal
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,17 @@ pytestmark = pytest.mark.timeout(120)
 
 def tapa_position() -> Any:
     return tavla.find_game("tapa").start().with_side(0).with_roll((6, 4))
+
+
+def middle_game() -> Any:
+    """A tapa position 30 random turns in, dice rolled: level ``max`` searches it for
+    some seconds."""
+    rng = random.Random(5)
+    position = tavla.find_game("tapa").start().with_side(0)
+    for _ in range(30):
+        position = position.with_roll((rng.randint(1, 6), rng.randint(1, 6)))
+        position = rng.choice(position.legal_turns()).after
+    return position.with_roll((3, 1))
 
 
 async def worker_facts(thinking: BotThinking) -> tuple[int, int]:
@@ -91,6 +103,34 @@ def test_a_killed_worker_is_replaced_and_the_bot_answers() -> None:
     first, second, reply = asyncio.run(scenario())
     assert second != first
     assert reply["move"] == engine_for("tapa").move(tapa_position(), "medium", 1000)["move"]
+
+
+def test_calls_cut_off_together_by_dead_workers_are_all_answered() -> None:
+    """Both calls of a pool whose workers die mid-search come back through one new pool:
+    the second to notice does not throw away the pool the first started."""
+
+    position = middle_game()
+
+    thinking = BotThinking(2)
+
+    async def scenario() -> list[dict[str, Any]]:
+        try:
+            await asyncio.gather(worker_facts(thinking), worker_facts(thinking))  # the workers are up
+            workers = list(thinking._pool()._processes)  # type: ignore[attr-defined]
+            calls = [
+                asyncio.ensure_future(thinking.call("move", "tapa", position, "max", 5000)) for _ in range(2)
+            ]
+            await asyncio.sleep(0.3)
+            assert not any(call.done() for call in calls)  # both are searching
+            for pid in workers:
+                os.kill(pid, signal.SIGKILL)
+            return list(await asyncio.gather(*calls))
+        finally:
+            await thinking.aclose()
+
+    replies = asyncio.run(scenario())
+    assert replies[0]["move"] == replies[1]["move"]
+    assert thinking.replaced == 1
 
 
 def test_stopping_ends_the_workers() -> None:

@@ -10,8 +10,9 @@ answered first when the bots keep every core busy.
 
 Each worker answers one call at a time, so an engine's tables (Abluka's
 transposition table) are never shared by two games. The archive's analyses of
-finished games (:mod:`tavla.server.analysis`) run in the same workers. ``processes=0`` keeps the
-former arrangement, one worker thread in the server's process.
+finished games (:mod:`tavla.server.analysis`) run in the same workers.
+``processes=0`` keeps the former arrangement, one worker thread in the server's
+process.
 """
 
 from __future__ import annotations
@@ -57,6 +58,8 @@ class BotThinking:
             raise ValueError("processes must be 0 (a thread) or more")
         self.processes = processes
         self._executor: Executor | None = None
+        self.replaced = 0
+        """How many times dead workers' pool was replaced by a new one (logged each time)."""
 
     def _pool(self) -> Executor:
         if self._executor is None:
@@ -82,11 +85,16 @@ class BotThinking:
         pool: a new pool is started and the call made once more; a second failure is
         raised."""
         loop = asyncio.get_running_loop()
+        pool = self._pool()
         try:
-            return await loop.run_in_executor(self._pool(), function, *args)
+            return await loop.run_in_executor(pool, function, *args)
         except BrokenProcessPool:
-            log.warning("a bot worker process died; starting new ones")
-            self._discard()
+            # Every call the broken pool held lands here: the first replaces the pool,
+            # the others use its replacement.
+            if self._executor is pool:
+                log.warning("a bot worker process died; starting new ones")
+                self._discard()
+                self.replaced += 1
             return await loop.run_in_executor(self._pool(), function, *args)
 
     def _discard(self) -> None:
