@@ -1,17 +1,23 @@
-"""A change the database refuses is neither adopted, acknowledged nor shown (docs/API.md 6)."""
+"""A change the database refuses is neither adopted, acknowledged nor shown (docs/API.md 6);
+the changes of the server's own (a flag, a bot's move) are tried again, a bot's a few times."""
 
 from __future__ import annotations
 
 import asyncio
 from typing import Any
 
+import pytest
+
 from tavla.match.actions import ActionKind, MatchAction
 from tavla.match.clock import ClockSettings
 from tavla.match.settings import MatchSettings
 from tavla.match.state import new_state
+from tavla.server.live import room as room_module
+from tavla.server.live.bots import BotChooser
 from tavla.server.live.changes import Change
 from tavla.server.live.dicefeed import DiceFeed
 from tavla.server.live.room import STORE_RETRY_S, Room, SeatInfo
+from tavla.server.live.thinking import BotThinking
 
 
 class Viewer:
@@ -116,3 +122,57 @@ async def _flag_scenario() -> None:
 def test_a_flag_the_database_refused_falls_once_it_is_back() -> None:
     """The timer's own changes have nobody to ask for them again: the room retries."""
     asyncio.run(_flag_scenario())
+
+
+class FailingBot:
+    """A bot whose thinking fails ``failures`` times, then plays as the site's bot does."""
+
+    def __init__(self, failures: int) -> None:
+        self.failures = failures
+        self.calls = 0
+        self.chooser = BotChooser(50, BotThinking(0))
+
+    async def __call__(self, room: Room, seat: int) -> dict[str, Any] | None:
+        self.calls += 1
+        if self.calls <= self.failures:
+            raise RuntimeError("the engine failed")
+        return await self.chooser(room, seat)
+
+
+async def _bot_scenario(failures: int) -> tuple[int, int, int]:
+    """(the bot's calls, the version before, the version after waiting)."""
+    settings = MatchSettings(game="tabla", names=("bot one", "bot two"))
+    room = Room(
+        "g3",
+        settings,
+        (SeatInfo("bot one", None, "medium"), SeatInfo("bot two", None, "medium")),
+        new_state(settings),
+        [],
+        DiceFeed(("a", "b"), [], "ab" * 32),
+        save=FlakyStore(),
+    )
+    bot = FailingBot(failures)
+    room.bot_chooser = bot
+    async with room.lock:
+        start = Change(state=room.state)
+        room._apply(start, MatchAction(ActionKind.START, None, "", room.now()))
+        room._advance(start)
+        await room._commit(start)
+    version = room.book.version
+    await asyncio.sleep(0.35)
+    after = room.book.version
+    room.close()
+    await bot.chooser.thinking.aclose()
+    return bot.calls, version, after
+
+
+def test_a_bot_whose_thinking_fails_tries_again_and_plays(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(room_module, "BOT_RETRIES_S", (0.05, 0.1, 0.2))
+    calls, version, after = asyncio.run(_bot_scenario(failures=2))
+    assert calls > 3 and after > version  # two failures, then the bots play on
+
+
+def test_a_bot_that_keeps_failing_stops_after_its_retries(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(room_module, "BOT_RETRIES_S", (0.01, 0.02, 0.03))
+    calls, version, after = asyncio.run(_bot_scenario(failures=100))
+    assert (calls, after) == (4, version)  # the first try and three more, then nothing

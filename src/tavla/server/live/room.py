@@ -41,6 +41,11 @@ STORE_RETRY_S = 0.5
 """How soon a change of the server's own (a fallen flag, the next game, a bot's move)
 is tried again when the database refused it: nobody else would ask for it again."""
 
+BOT_RETRIES_S = (1.0, 5.0, 30.0)
+"""When a bot whose thinking failed (an engine's error, its workers dying twice) tries
+again: each failure in a row waits the next delay; after the last the bot stops, the
+game waiting on it (its player may resign or leave), and the log says so."""
+
 
 def monotonic_ms() -> int:
     return time.monotonic_ns() // 1_000_000
@@ -102,6 +107,7 @@ class Room:
         self._loaded_mono = monotonic_ms()
         self._timer: asyncio.TimerHandle | None = None
         self._bot_task: asyncio.Task[None] | None = None
+        self._bot_failures = 0
         self.on_change: list[Callable[[Room], None]] = []
         self.bot_chooser: Callable[[Room, int], Awaitable[dict[str, Any] | None]] | None = None
         self.bot_delay_ms = 0
@@ -598,7 +604,7 @@ class Room:
     # ------------------------------------------------------------------ bots
     def _schedule_bot(self) -> None:
         actor = self.state.actor
-        if self.bot_chooser is None or self.state.over or not self.seat_is_bot(actor):
+        if self.bot_chooser is None or self.closed or self.state.over or not self.seat_is_bot(actor):
             return
         if actor is None or (self._bot_task is not None and not self._bot_task.done()):
             return
@@ -613,7 +619,14 @@ class Room:
             action = await chooser(self, seat)
         except Exception:
             log.exception("bot of game %s failed", self.game_id)
+            if self._bot_failures < len(BOT_RETRIES_S) and not self.closed:
+                delay = BOT_RETRIES_S[self._bot_failures]
+                self._bot_failures += 1
+                asyncio.get_running_loop().call_later(delay, self._schedule_bot)
+            else:
+                log.error("bot of game %s gives up after %d failures", self.game_id, self._bot_failures + 1)
             return
+        self._bot_failures = 0
         if action is None:
             return
         async with self.lock:
