@@ -60,15 +60,16 @@ def test_a_worker_answers_as_the_engine_does_from_another_process_at_a_lower_pri
     async def scenario() -> tuple[dict[str, Any], int, int]:
         thinking = BotThinking(1)
         try:
-            reply = await thinking.call("move", "tapa", tapa_position(), "medium", 1000)
+            reply = await thinking.call("move", "tapa", middle_game(), "medium", 1000)
             pid, niceness = await worker_facts(thinking)
         finally:
             await thinking.aclose()
         return reply, pid, niceness
 
     reply, pid, niceness = asyncio.run(scenario())
-    here = engine_for("tapa").move(tapa_position(), "medium", 1000)
+    here = engine_for("tapa").move(middle_game(), "medium", 1000)
     assert reply["move"] == here["move"] and reply["after"] == here["after"]
+    assert reply["equity"] == here["equity"]
     assert pid != os.getpid()
     assert niceness == min(19, os.nice(0) + WORKER_NICENESS)
 
