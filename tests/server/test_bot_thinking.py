@@ -90,8 +90,9 @@ def test_a_thread_when_asked_for_no_processes() -> None:
 
 
 def test_a_killed_worker_is_replaced_and_the_bot_answers() -> None:
+    thinking = BotThinking(1)
+
     async def scenario() -> tuple[int, int, dict[str, Any]]:
-        thinking = BotThinking(1)
         try:
             first, _ = await worker_facts(thinking)
             os.kill(first, signal.SIGKILL)
@@ -102,7 +103,7 @@ def test_a_killed_worker_is_replaced_and_the_bot_answers() -> None:
         return first, second, reply
 
     first, second, reply = asyncio.run(scenario())
-    assert second != first
+    assert second != first and thinking.replaced == 1
     assert reply["move"] == engine_for("tapa").move(tapa_position(), "medium", 1000)["move"]
 
 
@@ -159,6 +160,8 @@ def test_a_site_plays_its_bots_in_worker_processes(tmp_path: Path) -> None:
     settings = make_settings(f"sqlite:///{tmp_path / 'bots.db'}", bot_processes=1)
     with TestClient(create_app(settings), base_url="http://testserver") as client:
         site = Site(client)
+        health = site.as_(None).get("/api/health").json()
+        assert health["bots"] == {"processes": 1, "started": False, "replaced": 0}
         player = site.register("ayse")
         game_id = site.bot_game(player, game="tabla", length=1, sets=1, level="medium")
         with site.as_(player).websocket_connect(f"/ws/game/{game_id}") as socket:
@@ -166,6 +169,8 @@ def test_a_site_plays_its_bots_in_worker_processes(tmp_path: Path) -> None:
         assert final["match"]["over"]
         platform = site.platform
         assert platform.thinking.processes == 1 and platform.thinking.started
+        health = site.as_(None).get("/api/health").json()
+        assert health["bots"] == {"processes": 1, "started": True, "replaced": 0}
         summary = site.as_(None).get(f"/api/games/{game_id}").json()
         assert summary["status"] == "finished"
         # The archive's analysis is made in the workers too, and is the library's.

@@ -105,6 +105,12 @@ async def health(platform: PlatformDep) -> dict[str, Any]:
             "port": platform.settings.port,
             "node": platform.relay.node,
         },
+        # Where the bots think (docs/deploy.md): workers dying again and again show here.
+        "bots": {
+            "processes": platform.thinking.processes,
+            "started": platform.thinking.started,
+            "replaced": platform.thinking.replaced,
+        },
     }
 
 
