@@ -2,8 +2,8 @@
 
 What is checked: a worker gives the answer the engine gives in the server's own
 process, from another process, at a lower CPU priority; a worker killed mid-life is
-replaced and the bot plays on; stopping ends the workers; a site's bot game is played
-to its end through them, and analysed there.
+replaced and the bot plays on; stopping ends the workers, and so does a server killed
+outright; a site's bot game is played to its end through them, and analysed there.
 """
 
 from __future__ import annotations
@@ -12,6 +12,9 @@ import asyncio
 import os
 import random
 import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +30,13 @@ from tavla.engine.registry import engine_for
 from tavla.match.record import MatchRecord
 from tavla.server.analysis import review
 from tavla.server.app import create_app
-from tavla.server.live.thinking import MOST_BY_DEFAULT, WORKER_NICENESS, BotThinking, default_processes
+from tavla.server.live.thinking import (
+    MOST_BY_DEFAULT,
+    SERVER_CHECK_S,
+    WORKER_NICENESS,
+    BotThinking,
+    default_processes,
+)
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -147,6 +156,46 @@ def test_stopping_ends_the_workers() -> None:
     pid = asyncio.run(scenario())
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
+
+
+SERVER_KILLED_OUTRIGHT = """
+import asyncio, os, sys, time
+from tavla.server.live.thinking import BotThinking
+
+async def main():
+    thinking = BotThinking(1)
+    pid = await asyncio.get_running_loop().run_in_executor(thinking._pool(), os.getpid)
+    print(pid, flush=True)
+    time.sleep(60)
+
+asyncio.run(main())
+"""
+
+
+def running(pid: int) -> bool:
+    """Whether ``pid`` is a process still running (not gone, not a zombie)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat[stat.rindex(")") + 2] != "Z"
+
+
+def test_the_workers_of_a_server_killed_outright_end_too() -> None:
+    """SIGKILL gives the server no time to stop its workers: they see it gone and leave."""
+    command = [sys.executable, "-c", SERVER_KILLED_OUTRIGHT]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        worker = int(server.stdout.readline())
+        assert running(worker)
+    finally:
+        server.kill()
+        server.wait()
+    deadline = time.monotonic() + 5 * SERVER_CHECK_S + 5
+    while running(worker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not running(worker)
 
 
 def test_one_worker_per_core_by_default_up_to_a_few(monkeypatch: pytest.MonkeyPatch) -> None:

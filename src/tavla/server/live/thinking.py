@@ -22,6 +22,8 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -34,11 +36,25 @@ WORKER_NICENESS = 10
 person's move waits for no bot."""
 
 
-def _start_worker() -> None:
+SERVER_CHECK_S = 1.0
+"""How often a worker checks that its server is still there."""
+
+
+def _start_worker(server_pid: int) -> None:
     # A system that refuses it leaves the worker at the server's priority.
     with contextlib.suppress(OSError):
         os.nice(WORKER_NICENESS)
+    threading.Thread(target=_end_with, args=(server_pid,), name="tavla-bot-watch", daemon=True).start()
     import tavla.engine.builtin  # noqa: F401  (the engines register themselves)
+
+
+def _end_with(server_pid: int) -> None:
+    """Ends the worker once its server is gone. A server killed outright (SIGKILL, the
+    out-of-memory killer) cannot stop its workers, and they would wait for calls for
+    ever: a worker whose parent is no longer the server (it was handed to init) leaves."""
+    while os.getppid() == server_pid:
+        time.sleep(SERVER_CHECK_S)
+    os._exit(0)
 
 
 def engine_call(method: str, game: str, *args: Any) -> Any:
@@ -72,6 +88,7 @@ class BotThinking:
                     self.processes,
                     mp_context=multiprocessing.get_context("spawn"),
                     initializer=_start_worker,
+                    initargs=(os.getpid(),),
                 )
         return self._executor
 
