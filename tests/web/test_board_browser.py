@@ -766,6 +766,23 @@ def test_game_page_connects_to_the_game_socket(game: Any, base_url: str) -> None
     assert game.text_content(".turn-line") == "Your turn: roll or double"
 
 
+def test_the_turn_line_says_a_bot_is_thinking_and_a_person_is_awaited(game: Any) -> None:
+    game.evaluate("window.sockets[0].serverOpen()")
+    bot_to_move = state_message("tabla-mid", 17, seat=0)  # seat 1, the bot, is to move
+    server(game, bot_to_move)
+    assert game.text_content(".turn-line") == "tavla-bot (level 3) is thinking"
+    person_to_move = state_message("tabla-mid", 18, seat=0)
+    person_to_move["players"][1] = {"name": "mehmet", "bot": False, "connected": True, "away_ms": None}
+    server(game, person_to_move)
+    assert game.text_content(".turn-line") == "Waiting for mehmet"
+    server(game, state_message("tabla-mid", 19, seat=None))  # a spectator sees the bot think too
+    assert game.text_content(".turn-line") == "tavla-bot (level 3) is thinking"
+    watched = state_message("tabla-mid", 20, seat=None)
+    watched["players"] = person_to_move["players"]
+    server(game, watched)
+    assert game.text_content(".turn-line") == "mehmet to act"
+
+
 def test_game_drops_older_and_equal_versions(game: Any) -> None:
     game.evaluate("window.sockets[0].serverOpen()")
     server(game, state_message("tabla-roll", 17, seat=1))
@@ -927,7 +944,7 @@ def test_chat_is_sent_with_the_intent_numbering(game: Any) -> None:
 def test_a_spectator_sees_the_board_without_controls(game: Any) -> None:
     game.evaluate("window.sockets[0].serverOpen()")
     server(game, state_message("tabla-mid", 30, seat=None, last_seq=0))
-    assert game.text_content(".turn-line") == "tavla-bot (level 3) to act"
+    assert game.text_content(".turn-line") == "tavla-bot (level 3) is thinking"
     assert game.locator(".board-controls").is_hidden()
     assert game.locator(".chat-form").is_hidden()
     assert game.locator("g.spot.source").count() == 0
@@ -938,7 +955,7 @@ def test_texts_come_from_tavla_text(page: Any, base_url: str) -> None:
     html = GAME_PAGE.replace(
         "<script>",
         '<script>window.TAVLA_TEXT = {"btn.roll": "Zar at", "conn.connecting": "Bağlanıyor…",'
-        ' "bot.hard": "Tavla botu (zor)"};',
+        ' "bot.hard": "Tavla botu (zor)", "turn.bot_thinking": "{name} düşünüyor"};',
         1,
     )
     page.route(f"{base_url}/game-test.html", lambda route: route.fulfill(body=html, content_type="text/html"))
@@ -957,10 +974,10 @@ def test_texts_come_from_tavla_text(page: Any, base_url: str) -> None:
     server(page, state_message("tabla-mid", 2, seat=None, last_seq=0, players=players))
     assert "Tavla botu (zor)" in page.text_content(".game-players")
     assert "Tavla bot (hard)" not in page.text_content(".game-players")
-    assert page.text_content(".turn-line") == "Tavla botu (zor) to act"
+    assert page.text_content(".turn-line") == "Tavla botu (zor) düşünüyor"
     players[1] = {**players[1], "name": "gnubg-entrant", "bot_level": None}
     server(page, state_message("tabla-mid", 3, seat=None, last_seq=0, players=players))
-    assert page.text_content(".turn-line") == "gnubg-entrant to act"
+    assert page.text_content(".turn-line") == "gnubg-entrant düşünüyor"
 
 
 @pytest.mark.parametrize("language", ["en", "tr", "bg"])

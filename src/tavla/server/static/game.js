@@ -627,6 +627,8 @@ export class GameClient {
     if (match.phase === "opening") return t("turn.opening");
     if (match.actor !== null) {
       const name = this.nameOf(match.actor);
+      const actor = state.players && state.players[match.actor];
+      if (actor && actor.bot) return t("turn.bot_thinking", { name });
       return seat === null ? t("turn.spectating", { name }) : t("turn.waiting", { name });
     }
     return "";

@@ -149,6 +149,7 @@ export const DEFAULT_TEXT = {
   "turn.opening": "Opening roll",
   "turn.between": "The next game starts soon",
   "turn.waiting": "Waiting for {name}",
+  "turn.bot_thinking": "{name} is thinking",
   "turn.spectating": "{name} to act",
   "moves.title": "Moves",
   "moves.none": "No moves yet",
