@@ -224,3 +224,21 @@ def test_a_database_that_does_not_answer_is_a_clear_error_and_leaves_nothing_run
     assert "could not migrate" in result.output and f"logs in {state_dir}" in result.output
     assert set(children(os.getpid())) - before == set()  # its Redis is stopped again
     assert (state_dir / "redis" / "redis.log").exists()
+
+
+def test_the_processes_share_the_cores_among_their_bots(
+    state_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One machine's processes divide its cores among their bots' workers, unless told."""
+    monkeypatch.delenv("TAVLA_BOT_PROCESSES", raising=False)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(8)))
+    stores = {"database_url": "postgresql://tavla@127.0.0.1/tavla", "redis_url": "redis://127.0.0.1:1/0"}
+
+    def workers(**options: object) -> str:
+        cluster = Cluster(ClusterOptions(state_dir=state_dir, **stores, **options))  # type: ignore[arg-type]
+        return cluster._server_env()["TAVLA_BOT_PROCESSES"]
+
+    assert workers(processes=3) == "2" and workers(processes=2) == "4" and workers(processes=16) == "1"
+    assert workers(processes=3, settings={"TAVLA_BOT_PROCESSES": "0"}) == "0"
+    monkeypatch.setenv("TAVLA_BOT_PROCESSES", "5")
+    assert workers(processes=3) == "5"

@@ -24,6 +24,17 @@ from tavla.cluster.stores import Postgres, Redis
 SHARED_SETTINGS = ("TAVLA_DATABASE_URL", "TAVLA_REDIS_URL", "TAVLA_SECRET_KEY")
 
 
+def bot_workers_each(processes: int) -> int:
+    """This machine's cores shared out among the processes' bot workers, at least one
+    each: every process would otherwise start one per core (docs/deploy.md, "The bots'
+    workers")."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # no affinity on this system
+        cores = os.cpu_count() or 1
+    return max(1, cores // processes)
+
+
 @dataclass
 class ClusterOptions:
     processes: int = 3
@@ -89,6 +100,7 @@ class Cluster:
 
     def _server_env(self) -> dict[str, str]:
         env = {**os.environ, **self.options.settings}
+        env.setdefault("TAVLA_BOT_PROCESSES", str(bot_workers_each(self.options.processes)))
         env.update(
             TAVLA_DATABASE_URL=self.database_url,
             TAVLA_REDIS_URL=self.redis_url,
