@@ -26,7 +26,7 @@ from websockets.sync.client import connect
 from websockets.typing import Origin
 
 from tavla.cluster import Cluster, ClusterOptions
-from tavla.cluster.process import children, free_port
+from tavla.cluster.process import ComponentError, children, free_port, wait_until
 from tavla.server.deps import SESSION_COOKIE
 
 pytestmark = [
@@ -242,3 +242,18 @@ def test_the_processes_share_the_cores_among_their_bots(
     assert workers(processes=3, settings={"TAVLA_BOT_PROCESSES": "0"}) == "0"
     monkeypatch.setenv("TAVLA_BOT_PROCESSES", "5")
     assert workers(processes=3) == "5"
+
+
+def test_a_piece_that_exits_while_starting_is_told_with_its_log_s_last_lines(tmp_path: Path) -> None:
+    """The error carries the log's end: a test's state folder, and the log in it, is gone
+    by the time someone reads the failure."""
+    log = tmp_path / "server-1.log"
+    log.write_text("".join(f"line {number}\n" for number in range(30)) + "OSError: address already in use\n")
+    with pytest.raises(ComponentError) as raised:
+        wait_until(lambda: False, 5, "server-1", lambda: False, log)
+    message = str(raised.value)
+    assert message.startswith("server-1 exited while starting:")
+    assert message.endswith("address already in use")
+    assert "line 19" in message and "line 18" not in message  # the last twelve lines
+    with pytest.raises(ComponentError, match=r"^server-1 exited while starting$"):
+        wait_until(lambda: False, 5, "server-1", lambda: False)

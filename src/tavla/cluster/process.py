@@ -83,15 +83,31 @@ def spawn(
         )
 
 
-def wait_until(ready: Callable[[], bool], seconds: float, what: str, alive: Callable[[], bool]) -> None:
+def wait_until(
+    ready: Callable[[], bool], seconds: float, what: str, alive: Callable[[], bool], log: Path | None = None
+) -> None:
+    """Waits for ``ready``; a piece that exits or never answers is an error, which ends
+    with the last lines of its ``log`` when given (the log may be gone by the time
+    someone reads the error: a test's state folder is removed)."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if not alive():
-            raise ComponentError(f"{what} exited while starting")
+            raise ComponentError(f"{what} exited while starting{_last_lines(log)}")
         if ready():
             return
         time.sleep(0.05)
-    raise ComponentError(f"{what} did not answer within {seconds:.0f} s")
+    raise ComponentError(f"{what} did not answer within {seconds:.0f} s{_last_lines(log)}")
+
+
+def _last_lines(log: Path | None, count: int = 12) -> str:
+    if log is None:
+        return ""
+    try:
+        lines = log.read_text(errors="replace").splitlines()[-count:]
+    except OSError:
+        return ""
+    shown = "".join(f"\n    {line}" for line in lines)
+    return f":{shown}" if shown else ""
 
 
 def children(pid: int) -> list[int]:

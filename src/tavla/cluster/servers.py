@@ -39,7 +39,7 @@ class TavlaServer(Component):
         self.process = spawn(command, self.log, env=self.env)
 
     def wait_ready(self, seconds: float = 120) -> None:
-        wait_until(self._answers, seconds, f"{self.name} (see {self.log})", lambda: self.running)
+        wait_until(self._answers, seconds, f"{self.name} (see {self.log})", lambda: self.running, self.log)
 
     def start(self) -> None:
         self.launch()
