@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from tests.cluster.test_cluster import alive
 from tests.server.conftest import Site, make_settings
 from tests.server.play import Seat
 from tests.server.test_live import play_out
@@ -172,15 +173,6 @@ asyncio.run(main())
 """
 
 
-def running(pid: int) -> bool:
-    """Whether ``pid`` is a process still running (not gone, not a zombie)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except FileNotFoundError:
-        return False
-    return stat[stat.rindex(")") + 2] != "Z"
-
-
 def test_the_workers_of_a_server_killed_outright_end_too() -> None:
     """SIGKILL gives the server no time to stop its workers: they see it gone and leave."""
     command = [sys.executable, "-c", SERVER_KILLED_OUTRIGHT]
@@ -188,14 +180,14 @@ def test_the_workers_of_a_server_killed_outright_end_too() -> None:
     try:
         assert server.stdout is not None
         worker = int(server.stdout.readline())
-        assert running(worker)
+        assert alive(worker)
     finally:
         server.kill()
         server.wait()
     deadline = time.monotonic() + 5 * SERVER_CHECK_S + 5
-    while running(worker) and time.monotonic() < deadline:
+    while alive(worker) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert not running(worker)
+    assert not alive(worker)
 
 
 def test_one_worker_per_core_by_default_up_to_a_few(monkeypatch: pytest.MonkeyPatch) -> None:
