@@ -4,6 +4,7 @@ equity plot (docs/analysis.md)."""
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -62,3 +63,21 @@ def test_a_game_no_bot_reviews_is_refused_in_one_line(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "no trained bot reviews indiyka" in result.output
     assert "Traceback" not in result.output
+
+
+def test_marked_turns_are_rolled_out_on_request(tmp_path: Path) -> None:
+    record = random_game(tmp_path / "game.json", turns=16)
+    before = run(str(record))
+    result = run(str(record), "--rollout", "--trials", "3", "--truncate", "2")
+    assert result.exit_code == 0, result.output
+    assert "Marked decisions" in before.output
+    rolled = re.search(r"(\d+) marked turns rolled out \(rollout 3x2 vr\)", result.output)
+    assert rolled is not None and int(rolled.group(1)) >= 1
+    assert "rolled out" in result.output and " ± " in result.output
+
+
+def test_rollout_settings_are_checked(tmp_path: Path) -> None:
+    record = random_game(tmp_path / "game.json", turns=4)
+    result = run(str(record), "--rollout", "--trials", "0")
+    assert result.exit_code == 2
+    assert "--trials" in result.output and "Traceback" not in result.output

@@ -46,6 +46,21 @@ def mark_of(loss: float) -> str:
 
 
 @dataclass(frozen=True)
+class RolledLoss:
+    """What a rollout says the turn played gives up against the bot's best turn."""
+
+    loss: float
+    """The best turn's rolled-out equity less the played turn's: below 0 where the turn
+    played did better."""
+    error: float
+    """The standard error of ``loss``, from the trials' differences (the two turns
+    meet the same dice trial by trial)."""
+    trials: int
+    settings: str
+    """How it was rolled out, e.g. "rollout 72xend"."""
+
+
+@dataclass(frozen=True)
 class MoveReview:
     game_number: int
     action_index: int
@@ -61,10 +76,21 @@ class MoveReview:
     """The best turns found, best first, with their equities."""
     forced: bool
     plies: int
+    rollout: RolledLoss | None = None
+    """The turn played and the best turn rolled out (:mod:`tavla.analysis.rollouts`);
+    None where they were not."""
+
+    @property
+    def judged_loss(self) -> float:
+        """The equity lost by the bot's estimates (``plies`` deep)."""
+        return max(0.0, self.best_equity - self.played_equity)
 
     @property
     def loss(self) -> float:
-        return max(0.0, self.best_equity - self.played_equity)
+        """The equity lost: the rollout's where there is one, else the bot's estimate's."""
+        if self.rollout is not None:
+            return max(0.0, self.rollout.loss)
+        return self.judged_loss
 
     @property
     def mark(self) -> str:

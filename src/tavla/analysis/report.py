@@ -48,9 +48,12 @@ class Analysis:
     cubes: list[CubeReview]
     players: tuple[PlayerSummary, PlayerSummary]
 
-    def marked(self) -> list[MoveReview | CubeReview]:
-        """The turns and cube decisions that got a mark, in the order of the record."""
-        found: list[MoveReview | CubeReview] = [review for review in self.moves if review.mark]
+    def marked(self, *, rolled_out: bool = False) -> list[MoveReview | CubeReview]:
+        """The turns and cube decisions that got a mark, in the order of the record;
+        with ``rolled_out``, also the turns a rollout cleared of the bot's mark."""
+        found: list[MoveReview | CubeReview] = [
+            review for review in self.moves if review.mark or (rolled_out and review.rollout is not None)
+        ]
         found += [review for review in self.cubes if review.mark]
         return sorted(found, key=lambda review: review.action_index)
 
@@ -67,35 +70,44 @@ def analyze(
 ) -> Analysis:
     """Review every turn and roll of ``record`` with the estimators of its game."""
     settings = settings or SearchSettings()
-    names = record.settings.names
-    players = (PlayerSummary(0, names[0]), PlayerSummary(1, names[1]))
     moves: list[MoveReview] = []
     lucks: list[RollLuck] = []
     total = len(record.actions)
     initial_state(record)  # a record that cannot start is refused before any work
     for item in CheckerReviewer(estimator_for, settings).review(record):
-        player = players[item.seat]
         if isinstance(item, MoveReview):
             moves.append(item)
-            if not item.forced:
-                player.decisions += 1
-                player.total_loss += item.loss
-                if item.mark:
-                    player.marks[item.mark] += 1
         else:
             lucks.append(item)
-            player.luck += item.luck
-            player.rolls += 1
         if progress is not None:
             progress(item.action_index + 1, total)
     cubes = list(CubeReviewer(estimator_for).review(record))
+    players = summarise(record.settings.names, moves, lucks, cubes)
+    return Analysis(record.settings.game, settings.plies, moves, lucks, cubes, players)
+
+
+def summarise(
+    names: tuple[str, str], moves: list[MoveReview], lucks: list[RollLuck], cubes: list[CubeReview]
+) -> tuple[PlayerSummary, PlayerSummary]:
+    """Each player's totals over the reviews."""
+    players = (PlayerSummary(0, names[0]), PlayerSummary(1, names[1]))
+    for move in moves:
+        if not move.forced:
+            player = players[move.seat]
+            player.decisions += 1
+            player.total_loss += move.loss
+            if move.mark:
+                player.marks[move.mark] += 1
+    for luck in lucks:
+        players[luck.seat].luck += luck.luck
+        players[luck.seat].rolls += 1
     for review in cubes:
         player = players[review.seat]
         player.cube_decisions += 1
         player.cube_loss += review.loss
         if review.mark:
             player.cube_marks[review.mark] += 1
-    return Analysis(record.settings.game, settings.plies, moves, lucks, cubes, players)
+    return players
 
 
 MARK_NAMES = tuple(name for _, name in MARKS)

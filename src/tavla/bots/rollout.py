@@ -100,9 +100,23 @@ class Roller:
         the dice rolled). The dice come from the seed and ``dice``, by default the
         position's text; the candidates of one roll given the same ``dice`` meet the same
         rolls, so that the luck cancels from their differences too."""
+        results, finished = self.trials(position, player, settings, dice=dice)
+        spread = float(np.std(equity(results), ddof=1)) if settings.trials > 1 else 0.0
+        # Luck taken out can carry a mean a hair outside [0, 1] or out of nesting: the
+        # chances are made proper ones, as a network's outputs are.
+        chances = consistent(np.clip(results.mean(axis=0), 0.0, 1.0))
+        return Rollout(chances, spread / np.sqrt(settings.trials), settings.trials, finished)
+
+    def trials(
+        self, position: DiceGame[Any], player: int, settings: RolloutSettings, *, dice: str | None = None
+    ) -> tuple[np.ndarray, int]:
+        """Each trial's result (one row of five chances per trial, the luck taken out
+        where ``settings`` asks) and how many trials reached the end: what
+        :meth:`rollout` averages. Trial i of two positions given the same ``dice``
+        meets the same rolls, so their rows can be compared trial by trial."""
         outcome = position.outcome()
         if outcome is not None:
-            return Rollout(outcome_estimate(outcome, player), 0.0, settings.trials, settings.trials)
+            return np.tile(outcome_estimate(outcome, player), (settings.trials, 1)), settings.trials
         key = position.notation() if dice is None else dice
         base = zlib.crc32(f"{settings.seed} {key}".encode())
         results = np.empty((settings.trials, 5))
@@ -110,11 +124,7 @@ class Roller:
         for trial in range(settings.trials):
             results[trial], ended = self._trial(position, player, _Dice(trial, base), settings)
             finished += ended
-        spread = float(np.std(equity(results), ddof=1)) if settings.trials > 1 else 0.0
-        # Luck taken out can carry a mean a hair outside [0, 1] or out of nesting: the
-        # chances are made proper ones, as a network's outputs are.
-        chances = consistent(np.clip(results.mean(axis=0), 0.0, 1.0))
-        return Rollout(chances, spread / np.sqrt(settings.trials), settings.trials, finished)
+        return results, finished
 
     def _trial(
         self, position: DiceGame[Any], player: int, dice: _Dice, settings: RolloutSettings

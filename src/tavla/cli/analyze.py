@@ -33,6 +33,16 @@ def analyze_command(
     plot: Annotated[
         Path | None, typer.Option(help="Write the equity over the match to this PNG (needs matplotlib).")
     ] = None,
+    rollout: Annotated[
+        bool, typer.Option("--rollout", help="Roll out every marked turn against the bot's best.")
+    ] = False,
+    trials: Annotated[int, typer.Option(min=1, help="--rollout: games played from each turn.")] = 36,
+    truncate: Annotated[
+        int, typer.Option(min=0, help="--rollout: turns after which the network estimates (0: to the end).")
+    ] = 10,
+    variance_reduction: Annotated[
+        bool, typer.Option(help="--rollout: take each roll's luck out of the trials.")
+    ] = True,
 ) -> None:
     """Review a finished game or match: errors, cube decisions and luck of each player."""
     from tavla.analysis.report import analyze
@@ -58,9 +68,29 @@ def analyze_command(
             SearchSettings(plies=plies),
             progress=lambda done, total: progress.update(task, completed=done, total=total),
         )
+    if rollout:
+        from tavla.analysis.rollouts import roll_out_marked
+        from tavla.bots.rollout import RolloutSettings
+
+        settings = RolloutSettings(trials=trials, truncate=truncate, variance_reduction=variance_reduction)
+        with Progress(console=console, transient=True) as progress:
+            task = progress.add_task("rolling out the marked turns", total=None)
+            analysis = roll_out_marked(
+                analysis,
+                record,
+                lambda _: network,
+                settings,
+                progress=lambda done, total: progress.update(task, completed=done, total=total),
+            )
     console.print(f"{game}, {' v '.join(record.settings.names)}: turns reviewed at {plies} plies")
+    rolled = [review for review in analysis.moves if review.rollout is not None]
+    if rolled:
+        console.print(
+            f"{len(rolled)} marked turns rolled out ({rolled[0].rollout.settings}): "  # type: ignore[union-attr]
+            "their losses and marks are the rollouts'"
+        )
     console.print(_players_table(analysis))
-    marked = analysis.marked()
+    marked = analysis.marked(rolled_out=True)
     if marked:
         console.print(_marked_table(analysis, marked))
     else:
@@ -101,23 +131,31 @@ def _marked_table(analysis: Analysis, marked: list[MoveReview | CubeReview]) -> 
     from tavla.analysis.checker import MoveReview
 
     names = [player.name for player in analysis.players]
+    rolled = any(isinstance(review, MoveReview) and review.rollout for review in marked)
     table = Table(title="Marked decisions")
-    for heading in ("game", "player", "roll", "played", "best", "loss", "mark"):
-        table.add_column(heading, justify="right" if heading in ("game", "loss") else "left")
+    headings = ["game", "player", "roll", "played", "best", "loss", "mark"]
+    if rolled:
+        headings[5:5] = ["bot's loss", "rolled out"]
+        headings.remove("loss")
+    for heading in headings:
+        table.add_column(
+            heading, justify="right" if heading in ("game", "loss", "bot's loss", "rolled out") else "left"
+        )
     for review in marked:
         if isinstance(review, MoveReview):
             played, best, roll = review.played, review.best, review.before.split()[-1]
+            loss = review.judged_loss
         else:
             played, best, roll = review.chosen, review.right, "cube"
-        table.add_row(
-            str(review.game_number),
-            names[review.seat],
-            roll,
-            played,
-            best,
-            f"{review.loss:.3f}",
-            review.mark,
-        )
+            loss = review.loss
+        cells = [str(review.game_number), names[review.seat], roll, played, best, f"{loss:.3f}"]
+        if rolled:
+            check = review.rollout if isinstance(review, MoveReview) else None
+            cells.append("" if check is None else f"{check.loss:+.3f} ± {check.error:.3f}")
+        cells.append(review.mark or "none")
+        table.add_row(*cells)
+    if rolled:
+        table.caption = "rolled out: the best turn's equity less the turn played's, ± its standard error"
     return table
 
 

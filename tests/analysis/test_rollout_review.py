@@ -1,0 +1,139 @@
+"""Rollouts of the turns an analysis marks (tavla.analysis.rollouts, docs/analysis.md).
+
+In a tabla bear-off of two checkers a side (RULES.md 1.3 and 2) the winning chances
+are known exactly (tests/bots/exact_bearoff.py). A rollout with variance reduction
+and exact values comes out at the exact value in every trial, so a rolled-out loss is
+the exact loss, whatever the bot's estimate of the two turns said.
+"""
+
+from __future__ import annotations
+
+import pytest
+from tests.analysis.test_checker_review import bear_off_match
+from tests.bots.exact_bearoff import ExactBearOff, every_position, win_chance
+
+from tavla.analysis.checker import mark_of
+from tavla.analysis.report import analyze
+from tavla.analysis.rollouts import roll_out_marked, rolled_loss
+from tavla.bots.network import Network
+from tavla.bots.outcomes import equity
+from tavla.bots.rollout import Roller, RolloutSettings
+from tavla.bots.search import SearchSettings
+from tavla.match.match import Match
+from tavla.match.record import MatchRecord
+from tavla.match.settings import MatchSettings
+from tavla.rules.dicegame import DiceGame
+
+ROLLS = [(2, 1), (5, 4), (6, 6), (3, 2)]
+SETTINGS = RolloutSettings(trials=5, truncate=2, seed=1)
+
+
+def exact_equity(notation_after: str, outcome_reached: bool) -> float:
+    """The exact cubeless equity of a position after a turn, for the player who moved."""
+    return 1.0 if outcome_reached else 1 - 2 * win_chance(notation_after)
+
+
+def turn_equities(record: MatchRecord, before: str) -> dict[str, float]:
+    position = record.settings.definition.from_notation(before)
+    return {
+        turn.text: exact_equity(turn.after.notation(), turn.after.outcome() is not None)
+        for turn in position.legal_turns()
+    }
+
+
+def test_a_real_mistake_keeps_its_exact_loss() -> None:
+    exact = ExactBearOff(every_position())
+    record = bear_off_match(ROLLS, choose_worst=True)
+    judged = analyze(record, lambda game: exact, SearchSettings(plies=0))
+    rolled = roll_out_marked(judged, record, lambda game: exact, SETTINGS)
+    first = rolled.moves[0]
+    assert first.rollout is not None and first.mark
+    values = turn_equities(record, first.before)
+    assert first.rollout.loss == pytest.approx(max(values.values()) - values[first.played], abs=1e-9)
+    assert first.loss == pytest.approx(first.judged_loss, abs=1e-9)
+    assert first.rollout.error == pytest.approx(0.0, abs=1e-9)
+    assert (first.rollout.trials, first.rollout.settings) == (5, "rollout 5x2 vr")
+    assert rolled.players[0].total_loss == pytest.approx(judged.players[0].total_loss, abs=1e-9)
+
+
+def test_a_verdict_the_estimates_got_wrong_is_cleared() -> None:
+    """White plays his best turns, but the bot believes the position after his first
+    one is worth 0.2 less: a blunder by its estimate. The rollout never asks for that
+    position's estimate, only for those that follow it, and finds no loss."""
+    record = bear_off_match(ROLLS, choose_worst=False)
+    truth = analyze(record, lambda game: ExactBearOff(every_position()), SearchSettings(plies=0))
+    first = truth.moves[0]
+    position = record.settings.definition.from_notation(first.before)
+    after = position.parse_turn(first.played).after
+    believed = 1 - win_chance(after.notation()) - 0.2
+    wrong = ExactBearOff(every_position(), wrong={after.notation(): believed})
+
+    judged = analyze(record, lambda game: wrong, SearchSettings(plies=0))
+    assert judged.moves[0].mark == "blunder"
+    assert judged.players[0].marks["blunder"] == 1
+
+    rolled = roll_out_marked(judged, record, lambda game: wrong, SETTINGS)
+    cleared = rolled.moves[0]
+    assert cleared.rollout is not None
+    values = turn_equities(record, cleared.before)
+    assert cleared.rollout.loss == pytest.approx(values[cleared.best] - values[cleared.played], abs=1e-9)
+    assert cleared.rollout.loss <= 1e-9  # the turn played was the best
+    assert (cleared.loss, cleared.mark) == (0.0, "")
+    assert cleared.judged_loss == pytest.approx(
+        values[cleared.best] - (values[cleared.played] - 0.4), abs=1e-9
+    )
+    assert rolled.players[0].marks["blunder"] == 0
+    total = judged.players[0].total_loss - cleared.judged_loss
+    assert rolled.players[0].total_loss == pytest.approx(total, abs=1e-9)
+    assert rolled.marked(rolled_out=True)[0] is cleared and cleared not in rolled.marked()
+
+
+def test_unmarked_turns_and_cube_decisions_keep_their_estimates() -> None:
+    exact = ExactBearOff(every_position())
+    record = bear_off_match(ROLLS, choose_worst=True)
+    judged = analyze(record, lambda game: exact, SearchSettings(plies=0))
+    rolled = roll_out_marked(judged, record, lambda game: exact, SETTINGS)
+    for before, after in zip(judged.moves, rolled.moves, strict=True):
+        assert (after.rollout is not None) == bool(before.mark)
+        if not before.mark:
+            assert after == before
+    assert rolled.cubes == judged.cubes and rolled.lucks == judged.lucks
+    assert judged.moves[0].rollout is None  # the analysis rolled out is a new one
+
+
+@pytest.mark.timeout(120)
+def test_a_network_rolls_out_both_turns_on_the_same_dice() -> None:
+    """Tapa's network, a turn played at random: the rolled loss is the mean difference of
+    the two turns' trials, each keyed by the position before the turn, so that trial i
+    of both meets the same rolls."""
+    match = Match(MatchSettings(game="tapa", length=0), start=True)
+    match.roll((6, 4))
+    seat = match.state.actor
+    assert seat is not None
+    position = match.state.position
+    assert isinstance(position, DiceGame)
+    turns = list(position.legal_turns())
+    match.move(seat, turns[-1])
+    record = MatchRecord.of(match)
+    network = Network.shipped("tapa")
+    judged = analyze(record, lambda game: network)
+    [review] = judged.moves
+    roller = Roller(network)
+    settings = RolloutSettings(trials=4, truncate=2, seed=5)
+    found = rolled_loss(roller, record.settings.definition, review, settings)
+    means = [
+        float(
+            equity(
+                roller.trials(position.parse_turn(text).after, position.side, settings, dice=review.before)[0]
+            ).mean()
+        )
+        for text in (review.best, review.played)
+    ]
+    assert found.loss == pytest.approx(means[0] - means[1], abs=1e-12)
+    assert found.error > 0 and found.trials == 4
+    assert rolled_loss(roller, record.settings.definition, review, settings) == found  # repeatable
+
+
+def test_marks_follow_the_rolled_loss() -> None:
+    for loss, mark in ((0.2, "blunder"), (0.1, "error"), (0.05, "doubtful"), (0.01, ""), (-0.3, "")):
+        assert mark_of(max(0.0, loss)) == mark
