@@ -251,18 +251,15 @@ def first_legal(state: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def check_acked_once(record: MatchRecord, acked: list[tuple[int, int, dict[str, Any]]]) -> None:
-    """Every acknowledged roll, turn and take is in ``record`` once, in order; each
-    seat's sequence numbers go on from 1, each used once."""
+    """Every acknowledged roll, turn, take, resignation and acceptance is in ``record``
+    once, in order; each seat's sequence numbers go on from 1, each used once."""
+    recorded = {"roll": "roll", "commit": "move", "take": "take", "resign": "resign", "accept": "accept"}
     by_players = [
         (action.seat, str(action.kind))
         for action in record.actions
-        if action.seat is not None and action.kind in (ActionKind.ROLL, ActionKind.MOVE, ActionKind.TAKE)
+        if action.seat is not None and str(action.kind) in recorded.values()
     ]
-    intents = [
-        (seat, {"roll": "roll", "commit": "move", "take": "take"}[action["kind"]])
-        for seat, _seq, action in acked
-        if action["kind"] in ("roll", "commit", "take")
-    ]
+    intents = [(seat, recorded[action["kind"]]) for seat, _seq, action in acked if action["kind"] in recorded]
     assert by_players == intents
     for index in (0, 1):
         numbers = [seq for s, seq, _a in acked if s == index]

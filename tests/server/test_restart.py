@@ -38,15 +38,20 @@ class Table:
         for seat in self.seats:
             seat.catch_up(top)
 
-    def play(self, stop: Callable[[WsSeat], bool] = lambda seat: False) -> WsSeat | None:
-        """Play the first legal action in turn until the match ends, or until
-        ``stop(seat)`` holds after one of ``seat``'s acks (that seat is returned)."""
+    def play(
+        self,
+        stop: Callable[[WsSeat], bool] = lambda seat: False,
+        choose: Callable[[dict[str, Any]], dict[str, Any] | None] = first_legal,
+    ) -> WsSeat | None:
+        """Play ``choose``'s action in turn (by default the first legal one) until the
+        match ends, or until ``stop(seat)`` holds after one of ``seat``'s acks (that
+        seat is returned)."""
         for _ in range(5000):
             self.sync()
             if self.seats[0].match["over"]:
                 return None
             actor = self.seats[0].match["actor"]
-            action = None if actor is None else first_legal(self.seats[actor].state)
+            action = None if actor is None else choose(self.seats[actor].state)
             if actor is None or action is None:
                 # Between games, or the opening roll: the server acts by itself.
                 self.seats[0].read_state()
@@ -59,6 +64,20 @@ class Table:
             if stop(seat):
                 return seat
         raise AssertionError("the match did not end")
+
+
+def resigning(by: int, game_number: int | None = None) -> Callable[[dict[str, Any]], dict[str, Any] | None]:
+    """Seat ``by`` resigns before it rolls (in game ``game_number`` only, if given) and
+    the other accepts; otherwise the first legal action: a turn begun is finished."""
+
+    def choose(state: dict[str, Any]) -> dict[str, Any] | None:
+        match = state["match"]
+        resigns = state["seat"] == by and match["phase"] == "roll" and not match["over"]
+        if resigns and match["actor"] == by and game_number in (None, match["game_number"]):
+            return {"kind": "resign", "level": "single"}
+        return first_legal(state)
+
+    return choose
 
 
 def in_second_game_mid_turn(seat: WsSeat) -> bool:
@@ -88,10 +107,11 @@ def test_a_match_survives_sigkill_in_mid_turn_and_finishes_as_an_uninterrupted_o
     served: Served,
 ) -> None:
     ayse, mehmet = Account(served, "ayse"), Account(served, "mehmet")
-    # Four points: no game of a match without doubles scores more than three, so there is a second.
-    game_id = offer_and_accept(ayse, mehmet, game="tabla", length=4, cube=True)
+    # Two points: Ayşe resigns the first game, the second is played until a turn is half
+    # made; after the restart that turn is finished and Ayşe resigns the second game.
+    game_id = offer_and_accept(ayse, mehmet, game="tabla", length=2, cube=True)
     table = Table((ayse.connect(game_id), mehmet.connect(game_id)))
-    mover = table.play(stop=in_second_game_mid_turn)
+    mover = table.play(stop=in_second_game_mid_turn, choose=resigning(by=0, game_number=1))
     assert mover is not None, "the match ended before its second game"
     before = [seen(seat.state) for seat in table.seats]
     versions = [seat.state["v"] for seat in table.seats]
@@ -121,9 +141,10 @@ def test_a_match_survives_sigkill_in_mid_turn_and_finishes_as_an_uninterrupted_o
     assert fresh["v"] == version and seen(fresh) == before[last_seat]
 
     table2.sync()
-    assert table2.play() is None
+    assert table2.play(choose=resigning(by=0)) is None
     finals = [seen(seat.state) for seat in seats]
     assert finals[0]["match"] == finals[1]["match"] and finals[0]["match"]["over"]
+    assert finals[0]["match"]["game_number"] == 2 and len(finals[0]["moves"]) > len(before[0]["moves"])
     final_moves = finals[0]["moves"]
     assert final_moves[: len(before[0]["moves"])] == before[0]["moves"]
 
