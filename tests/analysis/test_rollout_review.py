@@ -8,11 +8,14 @@ the exact loss, whatever the bot's estimate of the two turns said.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import numpy as np
 import pytest
 from tests.analysis.test_checker_review import bear_off_match
 from tests.bots.exact_bearoff import ExactBearOff, every_position, win_chance
 
-from tavla.analysis.checker import mark_of
+from tavla.analysis.checker import MoveReview, RolledLoss
 from tavla.analysis.report import analyze
 from tavla.analysis.rollouts import roll_out_marked, rolled_loss
 from tavla.bots.network import Network
@@ -121,19 +124,25 @@ def test_a_network_rolls_out_both_turns_on_the_same_dice() -> None:
     roller = Roller(network)
     settings = RolloutSettings(trials=4, truncate=2, seed=5)
     found = rolled_loss(roller, record.settings.definition, review, settings)
-    means = [
-        float(
-            equity(
-                roller.trials(position.parse_turn(text).after, position.side, settings, dice=review.before)[0]
-            ).mean()
-        )
+    rows = [
+        equity(roller.trials(position.parse_turn(text).after, position.side, settings, dice=review.before)[0])
         for text in (review.best, review.played)
     ]
-    assert found.loss == pytest.approx(means[0] - means[1], abs=1e-12)
+    differences = rows[0] - rows[1]
+    assert found.loss == pytest.approx(float(differences.mean()), abs=1e-12)
+    assert found.error == pytest.approx(float(np.std(differences, ddof=1)) / 2, abs=1e-12)
     assert found.error > 0 and found.trials == 4
     assert rolled_loss(roller, record.settings.definition, review, settings) == found  # repeatable
 
 
-def test_marks_follow_the_rolled_loss() -> None:
-    for loss, mark in ((0.2, "blunder"), (0.1, "error"), (0.05, "doubtful"), (0.01, ""), (-0.3, "")):
-        assert mark_of(max(0.0, loss)) == mark
+@pytest.mark.parametrize(
+    ("rolled", "loss", "mark"),
+    [(0.2, 0.2, "blunder"), (0.1, 0.1, "error"), (0.05, 0.05, "doubtful"), (0.01, 0.01, ""), (-0.3, 0.0, "")],
+)
+def test_a_rolled_out_turn_takes_the_rollouts_loss_and_mark(rolled: float, loss: float, mark: str) -> None:
+    review = MoveReview(1, 3, 0, "tabla ...", "13/7", "24/18", -0.5, -0.2, (), False, 0)
+    assert (review.loss, review.mark) == (pytest.approx(0.3), "blunder")
+    checked = replace(review, rollout=RolledLoss(rolled, 0.01, 36, "rollout 36x10 vr"))
+    assert (checked.loss, checked.mark) == (pytest.approx(loss), mark)
+    assert checked.judged_loss == pytest.approx(0.3)
+    assert replace(checked, forced=True).mark == ""
