@@ -141,8 +141,8 @@ def test_a_network_rolls_out_both_turns_on_the_same_dice() -> None:
 )
 def test_a_rolled_out_turn_takes_the_rollouts_loss_and_mark(rolled: float, loss: float, mark: str) -> None:
     review = MoveReview(1, 3, 0, "tabla ...", "13/7", "24/18", -0.5, -0.2, (), False, 0)
-    assert (review.loss, review.mark) == (pytest.approx(0.3), "blunder")
+    assert review.loss == pytest.approx(0.3) and review.mark == "blunder"
     checked = replace(review, rollout=RolledLoss(rolled, 0.01, 36, "rollout 36x10 vr"))
-    assert (checked.loss, checked.mark) == (pytest.approx(loss), mark)
+    assert checked.loss == pytest.approx(loss) and checked.mark == mark
     assert checked.judged_loss == pytest.approx(0.3)
     assert replace(checked, forced=True).mark == ""
