@@ -17,7 +17,7 @@ from tests.bots.exact_bearoff import ExactBearOff, every_position, win_chance
 
 from tavla.analysis.checker import MoveReview, RolledLoss
 from tavla.analysis.report import analyze
-from tavla.analysis.rollouts import roll_out_marked, rolled_loss
+from tavla.analysis.rollouts import default_settings, roll_out_marked, rolled_loss
 from tavla.bots.network import Network
 from tavla.bots.outcomes import equity
 from tavla.bots.rollout import Roller, RolloutSettings
@@ -146,3 +146,9 @@ def test_a_rolled_out_turn_takes_the_rollouts_loss_and_mark(rolled: float, loss:
     assert checked.loss == pytest.approx(loss) and checked.mark == mark
     assert checked.judged_loss == pytest.approx(0.3)
     assert replace(checked, forced=True).mark == ""
+
+
+def test_gulbara_rolls_out_plain_trials_and_the_other_games_take_the_luck_out() -> None:
+    assert default_settings("gulbara") == RolloutSettings(trials=144, truncate=10, variance_reduction=False)
+    for game in ("tabla", "tapa", "chelebi", "antitabla"):
+        assert default_settings(game) == RolloutSettings(trials=36, truncate=10, variance_reduction=True)

@@ -21,7 +21,6 @@ from typing import Any
 import httpx
 from websockets.sync.client import ClientConnection, connect
 
-from tavla.match.actions import ActionKind
 from tavla.match.record import MatchRecord
 from tavla.server.deps import SESSION_COOKIE
 

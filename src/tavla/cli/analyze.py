@@ -36,13 +36,17 @@ def analyze_command(
     rollout: Annotated[
         bool, typer.Option("--rollout", help="Roll out every marked turn against the bot's best.")
     ] = False,
-    trials: Annotated[int, typer.Option(min=1, help="--rollout: games played from each turn.")] = 36,
+    trials: Annotated[
+        int | None, typer.Option(min=1, help="--rollout: games played from each turn (36; gulbara 144).")
+    ] = None,
     truncate: Annotated[
-        int, typer.Option(min=0, help="--rollout: turns after which the network estimates (0: to the end).")
-    ] = 10,
+        int | None,
+        typer.Option(min=0, help="--rollout: turns after which the network estimates (0: to the end; 10)."),
+    ] = None,
     variance_reduction: Annotated[
-        bool, typer.Option(help="--rollout: take each roll's luck out of the trials.")
-    ] = True,
+        bool | None,
+        typer.Option(help="--rollout: take each roll's luck out of the trials (default: yes, gulbara no)."),
+    ] = None,
 ) -> None:
     """Review a finished game or match: errors, cube decisions and luck of each player."""
     from tavla.analysis.report import analyze
@@ -69,10 +73,19 @@ def analyze_command(
             progress=lambda done, total: progress.update(task, completed=done, total=total),
         )
     if rollout:
-        from tavla.analysis.rollouts import roll_out_marked
-        from tavla.bots.rollout import RolloutSettings
+        from dataclasses import replace
 
-        settings = RolloutSettings(trials=trials, truncate=truncate, variance_reduction=variance_reduction)
+        from tavla.analysis.rollouts import default_settings, roll_out_marked
+
+        settings = default_settings(game)
+        settings = replace(
+            settings,
+            trials=settings.trials if trials is None else trials,
+            truncate=settings.truncate if truncate is None else truncate,
+            variance_reduction=settings.variance_reduction
+            if variance_reduction is None
+            else variance_reduction,
+        )
         with Progress(console=console, transient=True) as progress:
             task = progress.add_task("rolling out the marked turns", total=None)
             analysis = roll_out_marked(
