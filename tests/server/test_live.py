@@ -287,9 +287,11 @@ def test_a_game_against_a_bot_is_played_to_the_end_and_archived(
 
 
 def analysed_by_the_bot(site: Site, game_id: str, game: str) -> None:
-    """The archive's analysis is ``tavla analyze``'s review of the record, made once."""
+    """The archive's analysis is ``tavla analyze``'s review of the record, as deep as it
+    reviews the game by default (tabla 0 plies, the others 1), made once."""
     from tavla.analysis.report import analyze
     from tavla.bots.network import Network
+    from tavla.bots.search import SearchSettings
     from tavla.match.record import MatchRecord
 
     answer = site.as_(None).get(f"/api/games/{game_id}/analysis")
@@ -300,7 +302,11 @@ def analysed_by_the_bot(site: Site, game_id: str, game: str) -> None:
     found = answer.json()
     record = MatchRecord.from_json(site.as_(None).get(f"/api/games/{game_id}/record").text)
     network = Network.shipped(game)
-    expected = analyze(record, lambda _: network)
+    plies = 0 if game == "tabla" else 1
+    expected = analyze(record, lambda _: network, SearchSettings(plies=plies))
+    assert found["plies"] == plies
+    best = [round(review.best_equity, 3) for review in expected.moves]
+    assert [move["best_equity"] for move in found["moves"]] == best
     assert found["id"] == game_id and found["game"] == game and found["bots"] == [None, "beginner"]
     assert found["players"][0] == "ayse"
     assert [move["played"] for move in found["moves"]] == [review.played for review in expected.moves]

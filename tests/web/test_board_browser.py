@@ -1159,3 +1159,35 @@ def test_the_game_page_fits_a_phone(browser: Any, base_url: str, screenshots: Pa
         page.screenshot(path=str(screenshots / "phone-game-page.png"), full_page=True)
     finally:
         context.close()
+
+
+@pytest.mark.parametrize(
+    ("plies", "note"), [(0, "Turns reviewed at 0 plies."), (1, "Turns reviewed one roll deep.")]
+)
+def test_the_analysis_says_how_deep_the_turns_were_reviewed(
+    page: Any, base_url: str, plies: int, note: str
+) -> None:
+    """docs/analysis.md: the site reviews tabla at 0 plies and the other games one roll
+    deep; the note under the totals says which."""
+    html = '<!doctype html><html lang="en"><body><section id="analysis"></section></body></html>'
+    page.route(f"{base_url}/analysis.html", lambda route: route.fulfill(body=html, content_type="text/html"))
+    page.goto(f"{base_url}/analysis.html")
+    totals = {
+        "decisions": 3, "error_rate": 12.5, "marks": {"doubtful": 0, "error": 0, "blunder": 0},
+        "cube_decisions": 0, "cube_error_rate": 0, "cube_marks": {"doubtful": 0, "error": 0, "blunder": 0},
+        "luck": 0.1, "rolls": 3,
+    }  # fmt: skip
+    data = {
+        "id": "g1", "game": "tapa", "plies": plies, "players": ["ayse", "boyan"], "bots": [None, None],
+        "totals": [{**totals, "seat": 0}, {**totals, "seat": 1}], "moves": [], "cubes": [], "lucks": [],
+    }  # fmt: skip
+    written = page.evaluate(
+        """async (data) => {
+             const { renderAnalysis } = await import("./analysis.js");
+             const section = document.getElementById("analysis");
+             renderAnalysis(section, data, () => {});
+             return section.querySelector(".analysis-note").textContent;
+           }""",
+        data,
+    )
+    assert written.startswith(note)

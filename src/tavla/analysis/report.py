@@ -58,6 +58,19 @@ class Analysis:
         return sorted(found, key=lambda review: review.action_index)
 
 
+TAUGHT_GAMES = frozenset({"tabla"})
+"""Games whose network learnt from GNU Backgammon's estimates: its verdicts on turns hold
+up against rollouts at 0 plies. The networks of the other games learnt from their own
+play and overstate losses at 0 plies (two to four times in tapa and gulbara), much less
+one roll deep (docs/analysis.md, "Rolling out the marked turns")."""
+
+
+def default_plies(game: str) -> int:
+    """How deep ``game``'s turns are reviewed unless told otherwise: 0 plies where the
+    network was taught by GNU Backgammon, else one roll of lookahead."""
+    return 0 if game in TAUGHT_GAMES else 1
+
+
 Progress = Callable[[int, int], None]
 """Called with (actions reviewed, actions in all) as the work goes on."""
 

@@ -29,7 +29,10 @@ if TYPE_CHECKING:
 @reports_errors
 def analyze_command(
     file: Annotated[Path, typer.Argument(help="A match record: FILE.json, or FILE.mat (tabla).")],
-    plies: Annotated[int, typer.Option(min=0, max=2, help="Plies of lookahead for the turns (0-2).")] = 0,
+    plies: Annotated[
+        int | None,
+        typer.Option(min=0, max=2, help="Plies of lookahead for the turns (0-2; default tabla 0, others 1)."),
+    ] = None,
     plot: Annotated[
         Path | None, typer.Option(help="Write the equity over the match to this PNG (needs matplotlib).")
     ] = None,
@@ -49,7 +52,7 @@ def analyze_command(
     ] = None,
 ) -> None:
     """Review a finished game or match: errors, cube decisions and luck of each player."""
-    from tavla.analysis.report import analyze
+    from tavla.analysis.report import analyze, default_plies
     from tavla.bots.network import Network, shipped_games
     from tavla.bots.search import SearchSettings
 
@@ -63,6 +66,8 @@ def analyze_command(
         except ImportError:
             raise fail("plotting needs matplotlib: pip install 'tavla[train]', or leave out --plot") from None
     network = Network.shipped(game)
+    if plies is None:
+        plies = default_plies(game)
     console = Console(highlight=False)
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task("analysing", total=max(1, len(record.actions)))

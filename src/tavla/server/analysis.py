@@ -1,7 +1,8 @@
 """A finished game's analysis as the archive shows it (docs/analysis.md, docs/API.md).
 
 The bot of the game's variant reviews every turn, cube decision and roll of the match
-record at 0 plies (:func:`tavla.analysis.report.analyze`), as ``tavla analyze`` does.
+record (:func:`tavla.analysis.report.analyze`) as ``tavla analyze`` does by default:
+tabla at 0 plies, the games whose networks learnt from their own play one roll deep.
 Only a finished game is analysed: the review names the best turn of every position,
 which would help a player still at the board. A review takes from a fraction of a
 second (tabla) to several (the progressive doubles of chelebi and gulbara), so it runs
@@ -15,8 +16,9 @@ import asyncio
 from collections import OrderedDict
 from typing import Any
 
-from tavla.analysis.report import MARK_NAMES, Analysis, analyze
+from tavla.analysis.report import MARK_NAMES, Analysis, analyze, default_plies
 from tavla.bots.network import Network, shipped_games
+from tavla.bots.search import SearchSettings
 from tavla.match.record import MatchRecord
 from tavla.server.errors import ApiError
 from tavla.server.i18n import N_
@@ -87,9 +89,11 @@ def analysis_json(analysis: Analysis) -> dict[str, Any]:
 
 
 def review(record: MatchRecord) -> dict[str, Any]:
-    """The analysis of a finished match's record by its game's shipped network."""
-    network = Network.shipped(record.settings.game)
-    return analysis_json(analyze(record, lambda _: network))
+    """The analysis of a finished match's record by its game's shipped network, as deep
+    as ``tavla analyze`` reviews the game by default."""
+    game = record.settings.game
+    network = Network.shipped(game)
+    return analysis_json(analyze(record, lambda _: network, SearchSettings(plies=default_plies(game))))
 
 
 class Analyses:

@@ -195,7 +195,7 @@ export function renderAnalysis(section, data, showStep) {
   const body = section.querySelector(".analysis-body") || section;
   body.replaceChildren(
     totalsTable(data),
-    html("p", { class: "analysis-note" }, [t("analysis.note")]),
+    html("p", { class: "analysis-note" }, [t(data.plies > 0 ? "analysis.note_deeper" : "analysis.note")]),
     equityChart(data),
     html("h3", {}, [t("analysis.marked")]),
     markedList(data, showStep),

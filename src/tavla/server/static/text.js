@@ -212,6 +212,7 @@ export const DEFAULT_TEXT = {
   "analysis.cube_rate": "Cube error rate",
   "analysis.luck": "Luck",
   "analysis.note": "Turns reviewed at 0 plies. An error rate is the equity lost per decision, in thousandths of a point; luck is the equity the dice gave beyond average rolls.",
+  "analysis.note_deeper": "Turns reviewed one roll deep. An error rate is the equity lost per decision, in thousandths of a point; luck is the equity the dice gave beyond average rolls.",
   "analysis.chart": "Equity for {name} after each turn",
   "analysis.marked": "Marked decisions",
   "analysis.none_marked": "No turn or cube decision lost 0.04 or more.",
