@@ -88,3 +88,11 @@ def test_each_rollout_setting_given_replaces_the_games_default(tmp_path: Path) -
     result = run(str(record), "--rollout", "--trials", "2", "--truncate", "1", "--no-variance-reduction")
     assert result.exit_code == 0, result.output
     assert "(rollout 2x1)" in result.output
+
+
+def test_games_other_than_tabla_are_reviewed_one_roll_deep_unless_told(tmp_path: Path) -> None:
+    tabla = run(str(random_game(tmp_path / "tabla.json", turns=4)))
+    assert "turns reviewed at 0 plies" in tabla.output
+    tapa = random_game(tmp_path / "tapa.json", game="tapa", turns=4)
+    assert "turns reviewed at 1 ply" in run(str(tapa)).output
+    assert "turns reviewed at 0 plies" in run(str(tapa), "--plies", "0").output
