@@ -100,7 +100,8 @@ def analyze_command(
                 settings,
                 progress=lambda done, total: progress.update(task, completed=done, total=total),
             )
-    console.print(f"{game}, {' v '.join(record.settings.names)}: turns reviewed at {plies} {'ply' if plies == 1 else 'plies'}")
+    depth = f"{plies} {'ply' if plies == 1 else 'plies'}"
+    console.print(f"{game}, {' v '.join(record.settings.names)}: turns reviewed at {depth}")
     rolled = [review for review in analysis.moves if review.rollout is not None]
     if rolled:
         console.print(
