@@ -15,7 +15,7 @@ by :mod:`tavla.analysis.cube`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,7 +27,7 @@ from tavla.bots.outcomes import equity as equities
 from tavla.bots.search import DiceSearch, Estimator, SearchSettings
 from tavla.core.errors import TavlaError
 from tavla.match.actions import ActionKind, MatchAction
-from tavla.match.record import MatchRecord, replay_states
+from tavla.match.record import MatchRecord, Step, replay_steps
 from tavla.match.state import MatchState
 from tavla.rules.dicegame import DiceGame
 
@@ -124,19 +124,20 @@ class CheckerReviewer:
             self._searches[game] = DiceSearch(self._estimator_for(game), self._settings)
         return self._searches[game]
 
-    def review(self, record: MatchRecord) -> Iterator[MoveReview | RollLuck]:
-        """Each turn's review and each roll's luck, in the order of the record."""
+    def review(
+        self, record: MatchRecord, steps: Iterable[Step] | None = None
+    ) -> Iterator[MoveReview | RollLuck]:
+        """Each turn's review and each roll's luck, in the order of the record: of all
+        its actions, or of ``steps`` (some of its :func:`replay_steps`)."""
         if not record.settings.definition.facts.has_dice:
             raise TavlaError(f"{record.settings.game} has no dice: nothing to review here")
         search = self._search(record.settings.game)
-        states = replay_states(record)
-        state = next(states)
-        for index, (action, after) in enumerate(zip(record.actions, states, strict=True)):
+        for step in replay_steps(record) if steps is None else steps:
+            action, state, after, index = step.action, step.before, step.after, step.index
             if action.kind is ActionKind.MOVE and action.seat is not None:
                 yield self._move(search, state, action, index)
             elif action.kind is ActionKind.ROLL and action.seat is not None and not state.awaiting_opening:
                 yield self._luck(search, state, after, action, index)
-            state = after
 
     # ------------------------------------------------------------------ turns
     def _move(self, search: DiceSearch, state: MatchState, action: MatchAction, index: int) -> MoveReview:

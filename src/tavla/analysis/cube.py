@@ -17,7 +17,7 @@ point won or lost, so the marks of :mod:`tavla.analysis.checker` fit both.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -31,7 +31,7 @@ from tavla.bots.encoding import encoder_for
 from tavla.bots.search import Estimator
 from tavla.core.errors import TavlaError
 from tavla.match.actions import ActionKind, double_error
-from tavla.match.record import MatchRecord, replay_states
+from tavla.match.record import MatchRecord, Step, replay_steps
 from tavla.match.state import MatchState
 from tavla.rules.dicegame import DiceGame
 from tavla.schema.match import match_state_json
@@ -66,23 +66,21 @@ class CubeReviewer:
     def __init__(self, estimator_for: EstimatorFor) -> None:
         self._estimator_for = estimator_for
 
-    def review(self, record: MatchRecord) -> Iterator[CubeReview]:
-        """The cube decisions of ``record``, in order (none without the cube)."""
+    def review(self, record: MatchRecord, steps: Iterable[Step] | None = None) -> Iterator[CubeReview]:
+        """The cube decisions of ``record``, in order (none without the cube): of all its
+        actions, or of ``steps`` (some of its :func:`replay_steps`)."""
         settings = record.settings
         if not (settings.cube and settings.definition.facts.has_dice):
             return
         estimator = self._estimator_for(settings.game)
-        states = replay_states(record)
-        state = next(states)
-        for index, (action, after) in enumerate(zip(record.actions, states, strict=True)):
-            kind = action.kind
-            if kind in (ActionKind.ROLL, ActionKind.DOUBLE) and double_error(state, action.seat) is None:
+        for step in replay_steps(record) if steps is None else steps:
+            state, kind, index = step.before, step.action.kind, step.index
+            if kind in (ActionKind.ROLL, ActionKind.DOUBLE) and double_error(state, step.action.seat) is None:
                 review = self._double(estimator, state, kind is ActionKind.DOUBLE, index)
                 if review is not None:
                     yield review
             elif kind in (ActionKind.TAKE, ActionKind.DROP, ActionKind.BEAVER) and state.phase == "double":
                 yield self._answer(estimator, state, kind, index)
-            state = after
 
     def _double(
         self, estimator: Estimator, state: MatchState, doubled: bool, index: int

@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from tavla.analysis.checker import MARKS, CheckerReviewer, EstimatorFor, MoveReview, RollLuck
 from tavla.analysis.cube import CubeReview, CubeReviewer
 from tavla.bots.search import SearchSettings
-from tavla.match.record import MatchRecord, initial_state
+from tavla.match.record import MatchRecord, initial_state, replay_steps
+from tavla.match.state import MatchState
 
 
 @dataclass
@@ -83,20 +84,67 @@ def analyze(
 ) -> Analysis:
     """Review every turn and roll of ``record`` with the estimators of its game."""
     settings = settings or SearchSettings()
+    return combine(record, [review_part(record, estimator_for, settings, progress=progress)])
+
+
+@dataclass(frozen=True)
+class Part:
+    """The reviews of some consecutive actions of a record: what :func:`combine` puts
+    together."""
+
+    plies: int
+    moves: list[MoveReview]
+    lucks: list[RollLuck]
+    cubes: list[CubeReview]
+    end: MatchState | None
+    """The match's state after the part's last action (None for an empty part): where
+    the next part starts."""
+
+
+def review_part(
+    record: MatchRecord,
+    estimator_for: EstimatorFor,
+    settings: SearchSettings,
+    actions: range | None = None,
+    start: MatchState | None = None,
+    progress: Progress | None = None,
+) -> Part:
+    """The reviews of the actions of ``record`` whose indexes are ``actions`` (all of them
+    by default); ``start`` is the state before the first, the previous part's ``end``.
+    A long record can so be reviewed a part at a time, other work running between the
+    parts (the site's bots, docs/deploy.md), and each action is replayed once."""
+    if start is None:
+        initial_state(record)  # a record that cannot start is refused before any work
+    steps = list(replay_steps(record, actions, start))
     moves: list[MoveReview] = []
     lucks: list[RollLuck] = []
     total = len(record.actions)
-    initial_state(record)  # a record that cannot start is refused before any work
-    for item in CheckerReviewer(estimator_for, settings).review(record):
+    for item in CheckerReviewer(estimator_for, settings).review(record, steps):
         if isinstance(item, MoveReview):
             moves.append(item)
         else:
             lucks.append(item)
         if progress is not None:
             progress(item.action_index + 1, total)
-    cubes = list(CubeReviewer(estimator_for).review(record))
+    cubes = list(CubeReviewer(estimator_for).review(record, steps))
+    return Part(settings.plies, moves, lucks, cubes, steps[-1].after if steps else start)
+
+
+def combine(record: MatchRecord, parts: list[Part]) -> Analysis:
+    """The analysis made of ``parts`` of one record, reviewed at the same depth, each
+    action in one part."""
+    moves = sorted(
+        (review for part in parts for review in part.moves), key=lambda review: review.action_index
+    )
+    lucks = sorted((luck for part in parts for luck in part.lucks), key=lambda luck: luck.action_index)
+    cubes = sorted(
+        (review for part in parts for review in part.cubes), key=lambda review: review.action_index
+    )
+    plies = {part.plies for part in parts}
+    if len(plies) != 1:
+        raise ValueError(f"parts reviewed at different depths: {sorted(plies)}")
     players = summarise(record.settings.names, moves, lucks, cubes)
-    return Analysis(record.settings.game, settings.plies, moves, lucks, cubes, players)
+    return Analysis(record.settings.game, plies.pop(), moves, lucks, cubes, players)
 
 
 def summarise(

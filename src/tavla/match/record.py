@@ -182,6 +182,37 @@ def replay_states(record: MatchRecord) -> Iterator[MatchState]:
         yield state
 
 
+@dataclass(frozen=True)
+class Step:
+    """One action of a record with the match's state before and after it."""
+
+    index: int
+    action: MatchAction
+    before: MatchState
+    after: MatchState
+
+
+def replay_steps(
+    record: MatchRecord, actions: range | None = None, start: MatchState | None = None
+) -> Iterator[Step]:
+    """Each action of ``record`` with the states around it: all of them, or those whose
+    indexes are ``actions`` (consecutive). ``start``, the state before the first of
+    them, spares replaying the record up to it."""
+    actions = range(len(record.actions)) if actions is None else actions
+    if actions.step != 1:
+        raise ValueError("replay_steps takes consecutive actions")
+    state = start
+    if state is None:
+        state = initial_state(record)
+        for action in record.actions[: actions.start]:
+            state, _ = apply_action(state, action)
+    for index in actions:
+        action = record.actions[index]
+        after, _ = apply_action(state, action)
+        yield Step(index, action, state, after)
+        state = after
+
+
 def replay(record: MatchRecord) -> MatchState:
     """The final state of ``record``; raises the error of the first refused action."""
     state = initial_state(record)

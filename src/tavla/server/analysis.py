@@ -16,16 +16,20 @@ import asyncio
 from collections import OrderedDict
 from typing import Any
 
-from tavla.analysis.report import MARK_NAMES, Analysis, analyze, default_plies
+from tavla.analysis.report import MARK_NAMES, Analysis, Part, combine, default_plies, review_part
 from tavla.bots.network import Network, shipped_games
 from tavla.bots.search import SearchSettings
 from tavla.match.record import MatchRecord
+from tavla.match.state import MatchState
 from tavla.server.errors import ApiError
 from tavla.server.i18n import N_
 from tavla.server.live.thinking import BotThinking
 
 KEPT = 64
 """Analyses a process keeps for the next visitors of the same games."""
+PART_ACTIONS = 16
+"""Actions reviewed by one call to the workers: a few seconds at most (gulbara one roll
+deep), so that a bot's move waits for no whole match's review."""
 
 
 def analysis_json(analysis: Analysis) -> dict[str, Any]:
@@ -88,12 +92,13 @@ def analysis_json(analysis: Analysis) -> dict[str, Any]:
     }
 
 
-def review(record: MatchRecord) -> dict[str, Any]:
-    """The analysis of a finished match's record by its game's shipped network, as deep
-    as ``tavla analyze`` reviews the game by default."""
+def review(record: MatchRecord, actions: range, start: MatchState | None) -> Part:
+    """The review of ``actions`` of a finished match's record by its game's shipped
+    network, as deep as ``tavla analyze`` reviews the game by default; ``start`` is the
+    state before the first of them (None: the record's start)."""
     game = record.settings.game
     network = Network.shipped(game)
-    return analysis_json(analyze(record, lambda _: network, SearchSettings(plies=default_plies(game))))
+    return review_part(record, lambda _: network, SearchSettings(plies=default_plies(game)), actions, start)
 
 
 class Analyses:
@@ -107,6 +112,22 @@ class Analyses:
         self.made = 0
         """Analyses computed (not taken from those kept): what the tests count."""
 
+    async def _review(self, record: MatchRecord) -> Analysis:
+        """The record reviewed :data:`PART_ACTIONS` actions a call: the bots' calls to
+        the same workers go between the parts."""
+        parts: list[Part] = []
+        start: MatchState | None = None
+        total = len(record.actions)
+        for first in range(0, total, PART_ACTIONS):
+            part = await self._thinking.run(
+                review, record, range(first, min(first + PART_ACTIONS, total)), start
+            )
+            parts.append(part)
+            start = part.end
+        if not parts:
+            parts.append(await self._thinking.run(review, record, range(0), None))
+        return combine(record, parts)
+
     async def of(self, game_id: str, finished: bool, record: MatchRecord) -> dict[str, Any]:
         """The analysis of the game ``game_id`` whose record is ``record``.
 
@@ -119,7 +140,7 @@ class Analyses:
             raise ApiError(409, "no_analysis", N_("no bot analyses {game} games yet"), game=game)
         async with self._lock:  # one review at a time: each keeps a core busy
             if game_id not in self._done:
-                self._done[game_id] = await self._thinking.run(review, record)
+                self._done[game_id] = analysis_json(await self._review(record))
                 self.made += 1
                 while len(self._done) > self._kept:
                     self._done.popitem(last=False)
