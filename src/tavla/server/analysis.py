@@ -6,8 +6,9 @@ tabla at 0 plies, the games whose networks learnt from their own play one roll d
 Only a finished game is analysed: the review names the best turn of every position,
 which would help a player still at the board. A review takes from a fraction of a
 second (tabla) to several (the progressive doubles of chelebi and gulbara), so it runs
-in the bots' workers (:mod:`tavla.server.live.thinking`), one at a time in a server
-process, and the last ones are kept: a finished game's record never changes.
+in the bots' workers (:mod:`tavla.server.live.thinking`), a few actions a call so that
+the bots' own calls go between, one review at a time in a server process, and the last
+ones are kept: a finished game's record never changes.
 """
 
 from __future__ import annotations
