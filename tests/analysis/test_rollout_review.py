@@ -9,11 +9,13 @@ the exact loss, whatever the bot's estimate of the two turns said.
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
 from tests.analysis.test_checker_review import bear_off_match
 from tests.bots.exact_bearoff import ExactBearOff, every_position, win_chance
+from tests.cli.test_analyze import random_game
 
 from tavla.analysis.checker import MoveReview, RolledLoss
 from tavla.analysis.report import analyze
@@ -22,6 +24,7 @@ from tavla.bots.network import Network
 from tavla.bots.outcomes import equity
 from tavla.bots.rollout import Roller, RolloutSettings
 from tavla.bots.search import SearchSettings
+from tavla.core.errors import TavlaError
 from tavla.match.match import Match
 from tavla.match.record import MatchRecord
 from tavla.match.settings import MatchSettings
@@ -152,3 +155,28 @@ def test_gulbara_rolls_out_plain_trials_and_the_other_games_take_the_luck_out() 
     assert default_settings("gulbara") == RolloutSettings(trials=144, truncate=10, variance_reduction=False)
     for game in ("tabla", "tapa", "chelebi", "antitabla"):
         assert default_settings(game) == RolloutSettings(trials=36, truncate=10, variance_reduction=True)
+
+
+@pytest.mark.timeout(180)
+def test_several_processes_roll_out_what_one_does(tmp_path: Path) -> None:
+    """The marked turns of a tabla game of random turns, rolled out by tabla's network in
+    this process and in two spawned ones: the same figures, in the same order."""
+    record = MatchRecord.from_json(random_game(tmp_path / "game.json", turns=12).read_text())
+    network = Network.shipped("tabla")
+    judged = analyze(record, lambda _: network)
+    assert sum(bool(review.mark) for review in judged.moves) >= 2
+    settings = RolloutSettings(trials=3, truncate=2, seed=9)
+    alone = roll_out_marked(judged, record, lambda _: network, settings)
+    seen: list[tuple[int, int]] = []
+    together = roll_out_marked(
+        judged, record, lambda _: network, settings, progress=lambda *done: seen.append(done), processes=2
+    )
+    for one, two in zip(alone.moves, together.moves, strict=True):
+        assert (one.rollout is None) == (two.rollout is None)
+        if one.rollout is not None and two.rollout is not None:
+            assert two.rollout.loss == pytest.approx(one.rollout.loss, abs=1e-9)
+            assert two.rollout.error == pytest.approx(one.rollout.error, abs=1e-9)
+    marked = sum(bool(review.mark) for review in judged.moves)
+    assert seen == [(done, marked) for done in range(1, marked + 1)]
+    with pytest.raises(TavlaError, match="at least one process"):
+        roll_out_marked(judged, record, lambda _: network, settings, processes=0)

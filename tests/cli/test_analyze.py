@@ -85,7 +85,17 @@ def test_rollout_settings_are_checked(tmp_path: Path) -> None:
 
 def test_each_rollout_setting_given_replaces_the_games_default(tmp_path: Path) -> None:
     record = random_game(tmp_path / "game.json", turns=16)
-    result = run(str(record), "--rollout", "--trials", "2", "--truncate", "1", "--no-variance-reduction")
+    result = run(
+        str(record),
+        "--rollout",
+        "--trials",
+        "2",
+        "--truncate",
+        "1",
+        "--no-variance-reduction",
+        "--processes",
+        "2",
+    )
     assert result.exit_code == 0, result.output
     assert "(rollout 2x1)" in result.output
 

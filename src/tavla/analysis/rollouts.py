@@ -13,8 +13,11 @@ what the turn played gave up, with its standard error.
 
 from __future__ import annotations
 
+import contextlib
 import math
-from collections.abc import Callable
+import multiprocessing
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 
 import numpy as np
@@ -23,6 +26,7 @@ from tavla.analysis.checker import EstimatorFor, MoveReview, RolledLoss
 from tavla.analysis.report import Analysis, summarise
 from tavla.bots.outcomes import equity
 from tavla.bots.rollout import Roller, RolloutSettings
+from tavla.bots.search import Estimator
 from tavla.core.definition import GameDefinition
 from tavla.core.errors import TavlaError
 from tavla.match.record import MatchRecord
@@ -50,22 +54,55 @@ def roll_out_marked(
     estimator_for: EstimatorFor,
     settings: RolloutSettings,
     progress: Progress | None = None,
+    processes: int = 1,
 ) -> Analysis:
     """``analysis`` with every marked turn rolled out: each such review carries its
     :class:`RolledLoss`, its loss and mark become the rollout's, and the players'
     totals are counted again. Turns the bot did not mark, and cube decisions, keep
-    their estimates."""
+    their estimates. With ``processes`` above 1 the turns are rolled out in as many
+    spawned processes at once (the estimator is sent to them, so it must pickle)."""
+    if processes < 1:
+        raise TavlaError(f"rollouts need at least one process, not {processes}")
     definition = record.settings.definition
-    roller = Roller(estimator_for(record.settings.game))
-    chosen = [index for index, review in enumerate(analysis.moves) if review.mark]
+    estimator = estimator_for(record.settings.game)
     moves = list(analysis.moves)
-    for done, index in enumerate(chosen, start=1):
-        review = moves[index]
-        moves[index] = replace(review, rollout=rolled_loss(roller, definition, review, settings))
-        if progress is not None:
-            progress(done, len(chosen))
+    chosen = [index for index, review in enumerate(moves) if review.mark]
+    tasks = [(moves[index], settings) for index in chosen]
+    with contextlib.ExitStack() as stack:
+        if processes == 1 or len(chosen) < 2:
+            roller = Roller(estimator)
+            losses: Iterator[RolledLoss] = (rolled_loss(roller, definition, *task) for task in tasks)
+        else:
+            pool = stack.enter_context(
+                ProcessPoolExecutor(
+                    min(processes, len(chosen)),
+                    multiprocessing.get_context("spawn"),  # the caller may run threads: a progress display
+                    initializer=_start_worker,
+                    initargs=(estimator, definition),
+                )
+            )
+            losses = pool.map(_rolled_in_worker, tasks)
+        for done, (index, loss) in enumerate(zip(chosen, losses, strict=True), start=1):
+            moves[index] = replace(moves[index], rollout=loss)
+            if progress is not None:
+                progress(done, len(chosen))
     players = summarise(record.settings.names, moves, analysis.lucks, analysis.cubes)
     return replace(analysis, moves=moves, players=players)
+
+
+_worker: tuple[Roller, GameDefinition] | None = None
+
+
+def _start_worker(estimator: Estimator, definition: GameDefinition) -> None:
+    global _worker
+    _worker = (Roller(estimator), definition)
+
+
+def _rolled_in_worker(task: tuple[MoveReview, RolloutSettings]) -> RolledLoss:
+    if _worker is None:
+        raise TavlaError("a rollout worker was not started")
+    roller, definition = _worker
+    return rolled_loss(roller, definition, *task)
 
 
 def rolled_loss(

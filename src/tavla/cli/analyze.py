@@ -50,6 +50,7 @@ def analyze_command(
         bool | None,
         typer.Option(help="--rollout: take each roll's luck out of the trials (default: yes, gulbara no)."),
     ] = None,
+    processes: Annotated[int, typer.Option(min=1, help="--rollout: turns rolled out at once.")] = 1,
 ) -> None:
     """Review a finished game or match: errors, cube decisions and luck of each player."""
     from tavla.analysis.report import analyze, default_plies
@@ -99,6 +100,7 @@ def analyze_command(
                 lambda _: network,
                 settings,
                 progress=lambda done, total: progress.update(task, completed=done, total=total),
+                processes=processes,
             )
     depth = f"{plies} {'ply' if plies == 1 else 'plies'}"
     console.print(f"{game}, {' v '.join(record.settings.names)}: turns reviewed at {depth}")
