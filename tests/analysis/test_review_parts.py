@@ -88,6 +88,11 @@ def test_the_site_reviews_a_game_a_few_actions_a_call(
     assert [args[1] for _function, args in thinking.calls] == [
         range(first, min(first + 5, total)) for first in range(0, total, 5)
     ]
+    # Each part starts from where the one before it ended: no part replays the record.
+    states = list(replay_states(record))
+    assert [args[2] for _function, args in thinking.calls] == [None] + [
+        states[first] for first in range(5, total, 5)
+    ]
     network = Network.shipped("tapa")
     assert found == analysis_json(analyze(record, lambda _: network, SearchSettings(plies=1)))
     assert found["plies"] == 1
