@@ -81,6 +81,15 @@ def test_rollout_settings_are_checked(tmp_path: Path) -> None:
     result = run(str(record), "--rollout", "--trials", "0")
     assert result.exit_code == 2
     assert "--trials" in result.output and "Traceback" not in result.output
+    for setting in (
+        ["--trials", "9"],
+        ["--truncate", "0"],
+        ["--no-variance-reduction"],
+        ["--processes", "2"],
+    ):
+        alone = run(str(record), *setting)
+        assert alone.exit_code == 2, setting
+        assert "go with --rollout" in alone.output and "Traceback" not in alone.output
 
 
 def test_each_rollout_setting_given_replaces_the_games_default(tmp_path: Path) -> None:

@@ -57,6 +57,9 @@ def analyze_command(
     from tavla.bots.network import Network, shipped_games
     from tavla.bots.search import SearchSettings
 
+    given = {"--trials": trials, "--truncate": truncate, "--variance-reduction": variance_reduction}
+    if not rollout and (processes != 1 or any(value is not None for value in given.values())):
+        raise fail("--trials, --truncate, --variance-reduction and --processes go with --rollout")
     record = load_record(file)
     game = record.settings.game
     if game not in shipped_games():
