@@ -62,7 +62,7 @@ class Analysis:
 TAUGHT_GAMES = frozenset({"tabla"})
 """Games whose network learnt from GNU Backgammon's estimates: its verdicts on turns hold
 up against rollouts at 0 plies. The networks of the other games learnt from their own
-play and overstate losses at 0 plies (two to four times in tapa and gulbara), much less
+play and overstate losses at 0 plies (three to six times in tapa and gulbara), much less
 one roll deep (docs/analysis.md, "Rolling out the marked turns")."""
 
 

@@ -2,9 +2,9 @@
 
 The bot's verdict on a turn is the difference of two estimates, each a few hundredths
 off; the turn it names best is the highest of several such estimates, so its lead
-tends to be overstated. In the variants trained by self-play it was measured at
-about twice what the game's play bears out for an error (docs/bots.md, "What the
-network's verdicts are worth"). A rollout checks a verdict as strong players check
+tends to be overstated. In tapa and gulbara, whose networks learnt from their own
+play, the turns their network marks at 0 plies lose three to six times less in the
+rollouts than it says (docs/analysis.md). A rollout checks a verdict as strong players check
 one in GNU Backgammon: the turn played and the bot's best are played on to the end
 (or for ``truncate`` turns) many times, the bot choosing every turn of both sides,
 both candidates meeting the same dice trial by trial, and the mean difference is
