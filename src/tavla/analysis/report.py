@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from tavla.analysis.checker import MARKS, CheckerReviewer, EstimatorFor, MoveReview, RollLuck
 from tavla.analysis.cube import CubeReview, CubeReviewer
 from tavla.bots.search import SearchSettings
-from tavla.match.record import MatchRecord, initial_state, replay_steps
+from tavla.match.record import MatchRecord, replay_steps
 from tavla.match.state import MatchState
 
 
@@ -113,8 +113,7 @@ def review_part(
     by default); ``start`` is the state before the first, the previous part's ``end``.
     A long record can so be reviewed a part at a time, other work running between the
     parts (the site's bots, docs/deploy.md), and each action is replayed once."""
-    if start is None:
-        initial_state(record)  # a record that cannot start is refused before any work
+    # Replayed first: a record that cannot be replayed is refused before any review work.
     steps = list(replay_steps(record, actions, start))
     moves: list[MoveReview] = []
     lucks: list[RollLuck] = []
