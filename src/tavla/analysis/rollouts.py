@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import math
 import multiprocessing
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 
@@ -65,9 +65,8 @@ def roll_out_marked(
         raise TavlaError(f"rollouts need at least one process, not {processes}")
     definition = record.settings.definition
     estimator = estimator_for(record.settings.game)
-    moves = list(analysis.moves)
-    chosen = [index for index, review in enumerate(moves) if review.mark]
-    tasks = [(moves[index], settings) for index in chosen]
+    chosen = marked_turns(analysis)
+    tasks = [(review, settings) for review in chosen]
     with contextlib.ExitStack() as stack:
         if processes == 1 or len(chosen) < 2:
             roller = Roller(estimator)
@@ -82,10 +81,29 @@ def roll_out_marked(
                 )
             )
             losses = pool.map(_rolled_in_worker, tasks)
-        for done, (index, loss) in enumerate(zip(chosen, losses, strict=True), start=1):
-            moves[index] = replace(moves[index], rollout=loss)
+        rolled: dict[int, RolledLoss] = {}
+        for done, (review, loss) in enumerate(zip(chosen, losses, strict=True), start=1):
+            rolled[review.action_index] = loss
             if progress is not None:
                 progress(done, len(chosen))
+    return with_rollouts(analysis, record, rolled)
+
+
+def marked_turns(analysis: Analysis) -> list[MoveReview]:
+    """The turns a rollout checks: those the bot marked, in the record's order."""
+    return [review for review in analysis.moves if review.mark]
+
+
+def with_rollouts(analysis: Analysis, record: MatchRecord, rolled: Mapping[int, RolledLoss]) -> Analysis:
+    """``analysis`` with the rollouts ``rolled`` (by the turn's action index in the
+    record) given to their turns, and the players' totals counted again. Raises
+    :class:`TavlaError` for an index that is no turn of the analysis."""
+    moves = list(analysis.moves)
+    at = {review.action_index: index for index, review in enumerate(moves)}
+    for action_index, loss in rolled.items():
+        if action_index not in at:
+            raise TavlaError(f"action {action_index} is no reviewed turn of the record")
+        moves[at[action_index]] = replace(moves[at[action_index]], rollout=loss)
     players = summarise(record.settings.names, moves, analysis.lucks, analysis.cubes)
     return replace(analysis, moves=moves, players=players)
 

@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
+from collections.abc import Mapping
 from typing import Any
 
+from tavla.analysis.checker import RolledLoss
 from tavla.analysis.report import MARK_NAMES, Analysis, Part, combine, default_plies, review_part
+from tavla.analysis.rollouts import with_rollouts
 from tavla.bots.network import Network, shipped_games
 from tavla.bots.search import SearchSettings
 from tavla.match.record import MatchRecord
@@ -63,6 +66,8 @@ def analysis_json(analysis: Analysis) -> dict[str, Any]:
                 "equity": round(review.played_equity, 3),
                 "best_equity": round(review.best_equity, 3),
                 "loss": round(review.loss, 3),
+                "judged_loss": round(review.judged_loss, 3),
+                "rollout": None if review.rollout is None else rolled_json(review.rollout),
                 "mark": review.mark,
                 "forced": review.forced,
             }
@@ -93,6 +98,12 @@ def analysis_json(analysis: Analysis) -> dict[str, Any]:
     }
 
 
+def rolled_json(rolled: RolledLoss) -> dict[str, Any]:
+    """A turn's rollout as the API gives it (``loss`` may be below 0: the turn played
+    did better than the bot's best)."""
+    return {"loss": round(rolled.loss, 3), "error": round(rolled.error, 3), "trials": rolled.trials}
+
+
 def review(record: MatchRecord, actions: range, start: MatchState | None) -> Part:
     """The review of ``actions`` of a finished match's record by its game's shipped
     network, as deep as ``tavla analyze`` reviews the game by default; ``start`` is the
@@ -102,13 +113,22 @@ def review(record: MatchRecord, actions: range, start: MatchState | None) -> Par
     return review_part(record, lambda _: network, SearchSettings(plies=default_plies(game)), actions, start)
 
 
+def check_analysable(finished: bool, game: str) -> None:
+    """Raises :class:`ApiError` 409 while the game is being played, and for a game no
+    bot reviews (Abluka, indiyka: no network)."""
+    if not finished:
+        raise ApiError(409, "not_finished", N_("a game is analysed once it is over"))
+    if game not in shipped_games():
+        raise ApiError(409, "no_analysis", N_("no bot analyses {game} games yet"), game=game)
+
+
 class Analyses:
     """The analyses of one server process: made one at a time, the last :data:`KEPT` kept."""
 
     def __init__(self, thinking: BotThinking, kept: int = KEPT) -> None:
         self._thinking = thinking
         self._kept = kept
-        self._done: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self._done: OrderedDict[str, Analysis] = OrderedDict()
         self._lock = asyncio.Lock()
         self.made = 0
         """Analyses computed (not taken from those kept): what the tests count."""
@@ -129,21 +149,32 @@ class Analyses:
             parts.append(await self._thinking.run(review, record, range(0), None))
         return combine(record, parts)
 
-    async def of(self, game_id: str, finished: bool, record: MatchRecord) -> dict[str, Any]:
-        """The analysis of the game ``game_id`` whose record is ``record``.
-
-        Raises :class:`ApiError` 409 while the game is being played, and for a game no
-        bot reviews (Abluka, indiyka: no network)."""
-        if not finished:
-            raise ApiError(409, "not_finished", N_("a game is analysed once it is over"))
-        game = record.settings.game
-        if game not in shipped_games():
-            raise ApiError(409, "no_analysis", N_("no bot analyses {game} games yet"), game=game)
+    async def analysis(self, game_id: str, record: MatchRecord) -> Analysis:
+        """The review of the finished game ``game_id`` whose record is ``record``
+        (:func:`check_analysable` first): made here once, then kept."""
         async with self._lock:  # one review at a time: each keeps a core busy
             if game_id not in self._done:
-                self._done[game_id] = analysis_json(await self._review(record))
+                self._done[game_id] = await self._review(record)
                 self.made += 1
                 while len(self._done) > self._kept:
                     self._done.popitem(last=False)
             self._done.move_to_end(game_id)
             return self._done[game_id]
+
+    async def of(
+        self,
+        game_id: str,
+        finished: bool,
+        record: MatchRecord,
+        rolled: Mapping[int, RolledLoss] | None = None,
+    ) -> dict[str, Any]:
+        """The analysis of the game ``game_id`` whose record is ``record`` as the API
+        gives it, its marked turns' rollouts ``rolled`` (by action index) taken in.
+
+        Raises :class:`ApiError` 409 while the game is being played, and for a game no
+        bot reviews (Abluka, indiyka: no network)."""
+        check_analysable(finished, record.settings.game)
+        found = await self.analysis(game_id, record)
+        if rolled:
+            found = with_rollouts(found, record, rolled)
+        return analysis_json(found)

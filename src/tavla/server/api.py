@@ -15,13 +15,14 @@ from tavla.server import accounts, archive
 from tavla.server import lobby as lobby_module
 from tavla.server.accounts import SessionInfo
 from tavla.server.deps import SESSION_COOKIE, CurrentSession, Db, OptionalSession, PlatformDep, RowId
-from tavla.server.errors import ApiError, not_found
+from tavla.server.errors import ApiError, forbidden, not_found
 from tavla.server.federations.observing import check_may_observe
 from tavla.server.i18n import N_
 from tavla.server.limits import client_address
 from tavla.server.live.gamerows import site_bots
 from tavla.server.offers import BotGameCreate, OfferAccept, OfferCreate
 from tavla.server.platform import Platform
+from tavla.server.rollouts import results_of, status_json
 from tavla.storage.models import LiveGame, Offer, User
 
 router = APIRouter(prefix="/api")
@@ -312,8 +313,40 @@ async def game_analysis(
     game is played, and for a game no bot reviews."""
     row = await visible_game(game_id, db, session)
     record = await archive.record(db, row)
-    found = await platform.analyses.of(row.id, row.status == "finished", record)
-    return {"id": row.id, "players": await archive.player_names(db, row), "bots": site_bots(row), **found}
+    rollout = await platform.rollouts.row(row.id)
+    found = await platform.analyses.of(row.id, row.status == "finished", record, results_of(rollout))
+    return {
+        "id": row.id,
+        "players": await archive.player_names(db, row),
+        "bots": site_bots(row),
+        **found,
+        "rollout": status_json(rollout),
+    }
+
+
+@router.post("/games/{game_id}/analysis/rollout", status_code=202)
+async def start_rollout(
+    game_id: str, db: Db, platform: PlatformDep, session: CurrentSession
+) -> dict[str, Any]:
+    """Has the bot roll out the turns its analysis marks (docs/analysis.md): started once
+    for everybody, followed with GET. Registered players only: it keeps a core busy for
+    minutes. 409 while the game is played, and for a game no bot reviews."""
+    if session.user.guest:
+        raise forbidden(N_("register to have a game rolled out"))
+    row = await visible_game(game_id, db, session)
+    record = await archive.record(db, row)
+    state = await platform.rollouts.start(row.id, row.status == "finished", record, session.user.id)
+    return {"id": row.id, "rollout": state}
+
+
+@router.get("/games/{game_id}/analysis/rollout")
+async def rollout_state(
+    game_id: str, db: Db, platform: PlatformDep, session: OptionalSession
+) -> dict[str, Any]:
+    """How far the rollout of the game's marked turns is: ``{"state", "done", "total",
+    "settings"}``, or null when nobody asked for one."""
+    row = await visible_game(game_id, db, session)
+    return {"id": row.id, "rollout": status_json(await platform.rollouts.row(row.id))}
 
 
 @router.get("/users/{name}")

@@ -21,6 +21,7 @@ from tavla.server.live.rooms import Rooms
 from tavla.server.live.thinking import BotThinking, default_processes
 from tavla.server.lobby import DIRTY_TOPIC, Lobby
 from tavla.server.relay import Relay
+from tavla.server.rollouts import Rollouts
 from tavla.server.security import Passwords
 from tavla.server.settings import Settings
 from tavla.server.stakes import tournaments as tournament_money
@@ -52,6 +53,8 @@ class Platform:
     """Carries the games' traffic to and from the other processes (one process: unused)."""
     analyses: Analyses = field(init=False)
     """The finished games' reviews this process made (the archive's analysis)."""
+    rollouts: Rollouts = field(init=False)
+    """The rollouts of finished games' marked turns (stored: every process sees them)."""
     ready: bool = False
     _catching_up: asyncio.Task[None] | None = None
     _lobby_dirty: bool = False
@@ -96,6 +99,7 @@ class Platform:
         platform.thinking = BotThinking(default_processes() if processes is None else processes)
         chooser = BotChooser(settings.bot_movetime_ms, platform.thinking)
         platform.analyses = Analyses(platform.thinking)
+        platform.rollouts = Rollouts(maker, platform.thinking, platform.analyses, settings.rollout_settings)
 
         platform.relay = relay = Relay(platform, hub, leases.node, settings.lease_ms)
         rooms.forward = relay.call
@@ -177,6 +181,7 @@ class Platform:
 
         await finish_running()
         await self.rooms.events.settle()
+        await self.rollouts.stop()
         await self.relay.stop()
         await self.hub.close()
         await self.thinking.aclose()

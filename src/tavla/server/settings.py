@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from tavla.analysis.rollouts import default_settings
+from tavla.bots.rollout import RolloutSettings
 from tavla.server.security import DEFAULT_MEMORY_KIB, DEFAULT_TIME_COST
 
 DEVELOPMENT_KEY = "tavla-development-key-not-secret"
@@ -74,6 +78,12 @@ class Settings(BaseSettings):
     more wait their turn. One keeps a burst of sign-ins from starving the games of CPU
     (``benchmarks/server_load.py --signing-up``)."""
 
+    rollout_trials: int | None = Field(default=None, ge=1, le=10_000)
+    """Trials of each marked turn when a visitor has a game's analysis rolled out; unset,
+    the game's default (``tavla analyze --rollout``'s: 36, gulbara 144)."""
+    rollout_truncate: int | None = Field(default=None, ge=0, le=1_000)
+    """Turns after which each trial stops and the network judges; unset, 10; 0, the end."""
+
     @model_validator(mode="after")
     def _production_needs_a_key(self) -> Settings:
         if self.production:
@@ -92,6 +102,15 @@ class Settings(BaseSettings):
                     f"{PRODUCTION_PASSWORD_WORK} (19 MiB and 2 passes)"
                 )
         return self
+
+    def rollout_settings(self, game: str) -> RolloutSettings:
+        """How the site rolls out ``game``'s marked turns."""
+        chosen = default_settings(game)
+        if self.rollout_trials is not None:
+            chosen = replace(chosen, trials=self.rollout_trials)
+        if self.rollout_truncate is not None:
+            chosen = replace(chosen, truncate=self.rollout_truncate)
+        return chosen
 
     @property
     def signing_key(self) -> bytes:

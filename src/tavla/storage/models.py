@@ -180,6 +180,31 @@ class DiceCommitment(Base):
     created_ms: Mapped[int] = mapped_column(BigInteger)
 
 
+class AnalysisRollout(Base):
+    """The rollout of a finished game's marked turns (server/rollouts.py): made once for
+    every visitor and every server process. The process running it took ``token`` and
+    renews ``heartbeat_ms`` after each turn; a run whose heartbeat stopped is taken
+    over, and a run that lost its token writes nothing more."""
+
+    __tablename__ = "analysis_rollouts"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    state: Mapped[str] = mapped_column(String(12))
+    """"running", "done" or "failed"."""
+    token: Mapped[str] = mapped_column(String(32))
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    """How the turns are rolled out: ``{"trials", "truncate", "variance_reduction"}``."""
+    done: Mapped[int] = mapped_column(Integer, default=0)
+    total: Mapped[int | None] = mapped_column(Integer)
+    """Turns to roll out; None until the game's review has counted them."""
+    results: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    """One ``{"action", "loss", "error", "trials"}`` per turn rolled out."""
+    requested_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    created_ms: Mapped[int] = mapped_column(BigInteger)
+    heartbeat_ms: Mapped[int] = mapped_column(BigInteger)
+    finished_ms: Mapped[int | None] = mapped_column(BigInteger)
+
+
 class ChatMessage(Base):
     __tablename__ = "chat_messages"
 
