@@ -30,8 +30,11 @@ FAST_BOTS = {
     "TAVLA_CHANGES_PER_MINUTE": "10000",
     "TAVLA_CONNECTIONS_PER_MINUTE_PER_ADDRESS": "10000",
     "TAVLA_CONNECTIONS_PER_MINUTE_PER_ACCOUNT": "10000",
+    "TAVLA_ROLLOUT_TRIALS": "4",
+    "TAVLA_ROLLOUT_TRUNCATE": "2",
 }
-"""Bots that answer at once and a rate limit no test reaches: a walk-through in seconds."""
+"""Bots that answer at once, rollouts of 4 short trials a turn, and a rate limit no test
+reaches: a walk-through in seconds."""
 
 
 def free_port() -> int:

@@ -351,6 +351,37 @@ def _check_analysis(visitor: Visitor, game_id: str, screenshots: Path, name: str
         assert step == str(max(entry["step"] for entry in marked))
         last.click()
         assert page.locator("#replay").get_attribute("data-index") == step
+        _check_rollout(visitor, game_id, screenshots, name, data)
+
+
+def _check_rollout(visitor: Visitor, game_id: str, screenshots: Path, name: str, before: Any) -> None:
+    """The registered visitor has the marked turns rolled out: the page follows the run
+    and then lists each marked turn with the bot's loss and the rolled-out one, as the
+    API gives them (the test servers roll out 4 short trials a turn)."""
+    page = visitor.page
+    section = page.locator("#analysis")
+    section.locator("button.analysis-rollout-run").click()
+    page.wait_for_selector("#analysis .analysis-rollout-note", timeout=90_000)
+    data = page.evaluate(
+        "(id) => fetch(`/api/games/${id}/analysis`).then((response) => response.json())", game_id
+    )
+    assert data["rollout"]["state"] == "done"
+    rolled = [move for move in data["moves"] if move["rollout"]]
+    assert [move["step"] for move in rolled] == [move["step"] for move in before["moves"] if move["mark"]]
+    assert section.locator(".analysis-rollout").count() == 0  # nothing more to ask for
+    note = section.locator(".analysis-rollout-note").inner_text()
+    assert "4 games of 2 turns from each" in note
+    entries = section.locator("ol.analysis-marked button[data-step]")
+    marked_cubes = [cube for cube in data["cubes"] if cube["mark"]]
+    assert entries.count() == len(rolled) + len(marked_cubes)
+    first = rolled[0]
+    entry = section.locator(f'ol.analysis-marked button[data-step="{first["step"]}"]').first
+    loss = first["rollout"]["loss"]
+    figure = f"{'−' if loss > 0 else '+'}{abs(loss):.3f} ± {first['rollout']['error']:.3f}"
+    assert f"rolled out: {figure}" in entry.inner_text()
+    assert f"the bot: −{first['judged_loss']:.3f}" in entry.inner_text()
+    assert entry.get_attribute("class") == f"btn-link mark-{first['mark'] or 'none'}"
+    _shoot(page, screenshots, f"{name}-rollout")
 
 
 @pytest.mark.parametrize("game", GAMES)

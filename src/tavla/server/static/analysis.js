@@ -12,27 +12,37 @@
  * - `svg.analysis-chart`: the first player's equity after each turn, the marked turns
  *   as dots (`circle.mark-error`, `circle.mark-blunder`), a dashed line between games;
  * - `ol.analysis-marked`: one `button[data-step]` per marked decision, which shows that
- *   step of the replay (`window.tavlaReplay.show`).
+ *   step of the replay (`window.tavlaReplay.show`);
+ * - `div.analysis-rollout`: the rollout of the marked turns (`POST
+ *   /api/games/{id}/analysis/rollout`): a button for a registered visitor
+ *   (`body[data-registered="1"]`), its progress while it runs (polled), and, once done,
+ *   the analysis again with each marked turn's rolled-out loss.
  */
 
 import { html } from "./board.js";
+import { api } from "./site.js";
 import { decimal, seatName, t } from "./text.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const MARKS = ["doubtful", "error", "blunder"];
 const CHART = { width: 600, height: 180, pad: 8, top: 3 };
 const NUM = { class: "num" };
+const POLL_MS = 1500;
 
 /**
  * @typedef {{seat: number, decisions: number, error_rate: number, marks: Record<string, number>,
  *   cube_decisions: number, cube_error_rate: number, cube_marks: Record<string, number>,
  *   luck: number, rolls: number}} Totals
+ * @typedef {{loss: number, error: number, trials: number}} RolledLoss
  * @typedef {{step: number, game: number, seat: number, played: string, best: string, equity: number,
- *   best_equity: number, loss: number, mark: string, forced: boolean}} MoveReview
+ *   best_equity: number, loss: number, judged_loss: number, rollout: RolledLoss | null, mark: string,
+ *   forced: boolean}} MoveReview
  * @typedef {{step: number, game: number, seat: number, kind: string, chosen: string, right: string,
  *   loss: number, mark: string}} CubeReview
+ * @typedef {{trials: number, truncate: number, variance_reduction: boolean}} RolloutSettings
+ * @typedef {{state: string, done: number, total: number | null, settings: RolloutSettings}} RolloutState
  * @typedef {{id: string, game: string, plies: number, players: string[], bots: (string | null)[],
- *   totals: Totals[], moves: MoveReview[], cubes: CubeReview[]}} AnalysisData
+ *   totals: Totals[], moves: MoveReview[], cubes: CubeReview[], rollout: RolloutState | null}} AnalysisData
  */
 
 /**
@@ -155,10 +165,19 @@ function markedList(data, showStep) {
   /** @type {{step: number, text: string, mark: string}[]} */
   const marked = [];
   for (const move of data.moves) {
-    if (!move.mark) continue;
-    const mark = t(`analysis.mark.${move.mark}`);
-    const params = { name: nameOf(data, move.seat), played: move.played, best: move.best, loss: signed(-move.loss), mark };
-    marked.push({ step: move.step, mark: move.mark, text: t("analysis.move", params) });
+    // A turn the rollout cleared stays listed: the bot had marked it.
+    if (!move.mark && !move.rollout) continue;
+    const mark = t(`analysis.mark.${move.mark || "none"}`);
+    const params = { name: nameOf(data, move.seat), played: move.played, best: move.best, mark };
+    const text = move.rollout
+      ? t("analysis.move_rolled", {
+          ...params,
+          loss: signed(-move.judged_loss),
+          rolled: signed(-move.rollout.loss),
+          error: decimal(move.rollout.error, 3),
+        })
+      : t("analysis.move", { ...params, loss: signed(-move.loss) });
+    marked.push({ step: move.step, mark: move.mark || "none", text });
   }
   for (const cube of data.cubes) {
     if (!cube.mark) continue;
@@ -193,14 +212,106 @@ function markedList(data, showStep) {
  */
 export function renderAnalysis(section, data, showStep) {
   const body = section.querySelector(".analysis-body") || section;
+  const rolled = data.rollout && data.rollout.state === "done" ? data.rollout : null;
   body.replaceChildren(
     totalsTable(data),
     html("p", { class: "analysis-note" }, [t(data.plies > 0 ? "analysis.note_deeper" : "analysis.note")]),
+    ...(rolled ? [html("p", { class: "analysis-rollout-note" }, [rolloutNote(rolled.settings)])] : []),
     equityChart(data),
     html("h3", {}, [t("analysis.marked")]),
     markedList(data, showStep),
   );
   section.dataset.ready = "";
+}
+
+/**
+ * How the marked turns were rolled out, in words.
+ * @param {RolloutSettings} settings
+ */
+function rolloutNote(settings) {
+  const params = { trials: settings.trials, turns: settings.truncate };
+  const how = !settings.truncate
+    ? t("analysis.rollout_how_end", params)
+    : t(settings.variance_reduction ? "analysis.rollout_how_reduced" : "analysis.rollout_how", params);
+  return t("analysis.rollout_note", { how });
+}
+
+/**
+ * The rollout's part of the section: a button to start it, its progress, or nothing
+ * once it is done; when a run ends, `reload` fetches the analysis and shows it again.
+ * @param {HTMLElement} section
+ * @param {AnalysisData} data
+ * @param {() => Promise<void>} reload
+ */
+function rolloutControl(section, data, reload) {
+  const url = `${section.dataset.analysis || ""}/rollout`;
+  const old = section.querySelector(".analysis-rollout");
+  if (old) old.remove();
+  const anyMarked = data.moves.some((move) => move.mark || move.rollout);
+  const state = data.rollout;
+  if (!anyMarked || (state && state.state === "done")) return;
+  const status = html("p", { class: "analysis-rollout-status", role: "status", "aria-live": "polite" }, []);
+  const box = html("div", { class: "analysis-rollout" }, [html("p", {}, [t("analysis.rollout_explain")]), status]);
+  section.querySelector(".analysis-body")?.after(box);
+  const registered = document.body.dataset.registered === "1";
+  const follow = async () => {
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      /** @type {{rollout: RolloutState | null}} */
+      const answer = await api("GET", url);
+      const now = answer.rollout;
+      if (!now || now.state === "failed") {
+        status.textContent = t("analysis.rollout_failed");
+        status.className = "analysis-rollout-status error";
+        return false;
+      }
+      if (now.state === "done") return true;
+      status.textContent = progressText(now);
+    }
+  };
+  const run = async (/** @type {RolloutState | null} */ started) => {
+    status.className = "analysis-rollout-status";
+    status.textContent = started ? progressText(started) : t("analysis.rollout_waiting");
+    try {
+      if (await follow()) await reload();
+      else button.hidden = !registered;
+    } catch (error) {
+      status.textContent = error instanceof Error && error.message ? error.message : t("analysis.rollout_failed");
+      status.className = "analysis-rollout-status error";
+      button.hidden = !registered;
+    }
+  };
+  const button = html("button", { type: "button", class: "analysis-rollout-run" }, [t("analysis.rollout_run")]);
+  box.append(button);
+  button.addEventListener("click", async () => {
+    button.hidden = true;
+    try {
+      /** @type {{rollout: RolloutState}} */
+      const answer = await api("POST", url, {});
+      await run(answer.rollout);
+    } catch (error) {
+      status.textContent = error instanceof Error && error.message ? error.message : t("analysis.rollout_failed");
+      status.className = "analysis-rollout-status error";
+      button.hidden = false;
+    }
+  });
+  if (state && state.state === "running") {
+    button.hidden = true;
+    run(state);
+  } else if (!registered) {
+    button.hidden = true;
+    status.textContent = t("analysis.rollout_register");
+  } else if (state && state.state === "failed") {
+    status.textContent = t("analysis.rollout_failed");
+    status.className = "analysis-rollout-status error";
+  }
+}
+
+/** @param {RolloutState} state */
+function progressText(state) {
+  return state.total === null
+    ? t("analysis.rollout_waiting")
+    : t("analysis.rollout_progress", { done: state.done, total: state.total });
 }
 
 /**
@@ -220,17 +331,22 @@ export function startAnalysis(root) {
       document.getElementById("replay")?.scrollIntoView({ block: "nearest" });
     }
   };
+  const load = async () => {
+    const response = await fetch(section.dataset.analysis || "", {
+      credentials: "same-origin",
+      headers: { Accept: "application/json" },
+    });
+    if (!response.ok) throw new Error(`${response.status}`);
+    const data = /** @type {AnalysisData} */ (await response.json());
+    renderAnalysis(section, data, showStep);
+    rolloutControl(section, data, load);
+  };
   button.addEventListener("click", async () => {
     button.disabled = true;
     status.textContent = t("analysis.loading");
     status.className = "analysis-status";
     try {
-      const response = await fetch(section.dataset.analysis || "", {
-        credentials: "same-origin",
-        headers: { Accept: "application/json" },
-      });
-      if (!response.ok) throw new Error(`${response.status}`);
-      renderAnalysis(section, /** @type {AnalysisData} */ (await response.json()), showStep);
+      await load();
       status.textContent = "";
       button.hidden = true;
     } catch {

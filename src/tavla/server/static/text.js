@@ -226,7 +226,19 @@ export const DEFAULT_TEXT = {
   "analysis.choice.take": "take",
   "analysis.choice.pass": "pass",
   "analysis.choice.beaver": "beaver",
-  "analysis.choice.too_good_to_double": "too good to double"
+  "analysis.choice.too_good_to_double": "too good to double",
+  "analysis.mark.none": "cleared",
+  "analysis.move_rolled": "{name} played {played}; best {best} (the bot: {loss}; rolled out: {rolled} ± {error}, {mark})",
+  "analysis.rollout_explain": "A rollout plays each marked turn and the bot's best on many times, on the same dice, to check what the turn really lost. It takes a minute or more.",
+  "analysis.rollout_run": "Roll out the marked turns",
+  "analysis.rollout_register": "Registered players can have the marked turns rolled out.",
+  "analysis.rollout_waiting": "The rollout is starting…",
+  "analysis.rollout_progress": "Rolling out the marked turns: {done} of {total}",
+  "analysis.rollout_failed": "The rollout could not be made. Try again later.",
+  "analysis.rollout_note": "The marked turns were rolled out ({how}); their losses and marks, and the totals, are the rollout's.",
+  "analysis.rollout_how": "{trials} games of {turns} turns from each",
+  "analysis.rollout_how_reduced": "{trials} games of {turns} turns from each, the dice's luck taken out",
+  "analysis.rollout_how_end": "{trials} games to the end from each"
 };
 /* END TAVLA_TEXT */
 
