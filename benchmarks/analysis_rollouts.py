@@ -1,13 +1,15 @@
 """What rolling out the marked turns does to an analysis, and what it costs.
 
     .venv/bin/python benchmarks/analysis_rollouts.py [--game tapa ...] [--games 4] [--seed 0]
-        [--trials 36] [--truncate 10] [--no-variance-reduction] [--plies 0]
+        [--trials 36] [--truncate 10] [--no-variance-reduction] [--plies 0] [--part 0]
 
 For each game, plays ``--games`` one-point matches of the bot at level ``medium`` against
 the heuristic baseline (seeded dice), reviews them as ``tavla analyze`` does at
 ``--plies``, then rolls out every marked turn as ``tavla analyze --rollout`` does with
-the given settings (docs/analysis.md). Prints, per game: the marked turns, the CPU
-seconds a rollout of one takes, the rollouts' mean standard error, the equity the bot
+the given settings (docs/analysis.md), ``--part`` trials at a time as the site's workers
+play them (all at once by default). Prints, per game: the marked turns, the CPU seconds
+a rollout of one takes on average and at most, the longest part, the rollouts' mean
+standard error, the equity the bot
 said the marked turns lost against what the rollouts say, and how many marks the
 rollouts kept, lowered, raised or cleared.
 """
@@ -19,19 +21,20 @@ import statistics
 import time
 from collections.abc import Callable
 from functools import partial
+from typing import Any
 
 from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
 import tavla.cli  # noqa: F401  (before numpy loads: its BLAS on one thread, as the command runs it)
-from tavla.analysis.checker import MARKS
+from tavla.analysis.checker import MARKS, RolledLoss
 from tavla.analysis.report import analyze
-from tavla.analysis.rollouts import roll_out_marked
+from tavla.analysis.rollouts import loss_of, marked_turns, trial_differences, with_rollouts
 from tavla.bots.baselines import baseline_player
 from tavla.bots.levels import LevelPlayer
 from tavla.bots.network import Network
-from tavla.bots.rollout import RolloutSettings
+from tavla.bots.rollout import Roller, RolloutSettings
 from tavla.bots.search import SearchSettings
 from tavla.core.dice import SeededDice
 from tavla.match.match import Match
@@ -67,12 +70,27 @@ def measure(
     errors: list[float] = []
     changes = {"kept": 0, "lowered": 0, "cleared": 0, "raised": 0}
     seconds = 0.0
+    longest_turn = longest_part = 0.0
+    roller = Roller(estimator_for(game))
+    step = args.part or settings.trials
     for seed in range(args.seed, args.seed + args.games):
         record = play(game, seed)
         judged = analyze(record, estimator_for, SearchSettings(plies=args.plies))
-        begin = time.process_time()
-        rolled = roll_out_marked(judged, record, estimator_for, settings)
-        seconds += time.process_time() - begin
+        found: dict[int, RolledLoss] = {}
+        for review in marked_turns(judged):
+            parts: list[Any] = []
+            turn = 0.0
+            for first in range(0, settings.trials, step):
+                begin = time.process_time()
+                chosen = range(first, min(first + step, settings.trials))
+                parts.append(trial_differences(roller, record.settings.definition, review, settings, chosen))
+                took = time.process_time() - begin
+                longest_part = max(longest_part, took)
+                turn += took
+            longest_turn = max(longest_turn, turn)
+            seconds += turn
+            found[review.action_index] = loss_of(parts, settings)
+        rolled = with_rollouts(judged, record, found)
         for before, after in zip(judged.moves, rolled.moves, strict=True):
             if after.rollout is None:
                 continue
@@ -85,10 +103,12 @@ def measure(
         advance()
     count = len(errors)
     if not count:
-        return ["0", *[""] * 5, *["0"] * 3]
+        return ["0", *[""] * 7, *["0"] * 3]
     return [
         str(count),
         f"{seconds / count:.2f}",
+        f"{longest_turn:.2f}",
+        f"{longest_part:.2f}",
         f"{statistics.fmean(errors):.3f}",
         f"{statistics.fmean(judged_losses):.3f}",
         f"{statistics.fmean(rolled_losses):+.3f}",
@@ -107,6 +127,9 @@ def main() -> None:
     parser.add_argument("--truncate", type=int, default=10)
     parser.add_argument("--no-variance-reduction", action="store_true")
     parser.add_argument("--plies", type=int, default=0, choices=(0, 1, 2))
+    parser.add_argument(
+        "--part", type=int, default=0, help="trials played at a time, as the site's workers do (0: all)"
+    )
     args = parser.parse_args()
     settings = RolloutSettings(
         trials=args.trials, truncate=args.truncate, variance_reduction=not args.no_variance_reduction
@@ -116,6 +139,8 @@ def main() -> None:
         "game",
         "marked",
         "CPU s each",
+        "longest",
+        "longest part",
         "mean error",
         "bot's loss",
         "rolled",

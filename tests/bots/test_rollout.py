@@ -136,3 +136,23 @@ def test_a_reduced_rollout_cut_after_one_turn_is_the_one_ply_estimate(game: str)
     for trials, seed in ((1, 0), (3, 9)):
         found = Roller(network).rollout(position, owner, RolloutSettings(trials, truncate=1, seed=seed))
         assert found.chances == pytest.approx(one_ply, abs=1e-9)
+
+
+@pytest.mark.parametrize("game", ["tapa", "gulbara"])
+def test_a_rollout_played_in_parts_is_the_whole_rollout(game: str) -> None:
+    """Trial i meets the same dice wherever it is played: the site plays a turn's
+    trials a few at a time in its workers and must get the rollout of one call."""
+    position = _after_a_few_turns(game, seed=3, turns=4)
+    owner = 1 - position.to_act
+    roller = Roller(Network.shipped(game))
+    for settings in (RolloutSettings(trials=7, truncate=2), RolloutSettings(7, 2, variance_reduction=False)):
+        whole, finished = roller.trials(position, owner, settings)
+        parts = [
+            roller.trials(position, owner, settings, chosen=range(a, b)) for a, b in ((0, 3), (3, 4), (4, 7))
+        ]
+        assert np.array_equal(np.concatenate([rows for rows, _ in parts]), whole)
+        assert sum(ended for _, ended in parts) == finished
+        assert len(np.unique(whole[:, 0])) > 1  # the trials differ: their order is tested
+    for wrong in (range(-1, 3), range(5, 8), range(0, 7, 2)):
+        with pytest.raises(TavlaError, match="not among 7"):
+            roller.trials(position, owner, RolloutSettings(trials=7, truncate=2), chosen=wrong)

@@ -77,8 +77,10 @@ def set_row(site: Site, game_id: str, **values: Any) -> None:
 
 
 def test_a_rollout_is_asked_for_once_by_a_registered_player_and_changes_the_analysis(
-    site: Site, database_url: str
+    site: Site, database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # Three trials a call: each turn's four in two parts, which must make the whole.
+    monkeypatch.setattr(rollouts_module, "trials_a_call", lambda settings: 3)
     player = site.register("ayse")
     game_id = site.bot_game(player, game="tabla", length=1, level="beginner")
     url = f"/api/games/{game_id}/analysis/rollout"
@@ -154,6 +156,9 @@ def test_a_run_whose_process_died_is_taken_over_and_goes_on_from_its_last_turn(s
     stale = rollouts_module.STALE_MS + 1000
     set_row(site, game_id, state="running", token="f" * 32, done=1, results=[kept])
     set_row(site, game_id, heartbeat_ms=AnalysisRollout.heartbeat_ms - stale)
+    # A run not done changes nothing in the analysis yet.
+    moves = site.as_(None).get(f"/api/games/{game_id}/analysis").json()["moves"]
+    assert all(move["rollout"] is None for move in moves)
     # While its heartbeat is fresh, another run is not started.
     set_row(site, game_id, heartbeat_ms=AnalysisRollout.heartbeat_ms + stale)
     answer = site.post(player, url).json()["rollout"]
@@ -189,16 +194,16 @@ def test_a_failed_rollout_says_so_and_is_started_again_when_asked(
     player = site.register("ayse")
     game_id = finished_game(site, player)
     url = f"/api/games/{game_id}/analysis/rollout"
-    real = rollouts_module.roll_out_turn
+    real = rollouts_module.roll_out_trials
 
     def broken(*args: Any) -> Any:
         raise RuntimeError("a worker's bug")
 
-    monkeypatch.setattr(rollouts_module, "roll_out_turn", broken)
+    monkeypatch.setattr(rollouts_module, "roll_out_trials", broken)
     assert site.post(player, url).status_code == 202
     assert wait_done(site, game_id)["state"] == "failed"
     assert site.as_(None).get(f"/api/games/{game_id}/analysis").json()["rollout"]["state"] == "failed"
-    monkeypatch.setattr(rollouts_module, "roll_out_turn", real)
+    monkeypatch.setattr(rollouts_module, "roll_out_trials", real)
     assert site.post(player, url).json()["rollout"]["state"] == "running"
     assert wait_done(site, game_id)["state"] == "done"
 
@@ -211,3 +216,46 @@ def test_a_game_no_bot_reviews_is_refused(site: Site) -> None:
     answer = site.post(player, f"/api/games/{game_id}/analysis/rollout")
     assert answer.status_code == 409 and answer.json()["error"]["code"] == "no_analysis"
     assert site.as_(None).get(f"/api/games/{game_id}/analysis/rollout").json()["rollout"] is None
+
+
+def test_a_second_games_rollout_waits_for_the_first_and_keeps_its_heartbeat(
+    site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    player = site.register("ayse")
+    first, second = finished_game(site, player), finished_game(site, player)
+    real = rollouts_module.roll_out_trials
+
+    def slow(*args: Any) -> Any:
+        time.sleep(0.3)
+        return real(*args)
+
+    monkeypatch.setattr(rollouts_module, "roll_out_trials", slow)
+    monkeypatch.setattr(rollouts_module, "STALE_MS", 450)  # a waiting run renews every 0.15 s
+    assert site.post(player, f"/api/games/{first}/analysis/rollout").status_code == 202
+    assert site.post(player, f"/api/games/{second}/analysis/rollout").status_code == 202
+    row = site.portal.call(site.platform.rollouts.row, second)
+    assert row is not None
+    beats = {row.heartbeat_ms}
+    while (state := wait_one(site, first)) == "running":
+        row = site.portal.call(site.platform.rollouts.row, second)
+        assert row is not None
+        if row.total is None:  # still waiting its turn
+            beats.add(row.heartbeat_ms)
+    assert state == "done" and len(beats) >= 2
+    assert wait_done(site, second)["state"] == "done"
+
+
+def wait_one(site: Site, game_id: str) -> str:
+    time.sleep(0.1)
+    state: str = site.as_(None).get(f"/api/games/{game_id}/analysis/rollout").json()["rollout"]["state"]
+    return state
+
+
+def test_the_sites_settings_are_the_games_defaults_unless_the_site_sets_them() -> None:
+    assert rollouts_module.site_settings("tabla") == RolloutSettings(36, 10, True)
+    assert rollouts_module.site_settings("tapa") == RolloutSettings(36, 10, True)
+    # Progressive doubles: plain trials, each turn a few seconds of a worker.
+    assert rollouts_module.site_settings("chelebi") == RolloutSettings(144, 10, False)
+    assert rollouts_module.site_settings("gulbara") == RolloutSettings(144, 10, False)
+    assert rollouts_module.site_settings("gulbara", trials=8, truncate=0) == RolloutSettings(8, 0, False)
+    assert rollouts_module.site_settings("tabla", truncate=3) == RolloutSettings(36, 3, True)

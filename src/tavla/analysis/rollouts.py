@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import math
 import multiprocessing
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 
@@ -127,15 +127,35 @@ def rolled_loss(
     roller: Roller, definition: GameDefinition, review: MoveReview, settings: RolloutSettings
 ) -> RolledLoss:
     """The review's best turn and the turn played, rolled out on the same dice."""
+    return loss_of([trial_differences(roller, definition, review, settings)], settings)
+
+
+def trial_differences(
+    roller: Roller,
+    definition: GameDefinition,
+    review: MoveReview,
+    settings: RolloutSettings,
+    chosen: range | None = None,
+) -> np.ndarray:
+    """Trial by trial, the best turn's equity less the played turn's, both meeting the
+    same dice; ``chosen``: only those trials (a rollout played in parts gives, part
+    by part, what the whole one gives)."""
     before = definition.from_notation(review.before)
     if not isinstance(before, DiceGame):
         raise TavlaError(f"not a dice game position: {review.before}")
     side = before.side
     rows = [
-        roller.trials(before.parse_turn(text).after, side, settings, dice=review.before)[0]
+        roller.trials(before.parse_turn(text).after, side, settings, dice=review.before, chosen=chosen)[0]
         for text in (review.best, review.played)
     ]
-    differences = equity(rows[0]) - equity(rows[1])
+    differences: np.ndarray = equity(rows[0]) - equity(rows[1])
+    return differences
+
+
+def loss_of(parts: Sequence[np.ndarray], settings: RolloutSettings) -> RolledLoss:
+    """The loss the trials' differences measure, with its standard error; ``parts``:
+    the differences of the trials in order, played in one part or several."""
+    differences = np.concatenate(parts)
     trials = len(differences)
     error = float(np.std(differences, ddof=1)) / math.sqrt(trials) if trials > 1 else 0.0
     return RolledLoss(float(differences.mean()), error, trials, settings.label)

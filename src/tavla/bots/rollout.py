@@ -108,21 +108,32 @@ class Roller:
         return Rollout(chances, spread / np.sqrt(settings.trials), settings.trials, finished)
 
     def trials(
-        self, position: DiceGame[Any], player: int, settings: RolloutSettings, *, dice: str | None = None
+        self,
+        position: DiceGame[Any],
+        player: int,
+        settings: RolloutSettings,
+        *,
+        dice: str | None = None,
+        chosen: range | None = None,
     ) -> tuple[np.ndarray, int]:
         """Each trial's result (one row of five chances per trial, the luck taken out
         where ``settings`` asks) and how many trials reached the end: what
         :meth:`rollout` averages. Trial i of two positions given the same ``dice``
-        meets the same rolls, so their rows can be compared trial by trial."""
+        meets the same rolls, so their rows can be compared trial by trial.
+        ``chosen`` plays only those of the ``settings.trials`` trials (each is the
+        same wherever it is played: a rollout can be played in parts)."""
+        wanted = range(settings.trials) if chosen is None else chosen
+        if wanted.step != 1 or (len(wanted) and (wanted.start < 0 or wanted.stop > settings.trials)):
+            raise TavlaError(f"trials {wanted.start} to {wanted.stop - 1} are not among {settings.trials}")
         outcome = position.outcome()
         if outcome is not None:
-            return np.tile(outcome_estimate(outcome, player), (settings.trials, 1)), settings.trials
+            return np.tile(outcome_estimate(outcome, player), (len(wanted), 1)), len(wanted)
         key = position.notation() if dice is None else dice
         base = zlib.crc32(f"{settings.seed} {key}".encode())
-        results = np.empty((settings.trials, 5))
+        results = np.empty((len(wanted), 5))
         finished = 0
-        for trial in range(settings.trials):
-            results[trial], ended = self._trial(position, player, _Dice(trial, base), settings)
+        for row, trial in enumerate(wanted):
+            results[row], ended = self._trial(position, player, _Dice(trial, base), settings)
             finished += ended
         return results, finished
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import gc
 import logging
 from dataclasses import dataclass, field
@@ -21,7 +22,7 @@ from tavla.server.live.rooms import Rooms
 from tavla.server.live.thinking import BotThinking, default_processes
 from tavla.server.lobby import DIRTY_TOPIC, Lobby
 from tavla.server.relay import Relay
-from tavla.server.rollouts import Rollouts
+from tavla.server.rollouts import Rollouts, site_settings
 from tavla.server.security import Passwords
 from tavla.server.settings import Settings
 from tavla.server.stakes import tournaments as tournament_money
@@ -99,7 +100,10 @@ class Platform:
         platform.thinking = BotThinking(default_processes() if processes is None else processes)
         chooser = BotChooser(settings.bot_movetime_ms, platform.thinking)
         platform.analyses = Analyses(platform.thinking)
-        platform.rollouts = Rollouts(maker, platform.thinking, platform.analyses, settings.rollout_settings)
+        rollout_settings = functools.partial(
+            site_settings, trials=settings.rollout_trials, truncate=settings.rollout_truncate
+        )
+        platform.rollouts = Rollouts(maker, platform.thinking, platform.analyses, rollout_settings)
 
         platform.relay = relay = Relay(platform, hub, leases.node, settings.lease_ms)
         rooms.forward = relay.call

@@ -3,11 +3,12 @@
 
 A rollout takes from half a minute to several minutes a game, so a visitor asks for it
 and follows it: the run is a row of ``analysis_rollouts`` that every server process
-reads, and the process that started it writes each turn's result as it comes. One
-turn is one call to the bots' workers, so the bots' moves go between the turns; a
-process runs one game's rollout at a time, the others waiting their turn.
+reads, and the process that started it writes each turn's result as it comes. A turn
+is rolled out a few trials a call to the bots' workers (a second or two), so the bots'
+moves go between the parts; a process runs one game's rollout at a time, the others
+waiting their turn.
 
-The run holds a random token and renews its heartbeat after every turn (and while it
+The run holds a random token and renews its heartbeat after every part (and while it
 waits its turn). A process that dies leaves a heartbeat that stops: the next request
 for that game takes the run over under a new token, and a run that lost its token
 stops at its next write. A finished rollout is kept for good, as the record is.
@@ -20,15 +21,15 @@ import functools
 import logging
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tavla.analysis.checker import MoveReview, RolledLoss
-from tavla.analysis.rollouts import default_settings, marked_turns, rolled_loss
+from tavla.analysis.rollouts import default_settings, loss_of, marked_turns, trial_differences
 from tavla.bots.network import Network
 from tavla.bots.rollout import Roller, RolloutSettings
 from tavla.core.definition import GameDefinition
@@ -40,13 +41,34 @@ from tavla.server.live.leases import wall_ms
 from tavla.server.live.thinking import BotThinking
 from tavla.storage.models import AnalysisRollout
 
+if TYPE_CHECKING:
+    import numpy as np
+
 log = logging.getLogger(__name__)
 
 STALE_MS = 60_000
 """A run whose heartbeat is older than this is taken to have died with its process: a
-turn takes seconds (chelebi's longest about ten), and a waiting run renews it too."""
+part takes a second or two, and a waiting run renews it too."""
 WAITING = 8
 """Rollouts one process holds at once, running or waiting; more are refused (503)."""
+
+
+SITE_SETTINGS = {"chelebi": RolloutSettings(trials=144, truncate=10, variance_reduction=False)}
+"""Where the site rolls out otherwise than ``tavla analyze --rollout``: a chelebi turn
+with the luck taken out holds a worker for about half a minute, during which a bot on
+that worker waits; 144 plain trials take about 7 s, for a like error per second of CPU
+(docs/analysis.md)."""
+
+
+def site_settings(game: str, trials: int | None = None, truncate: int | None = None) -> RolloutSettings:
+    """How the site rolls out ``game``'s marked turns: its default, with the site's
+    ``trials`` and ``truncate`` where they are set (``TAVLA_ROLLOUT_TRIALS``, ...)."""
+    chosen = SITE_SETTINGS.get(game) or default_settings(game)
+    if trials is not None:
+        chosen = replace(chosen, trials=trials)
+    if truncate is not None:
+        chosen = replace(chosen, truncate=truncate)
+    return chosen
 
 
 @functools.cache
@@ -54,12 +76,20 @@ def _roller(game: str) -> Roller:
     return Roller(Network.shipped(game))
 
 
-def roll_out_turn(
-    game: str, definition: GameDefinition, review: MoveReview, settings: RolloutSettings
-) -> RolledLoss:
-    """One marked turn and the bot's best rolled out by ``game``'s shipped network
-    (``definition``: the game under the match's options): what a worker runs."""
-    return rolled_loss(_roller(game), definition, review, settings)
+def trials_a_call(settings: RolloutSettings) -> int:
+    """Trials of one turn played in one call to the workers: a second or two. A trial
+    with the luck taken out looks at all 21 rolls at every turn, several times a plain
+    one's cost (the longest tapa turn took 10 s for 36 of them, docs/analysis.md)."""
+    return 12 if settings.variance_reduction else 36
+
+
+def roll_out_trials(
+    game: str, definition: GameDefinition, review: MoveReview, settings: RolloutSettings, chosen: range
+) -> np.ndarray:
+    """The ``chosen`` trials of a marked turn and the bot's best, rolled out by
+    ``game``'s shipped network (``definition``: the game under the match's options):
+    what a worker runs. Part by part they make the whole rollout's trials."""
+    return trial_differences(_roller(game), definition, review, settings, chosen)
 
 
 def settings_json(settings: RolloutSettings) -> dict[str, Any]:
@@ -111,7 +141,7 @@ class Rollouts:
         sessions: async_sessionmaker[AsyncSession],
         thinking: BotThinking,
         analyses: Analyses,
-        settings_for: Callable[[str], RolloutSettings] = default_settings,
+        settings_for: Callable[[str], RolloutSettings] = site_settings,
         clock: Callable[[], int] = wall_ms,
     ) -> None:
         self._sessions = sessions
@@ -236,7 +266,16 @@ class Rollouts:
         for review in turns:
             if review.action_index in rolled_already:
                 continue
-            rolled = await self._thinking.run(roll_out_turn, game, definition, review, run.settings)
+            parts: list[np.ndarray] = []
+            step = trials_a_call(run.settings)
+            for first in range(0, run.settings.trials, step):
+                chosen = range(first, min(first + step, run.settings.trials))
+                parts.append(
+                    await self._thinking.run(roll_out_trials, game, definition, review, run.settings, chosen)
+                )
+                if not await self._write(run):
+                    return
+            rolled = loss_of(parts, run.settings)
             results.append(
                 {
                     "action": review.action_index,

@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from tavla.analysis.rollouts import default_settings
-from tavla.bots.rollout import RolloutSettings
 from tavla.server.security import DEFAULT_MEMORY_KIB, DEFAULT_TIME_COST
 
 DEVELOPMENT_KEY = "tavla-development-key-not-secret"
@@ -80,7 +76,7 @@ class Settings(BaseSettings):
 
     rollout_trials: int | None = Field(default=None, ge=1, le=10_000)
     """Trials of each marked turn when a visitor has a game's analysis rolled out; unset,
-    the game's default (``tavla analyze --rollout``'s: 36, gulbara 144)."""
+    the game's default (36, or 144 plain trials in chelebi and gulbara: server/rollouts.py)."""
     rollout_truncate: int | None = Field(default=None, ge=0, le=1_000)
     """Turns after which each trial stops and the network judges; unset, 10; 0, the end."""
 
@@ -102,15 +98,6 @@ class Settings(BaseSettings):
                     f"{PRODUCTION_PASSWORD_WORK} (19 MiB and 2 passes)"
                 )
         return self
-
-    def rollout_settings(self, game: str) -> RolloutSettings:
-        """How the site rolls out ``game``'s marked turns."""
-        chosen = default_settings(game)
-        if self.rollout_trials is not None:
-            chosen = replace(chosen, trials=self.rollout_trials)
-        if self.rollout_truncate is not None:
-            chosen = replace(chosen, truncate=self.rollout_truncate)
-        return chosen
 
     @property
     def signing_key(self) -> bytes:
