@@ -314,6 +314,30 @@ def test_a_full_beam_memo_grows_and_the_beam_reruns() -> None:
     assert [found.after(index) for index in range(len(found))] == pure
 
 
+@needs_numba
+@pytest.mark.parametrize("draw", [1, 2, 3])
+def test_a_full_planner_memo_grows_and_the_turn_is_drawn_again_with_the_same_draws(draw: int) -> None:
+    """A random turn whose memo fills up midway is planned again on a larger memo from
+    the generator's state before it: the same turn, and the same draws after it."""
+    from tavla.bots.fast.scratch import Scratch, memo_store
+
+    position = dice_position("chelebi 2b/-/-/-/-/5w/-/3w/-/-/-/5b/5w/-/-/-/3b/-/5b/-/-/-/-/2w 0,0 0,0 w 11")
+    assert isinstance(position, BackgammonPosition)
+    sequences, _ = position.turn_sequences()
+    reference, compiled = random.Random(draw), random.Random(draw)
+    expected = random_turn_by_steps(position, reference)
+    tiny = Scratch(1, 64)
+    fast.scratch._local.memo = tiny
+    try:
+        board, played = fast.random_turn_by_steps(fast.TABLA, position.mover_board(), sequences[0], compiled)
+        assert tiny.capacity > 64 and memo_store() is tiny
+    finally:
+        del fast.scratch._local.memo
+    state = board_to_state(board, position.off[1 - position.side])
+    assert position.after_turn(state, played) == expected
+    assert reference.random() == compiled.random()
+
+
 @pytest.mark.parametrize("path", PATHS)
 @settings(max_examples=6)
 @given(game=st.sampled_from(DICE_GAMES), seed=seeds)

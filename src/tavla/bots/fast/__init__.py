@@ -176,16 +176,22 @@ def random_turn_by_steps(
 ) -> tuple[tuple[int, ...], int]:
     """``playout.random_turn_by_steps`` for one sequence of ``dice``: (state after, dice
     played), drawing from ``rng`` exactly as the step planner's turn does."""
-    store = memo_store()
-    planner = Planner(kind, start, dice, store)
-    target = planner.reach()
-    state = planner.state
-    for played in range(target):
-        count = planner.steps(state, played, target - played)
-        state = planner.out[rng.choice(range(count))].copy()
-    if store.counts[store.slots]:
-        store.grow()  # the memo filled up during this turn: more room for the next ones
-    return tuple(state[: planner.width].tolist()), target
+    drawn = rng.getstate()
+    while True:
+        store = memo_store()
+        planner = Planner(kind, start, dice, store)
+        target = planner.reach()
+        state = planner.state
+        for played in range(max(target, 0)):
+            count = planner.steps(state, played, target - played)
+            if count == search.FULL:
+                break
+            state = planner.out[rng.choice(range(count))].copy()
+        if not store.counts[store.slots]:
+            return tuple(state[: planner.width].tolist()), target
+        # The memo filled up: the turn again on a larger one, with the same draws.
+        store.grow()
+        rng.setstate(drawn)
 
 
 class Planner:
@@ -211,7 +217,8 @@ class Planner:
         """Where :meth:`steps` writes the states it allows."""
 
     def reach(self) -> int:
-        """How many of the dice can be played in order from the start."""
+        """How many of the dice can be played in order from the start; ``search.FULL``
+        once the memo is full (grow it and plan again)."""
         return int(
             search.reach(
                 self.kind,
@@ -228,7 +235,8 @@ class Planner:
 
     def steps(self, state: Rows, played: int, need: int) -> int:
         """How many states :attr:`out` now holds: after the steps of die ``played`` from
-        ``state`` that keep ``need`` dice playable in all, in step order."""
+        ``state`` that keep ``need`` dice playable in all, in step order; ``search.FULL``
+        once the memo is full."""
         return int(
             search.planner_steps(
                 self.kind,
@@ -300,25 +308,23 @@ def _beam_states(
     """:func:`beam_states` with the memo ``store``, or None as soon as it fills up."""
     planner = Planner(kind, start, dice, store)
     target = planner.reach()
-    full = store.counts[store.slots]  # the overflow flag (see Scratch)
+    if target == search.FULL:
+        return None
     state, cells = planner.state, planner.width
     level = [tuple(start)]
     parents: list[dict[tuple[int, ...], tuple[int, ...]]] = []
     for played in range(target):
         following: dict[tuple[int, ...], tuple[int, ...]] = {}
         for row in level:
-            if full:
-                return None
             state[:cells] = row
             count = planner.steps(state, played, target - played)
-            full = store.counts[store.slots]
+            if count == search.FULL:
+                return None
             for index in range(count):
                 following.setdefault(tuple(planner.out[index, :cells].tolist()), row)
         parents.append(following)
         states = list(following)
         level = [states[index] for index in rank(states, played + 1)[:width]]
-    if full:
-        return None
     # The rules rank the kept turns once more, all dice played: so does this.
     return BeamTurns(target, [level[index] for index in rank(level, target)[:width]], parents)
 

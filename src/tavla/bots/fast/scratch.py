@@ -20,7 +20,7 @@ SLOTS = 6
 FIRST_CAPACITY = 4096
 MEMO_CAPACITY = 16384
 """A random playout's long doubles need up to about 9,000 memo rows (measured, gulbara);
-a memo that fills up is emptied and the turn goes on slower."""
+a turn whose memo fills up is planned again on one four times larger."""
 BEAM_CAPACITY = 1 << 17
 """A bot's beam over a huge double plans every die of it from many states: chelebi's
 1-1 from some positions needs more than 16,384 memo rows (measured)."""

@@ -28,6 +28,11 @@ TOO_MANY = -1
 MERGED = 4
 MEMO = 0
 """The memo's slot, in a store of its own."""
+FULL = -2
+"""What :func:`reach` and :func:`planner_steps` answer once the memo is full (its store's
+overflow flag raised): the caller grows the memo and asks again. Emptying it and going
+on instead searched the same states again and again, for minutes on some of chelebi's
+and gulbara's long doubles (one of them: 178 s where a large enough memo takes 0.1 s)."""
 
 
 @jit
@@ -148,7 +153,8 @@ def reach(
     stamps: Cells,
     counts: Cells,
 ) -> int:
-    """How many of ``dice[position:length]`` can be played in order from ``state``, memoised.
+    """How many of ``dice[position:length]`` can be played in order from ``state``, memoised;
+    :data:`FULL` once the memo has no room left.
 
     Depth-first, stopping as soon as every die is shown playable. ``work[position]``
     is this level's room: its row 0 the memo key (the state, the dice left, the
@@ -169,20 +175,19 @@ def reach(
     level = points[position]
     for index in range(sources(kind, state, die, level)):
         play(kind, state, level[index], die, room, 1)
-        got = 1 + reach(
+        got = reach(
             kind, size, room[1], dice, position + 1, length, work, points, rows, table, stamps, counts
         )
-        if got > best:
-            best = got
+        if got == FULL:
+            return FULL
+        if got + 1 > best:
+            best = got + 1
             if best == length - position:
                 break
     room[0, size] = best
     if insert(rows, table, stamps, counts, MEMO, room[0], size) == OVERFLOW:
-        # A memo only saves time: start it afresh rather than fail.
-        # The flag tells the caller to grow the memo for the next turns.
-        clear(table, stamps, counts, MEMO)
-        counts[counts.shape[0] - 1] = 1
-        insert(rows, table, stamps, counts, MEMO, room[0], size)
+        counts[counts.shape[0] - 1] = 1  # the overflow flag: the caller grows the memo
+        return FULL
     return best
 
 
@@ -205,7 +210,8 @@ def planner_steps(
 ) -> int:
     """``StepPlanner.legal_steps`` with ``position`` dice played of one sequence: the
     states after the steps of ``dice[position]`` that keep ``need`` dice playable in all,
-    in step order, into ``out``; how many. ``work`` and ``points`` are :func:`reach`'s
+    in step order, into ``out``; how many (:data:`FULL`: the memo had no room left).
+    ``work`` and ``points`` are :func:`reach`'s
     rooms (one level more than the dice)."""
     steps = work[length]
     die = dice[position]
@@ -218,6 +224,8 @@ def planner_steps(
         got = reach(
             kind, size, steps[0], dice, position + 1, length, work, points, rows, table, stamps, counts
         )
+        if got == FULL:
+            return FULL
         if 1 + got >= need:
             out[count] = steps[0]
             count += 1
