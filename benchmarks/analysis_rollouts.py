@@ -2,16 +2,18 @@
 
     .venv/bin/python benchmarks/analysis_rollouts.py [--game tapa ...] [--games 4] [--seed 0]
         [--trials 36] [--truncate 10] [--no-variance-reduction] [--plies 0] [--part 0]
+        [--review-part 0]
 
 For each game, plays ``--games`` one-point matches of the bot at level ``medium`` against
 the heuristic baseline (seeded dice), reviews them as ``tavla analyze`` does at
-``--plies``, then rolls out every marked turn as ``tavla analyze --rollout`` does with
-the given settings (docs/analysis.md), ``--part`` trials at a time as the site's workers
-play them (all at once by default). Prints, per game: the marked turns, the CPU seconds
-a rollout of one takes on average and at most, the longest part, the rollouts' mean
-standard error, the equity the bot
-said the marked turns lost against what the rollouts say, and how many marks the
-rollouts kept, lowered, raised or cleared.
+``--plies`` (``--review-part`` actions at a time, as the site's workers do), then rolls
+out every marked turn as ``tavla analyze --rollout`` does with the given settings
+(docs/analysis.md), ``--part`` trials at a time as the site's workers play them (all at
+once by default). Prints, per game: the CPU seconds of a match's review and of its
+longest part, the marked turns, the CPU seconds a rollout of one takes on average and at
+most, its longest part, the rollouts' mean standard error, the equity the bot said the
+marked turns lost against what the rollouts say, and how many marks the rollouts kept,
+lowered, raised or cleared.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from rich.table import Table
 
 import tavla.cli  # noqa: F401  (before numpy loads: its BLAS on one thread, as the command runs it)
 from tavla.analysis.checker import MARKS, RolledLoss
-from tavla.analysis.report import analyze
+from tavla.analysis.report import Analysis, Part, combine, review_part
 from tavla.analysis.rollouts import loss_of, marked_turns, trial_differences, with_rollouts
 from tavla.bots.baselines import baseline_player
 from tavla.bots.levels import LevelPlayer
@@ -60,6 +62,27 @@ def play(game: str, seed: int) -> MatchRecord:
     return MatchRecord.of(match)
 
 
+def review_in_parts(
+    record: MatchRecord, estimator_for: Callable[[str], Network], plies: int, size: int
+) -> tuple[Analysis, list[float]]:
+    """The record reviewed ``size`` actions at a time (0: at once) as the site's workers
+    review it, and the CPU seconds of each part."""
+    total = len(record.actions)
+    size = size or max(total, 1)
+    parts: list[Part] = []
+    took: list[float] = []
+    start = None
+    for first in range(0, max(total, 1), size):
+        begin = time.process_time()
+        part = review_part(
+            record, estimator_for, SearchSettings(plies=plies), range(first, min(first + size, total)), start
+        )
+        took.append(time.process_time() - begin)
+        parts.append(part)
+        start = part.end
+    return combine(record, parts), took
+
+
 def measure(
     game: str, args: argparse.Namespace, settings: RolloutSettings, advance: Callable[[], None]
 ) -> list[str]:
@@ -71,11 +94,14 @@ def measure(
     changes = {"kept": 0, "lowered": 0, "cleared": 0, "raised": 0}
     seconds = 0.0
     longest_turn = longest_part = 0.0
+    review_seconds = longest_review_part = 0.0
     roller = Roller(estimator_for(game))
     step = args.part or settings.trials
     for seed in range(args.seed, args.seed + args.games):
         record = play(game, seed)
-        judged = analyze(record, estimator_for, SearchSettings(plies=args.plies))
+        judged, part_seconds = review_in_parts(record, estimator_for, args.plies, args.review_part)
+        review_seconds += sum(part_seconds)
+        longest_review_part = max(longest_review_part, *part_seconds)
         found: dict[int, RolledLoss] = {}
         for review in marked_turns(judged):
             parts: list[Any] = []
@@ -103,8 +129,16 @@ def measure(
         advance()
     count = len(errors)
     if not count:
-        return ["0", *[""] * 7, *["0"] * 3]
+        return [
+            f"{review_seconds / args.games:.2f}",
+            f"{longest_review_part:.2f}",
+            "0",
+            *[""] * 7,
+            *["0"] * 3,
+        ]
     return [
+        f"{review_seconds / args.games:.2f}",
+        f"{longest_review_part:.2f}",
         str(count),
         f"{seconds / count:.2f}",
         f"{longest_turn:.2f}",
@@ -128,6 +162,9 @@ def main() -> None:
     parser.add_argument("--no-variance-reduction", action="store_true")
     parser.add_argument("--plies", type=int, default=0, choices=(0, 1, 2))
     parser.add_argument(
+        "--review-part", type=int, default=0, help="actions reviewed at a time, as the site does (0: all)"
+    )
+    parser.add_argument(
         "--part", type=int, default=0, help="trials played at a time, as the site's workers do (0: all)"
     )
     args = parser.parse_args()
@@ -137,6 +174,8 @@ def main() -> None:
     table = Table(title=f"Marked turns rolled out ({settings.label}), reviewed at {args.plies} plies")
     for heading in (
         "game",
+        "review s",
+        "longest review part",
         "marked",
         "CPU s each",
         "longest",

@@ -77,10 +77,13 @@ def _roller(game: str) -> Roller:
 
 
 def trials_a_call(settings: RolloutSettings) -> int:
-    """Trials of one turn played in one call to the workers: a second or two. A trial
-    with the luck taken out looks at all 21 rolls at every turn, several times a plain
-    one's cost (the longest tapa turn took 10 s for 36 of them, docs/analysis.md)."""
-    return 12 if settings.variance_reduction else 36
+    """Trials of one turn played in one call to the workers: about a second, a few at
+    most, while a bot's move waits for the call. A trial with the luck taken out looks
+    at all 21 rolls at every turn, several times a plain one's cost. Measured
+    (benchmarks/analysis_rollouts.py ``--part``): the longest 12 reduced trials took
+    3.1 s in tabla and 3.9 s in tapa, the longest 36 plain ones 6.0 s in chelebi and
+    10.5 s in gulbara."""
+    return 4 if settings.variance_reduction else 12
 
 
 def roll_out_trials(
