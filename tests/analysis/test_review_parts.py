@@ -80,6 +80,8 @@ class InlineThinking:
 def test_the_site_reviews_a_game_a_few_actions_a_call(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    assert site_analysis.part_actions("tapa") == 16 == site_analysis.part_actions("tabla")
+    assert site_analysis.part_actions("gulbara") == 4 == site_analysis.part_actions("chelebi")
     monkeypatch.setattr(site_analysis, "PART_ACTIONS", 5)
     record = record_of(tmp_path, "tapa", turns=12)
     thinking = InlineThinking()

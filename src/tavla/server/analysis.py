@@ -32,8 +32,17 @@ from tavla.server.live.thinking import BotThinking
 KEPT = 64
 """Analyses a process keeps for the next visitors of the same games."""
 PART_ACTIONS = 16
-"""Actions reviewed by one call to the workers: a few seconds at most (gulbara one roll
-deep), so that a bot's move waits for no whole match's review."""
+"""Actions reviewed by one call to the workers, so that a bot's move waits for no whole
+match's review: a second at most in tabla and tapa."""
+GAME_PART_ACTIONS = {"chelebi": 4, "gulbara": 4}
+"""Where one action's lookahead over a huge double takes seconds: parts of 16 actions
+took up to 8.4 s in chelebi and 16.3 s in gulbara, parts of 4 up to 7.4 and 6.6 s, about
+one action's worth (docs/analysis.md, "On the site")."""
+
+
+def part_actions(game: str) -> int:
+    """Actions of ``game``'s record reviewed by one call to the workers."""
+    return GAME_PART_ACTIONS.get(game, PART_ACTIONS)
 
 
 def analysis_json(analysis: Analysis) -> dict[str, Any]:
@@ -134,15 +143,14 @@ class Analyses:
         """Analyses computed (not taken from those kept): what the tests count."""
 
     async def _review(self, record: MatchRecord) -> Analysis:
-        """The record reviewed :data:`PART_ACTIONS` actions a call: the bots' calls to
-        the same workers go between the parts."""
+        """The record reviewed a few actions a call (:func:`part_actions`): the bots'
+        calls to the same workers go between the parts."""
         parts: list[Part] = []
         start: MatchState | None = None
         total = len(record.actions)
-        for first in range(0, total, PART_ACTIONS):
-            part = await self._thinking.run(
-                review, record, range(first, min(first + PART_ACTIONS, total)), start
-            )
+        size = part_actions(record.settings.game)
+        for first in range(0, total, size):
+            part = await self._thinking.run(review, record, range(first, min(first + size, total)), start)
             parts.append(part)
             start = part.end
         if not parts:

@@ -77,13 +77,13 @@ def _roller(game: str) -> Roller:
 
 
 def trials_a_call(settings: RolloutSettings) -> int:
-    """Trials of one turn played in one call to the workers: about a second, a few at
-    most, while a bot's move waits for the call. A trial with the luck taken out looks
-    at all 21 rolls at every turn, several times a plain one's cost. Measured
-    (benchmarks/analysis_rollouts.py ``--part``): the longest 12 reduced trials took
-    3.1 s in tabla and 3.9 s in tapa, the longest 36 plain ones 6.0 s in chelebi and
-    10.5 s in gulbara."""
-    return 4 if settings.variance_reduction else 12
+    """Trials of one turn played in one call to the workers: a second or a few, while a
+    bot's move waits for the call. A trial with the luck taken out looks at all 21 rolls
+    at every turn, several times a plain one's cost. Measured
+    (benchmarks/analysis_rollouts.py ``--part``, docs/analysis.md): the longest 4
+    reduced trials took 1.1 s in tabla and tapa, the longest 12 plain ones 3.6 s in
+    chelebi and 7.6 s in gulbara, hence 6 of those."""
+    return 4 if settings.variance_reduction else 6
 
 
 def roll_out_trials(
