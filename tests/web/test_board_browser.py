@@ -1191,3 +1191,68 @@ def test_the_analysis_says_how_deep_the_turns_were_reviewed(
         data,
     )
     assert written.startswith(note)
+
+
+def test_rolled_out_turns_show_both_losses_in_the_visitors_language(page: Any, base_url: str) -> None:
+    """docs/analysis.md, "On the site": once the marked turns are rolled out, each reads
+    the bot's loss and the rollout's with its error (Bulgarian: decimal commas), a turn
+    the rollout cleared stays listed as such, and a note says how they were rolled out."""
+    from tavla.server.i18n import translations
+
+    bulgarian = translations("bg")
+    english: dict[str, str] = json.loads((STATIC / "text.json").read_text(encoding="utf-8"))
+    text = {key: bulgarian.gettext(value) for key, value in english.items()}
+    html = (
+        '<!doctype html><html lang="bg"><body><section id="analysis"><div class="analysis-body"></div>'
+        f"</section><script>window.TAVLA_TEXT = {json.dumps(text)};</script></body></html>"
+    )
+    page.route(f"{base_url}/rolled.html", lambda route: route.fulfill(body=html, content_type="text/html"))
+    page.goto(f"{base_url}/rolled.html")
+    totals = {
+        "decisions": 3, "error_rate": 12.5, "marks": {"doubtful": 1, "error": 0, "blunder": 0},
+        "cube_decisions": 0, "cube_error_rate": 0, "cube_marks": {"doubtful": 0, "error": 0, "blunder": 0},
+        "luck": 0.1, "rolls": 3,
+    }  # fmt: skip
+    move = {"game": 1, "seat": 0, "equity": 0.1, "best_equity": 0.3, "forced": False}
+    moves = [
+        {**move, "step": 2, "played": "13/7 8/7", "best": "24/18 13/7", "loss": 0.043, "judged_loss": 0.157,
+         "rollout": {"loss": 0.043, "error": 0.012, "trials": 36}, "mark": "doubtful"},
+        {**move, "step": 4, "played": "8/2 6/2", "best": "13/7 8/2", "loss": 0.0, "judged_loss": 0.09,
+         "rollout": {"loss": -0.021, "error": 0.015, "trials": 36}, "mark": ""},
+        {**move, "step": 6, "played": "6/1 6/5", "best": "6/5 1/off", "loss": 0.01, "judged_loss": 0.01,
+         "rollout": None, "mark": ""},
+    ]  # fmt: skip
+    rollout = {
+        "state": "done",
+        "done": 2,
+        "total": 2,
+        "settings": {"trials": 36, "truncate": 10, "variance_reduction": True},
+    }
+    data = {
+        "id": "g1", "game": "tapa", "plies": 1, "players": ["ayse", "boyan"], "bots": [None, None],
+        "totals": [{**totals, "seat": 0}, {**totals, "seat": 1}], "moves": moves, "cubes": [], "lucks": [],
+        "rollout": rollout,
+    }  # fmt: skip
+    shown = page.evaluate(
+        """async (data) => {
+             const { renderAnalysis } = await import("./analysis.js");
+             const section = document.getElementById("analysis");
+             renderAnalysis(section, data, () => {});
+             const entries = [...section.querySelectorAll("ol.analysis-marked button")];
+             return {
+               entries: entries.map((entry) => [entry.dataset.step, entry.className, entry.textContent]),
+               note: section.querySelector(".analysis-rollout-note").textContent,
+             };
+           }""",
+        data,
+    )
+    assert shown["entries"] == [
+        ["2", "btn-link mark-doubtful",
+         "ayse изигра 13/7 8/7; най-добре 24/18 13/7 (ботът: −0,157; ролаут: −0,043 ± 0,012, съмнителен)"],
+        ["4", "btn-link mark-none",
+         "ayse изигра 8/2 6/2; най-добре 13/7 8/2 (ботът: −0,090; ролаут: +0,021 ± 0,015, оправдан)"],
+    ]  # fmt: skip
+    assert shown["note"] == (
+        "Отбелязаните ходове са проверени с ролаут (по 36 игри от по 10 хода от всеки, без късмета на "
+        "заровете); загубите и оценките им, както и общите резултати, са според ролаута."
+    )
