@@ -259,3 +259,27 @@ def test_the_sites_settings_are_the_games_defaults_unless_the_site_sets_them() -
     assert rollouts_module.site_settings("gulbara") == RolloutSettings(144, 10, False)
     assert rollouts_module.site_settings("gulbara", trials=8, truncate=0) == RolloutSettings(8, 0, False)
     assert rollouts_module.site_settings("tabla", truncate=3) == RolloutSettings(36, 3, True)
+
+
+def test_a_process_holding_its_most_runs_refuses_another_and_starts_nothing(
+    site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    player = site.register("ayse")
+    first, second = finished_game(site, player), finished_game(site, player)
+    real = rollouts_module.roll_out_trials
+
+    def slow(*args: Any) -> Any:
+        time.sleep(0.2)
+        return real(*args)
+
+    monkeypatch.setattr(rollouts_module, "roll_out_trials", slow)
+    monkeypatch.setattr(rollouts_module, "WAITING", 1)
+    assert site.post(player, f"/api/games/{first}/analysis/rollout").status_code == 202
+    refused = site.post(player, f"/api/games/{second}/analysis/rollout")
+    assert refused.status_code == 503 and refused.json()["error"]["code"] == "busy"
+    assert site.as_(None).get(f"/api/games/{second}/analysis/rollout").json()["rollout"] is None
+    # Asked again, the run it holds is answered, not refused.
+    assert site.post(player, f"/api/games/{first}/analysis/rollout").json()["rollout"]["state"] == "running"
+    assert wait_done(site, first)["state"] == "done"
+    assert site.post(player, f"/api/games/{second}/analysis/rollout").status_code == 202
+    assert wait_done(site, second)["state"] == "done"

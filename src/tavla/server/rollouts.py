@@ -174,10 +174,10 @@ class Rollouts:
                 row.state == "done" or (row.state == "running" and now - row.heartbeat_ms < STALE_MS)
             ):
                 return status_json(row)
-            if game_id in self._runs or len(self._runs) >= WAITING:
-                if game_id not in self._runs:
-                    raise ApiError(503, "busy", N_("the bots are busy with other rollouts: try again later"))
+            if game_id in self._runs:  # this process holds it (a long wait can look stale)
                 return status_json(row)
+            if len(self._runs) >= WAITING:
+                raise ApiError(503, "busy", N_("the bots are busy with other rollouts: try again later"))
             token = secrets.token_hex(16)
             fresh: dict[str, Any] = {
                 "state": "running",
