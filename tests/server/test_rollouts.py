@@ -218,18 +218,23 @@ def test_a_game_no_bot_reviews_is_refused(site: Site) -> None:
     assert site.as_(None).get(f"/api/games/{game_id}/analysis/rollout").json()["rollout"] is None
 
 
+def slow_parts(monkeypatch: pytest.MonkeyPatch, seconds: float) -> None:
+    """Each part of a rollout takes ``seconds`` more: a run lasts long enough to be seen."""
+    real = rollouts_module.roll_out_trials
+
+    def slow(*args: Any) -> Any:
+        time.sleep(seconds)
+        return real(*args)
+
+    monkeypatch.setattr(rollouts_module, "roll_out_trials", slow)
+
+
 def test_a_second_games_rollout_waits_for_the_first_and_keeps_its_heartbeat(
     site: Site, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     player = site.register("ayse")
     first, second = finished_game(site, player), finished_game(site, player)
-    real = rollouts_module.roll_out_trials
-
-    def slow(*args: Any) -> Any:
-        time.sleep(0.3)
-        return real(*args)
-
-    monkeypatch.setattr(rollouts_module, "roll_out_trials", slow)
+    slow_parts(monkeypatch, 0.3)
     monkeypatch.setattr(rollouts_module, "STALE_MS", 450)  # a waiting run renews every 0.15 s
     assert site.post(player, f"/api/games/{first}/analysis/rollout").status_code == 202
     assert site.post(player, f"/api/games/{second}/analysis/rollout").status_code == 202
@@ -266,13 +271,7 @@ def test_a_process_holding_its_most_runs_refuses_another_and_starts_nothing(
 ) -> None:
     player = site.register("ayse")
     first, second = finished_game(site, player), finished_game(site, player)
-    real = rollouts_module.roll_out_trials
-
-    def slow(*args: Any) -> Any:
-        time.sleep(0.2)
-        return real(*args)
-
-    monkeypatch.setattr(rollouts_module, "roll_out_trials", slow)
+    slow_parts(monkeypatch, 0.2)
     monkeypatch.setattr(rollouts_module, "WAITING", 1)
     assert site.post(player, f"/api/games/{first}/analysis/rollout").status_code == 202
     refused = site.post(player, f"/api/games/{second}/analysis/rollout")

@@ -1161,6 +1161,14 @@ def test_the_game_page_fits_a_phone(browser: Any, base_url: str, screenshots: Pa
         context.close()
 
 
+ANALYSIS_TOTALS = {
+    "decisions": 3, "error_rate": 12.5, "marks": {"doubtful": 0, "error": 0, "blunder": 0},
+    "cube_decisions": 0, "cube_error_rate": 0, "cube_marks": {"doubtful": 0, "error": 0, "blunder": 0},
+    "luck": 0.1, "rolls": 3,
+}  # fmt: skip
+"""One player's totals in an analysis (docs/API.md), for rendering it."""
+
+
 @pytest.mark.parametrize(
     ("plies", "note"), [(0, "Turns reviewed at 0 plies."), (1, "Turns reviewed one roll deep.")]
 )
@@ -1172,11 +1180,7 @@ def test_the_analysis_says_how_deep_the_turns_were_reviewed(
     html = '<!doctype html><html lang="en"><body><section id="analysis"></section></body></html>'
     page.route(f"{base_url}/analysis.html", lambda route: route.fulfill(body=html, content_type="text/html"))
     page.goto(f"{base_url}/analysis.html")
-    totals = {
-        "decisions": 3, "error_rate": 12.5, "marks": {"doubtful": 0, "error": 0, "blunder": 0},
-        "cube_decisions": 0, "cube_error_rate": 0, "cube_marks": {"doubtful": 0, "error": 0, "blunder": 0},
-        "luck": 0.1, "rolls": 3,
-    }  # fmt: skip
+    totals = ANALYSIS_TOTALS
     data = {
         "id": "g1", "game": "tapa", "plies": plies, "players": ["ayse", "boyan"], "bots": [None, None],
         "totals": [{**totals, "seat": 0}, {**totals, "seat": 1}], "moves": [], "cubes": [], "lucks": [],
@@ -1208,11 +1212,7 @@ def test_rolled_out_turns_show_both_losses_in_the_visitors_language(page: Any, b
     )
     page.route(f"{base_url}/rolled.html", lambda route: route.fulfill(body=html, content_type="text/html"))
     page.goto(f"{base_url}/rolled.html")
-    totals = {
-        "decisions": 3, "error_rate": 12.5, "marks": {"doubtful": 1, "error": 0, "blunder": 0},
-        "cube_decisions": 0, "cube_error_rate": 0, "cube_marks": {"doubtful": 0, "error": 0, "blunder": 0},
-        "luck": 0.1, "rolls": 3,
-    }  # fmt: skip
+    totals = {**ANALYSIS_TOTALS, "marks": {"doubtful": 1, "error": 0, "blunder": 0}}
     move = {"game": 1, "seat": 0, "equity": 0.1, "best_equity": 0.3, "forced": False}
     moves = [
         {**move, "step": 2, "played": "13/7 8/7", "best": "24/18 13/7", "loss": 0.043, "judged_loss": 0.157,
