@@ -150,6 +150,26 @@ def test_the_new_volatility_solves_glickmans_equation(
     assert abs(volatility_equation(player, games, tau)) < 1e-4
 
 
+def test_the_volatility_bracket_steps_down_more_than_once() -> None:
+    # Step 5's bracket: when Delta^2 <= phi^2 + v the lower end is found at a - k tau for
+    # the first k with f(a - k tau) >= 0. A wild volatility (5) under a large tau (3), with
+    # eight draws against an equal player, needs k = 2: f(a - tau) is still below zero.
+    player = Glicko2Rating(1500, 30, 5.0)
+    draws = [Glicko2Result(Glicko2Rating(1500, 30), 0.5)] * 8
+    after = rate_period(player, draws, Glicko2Settings(tau=3.0))
+    assert abs(volatility_equation(player, draws, 3.0)) < 1e-4
+    assert after.rating == 1500 and after.volatility == pytest.approx(1.0742, abs=0.0001)
+
+
+def test_rate_all_uses_the_settings_it_is_given() -> None:
+    start = {"a": EXAMPLE_PLAYER, "b": Glicko2Rating(1400, 30)}
+    custom = Glicko2Settings(tau=1.2, max_deviation=150)
+    after = rate_all(start, [("a", "b", 0)], custom)
+    assert after["a"] == rate_period(EXAMPLE_PLAYER, [Glicko2Result(start["b"], 0)], custom)
+    assert after["a"] != rate_period(EXAMPLE_PLAYER, [Glicko2Result(start["b"], 0)])
+    assert after["a"].deviation == 150  # the ceiling given, not the default 350
+
+
 def test_a_run_of_upsets_raises_the_volatility() -> None:
     player = Glicko2Rating(1500, 50, 0.06)
     upsets = [Glicko2Result(Glicko2Rating(2100, 40), 1)] * 6

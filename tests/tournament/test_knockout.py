@@ -29,8 +29,10 @@ def test_the_standard_seeding_order() -> None:
     assert seeding_order(4) == (1, 4, 2, 3)
     assert seeding_order(8) == (1, 8, 4, 5, 2, 7, 3, 6)
     assert seeding_order(16)[:8] == (1, 16, 8, 9, 4, 13, 5, 12)
-    with pytest.raises(TournamentError):
-        seeding_order(6)
+    assert seeding_order(1) == (1,)  # 2**0: a bracket of one slot is its own winner
+    for size in (0, 6, -4):
+        with pytest.raises(TournamentError, match=f"bracket of {size} slots: must be a power of two"):
+            seeding_order(size)
 
 
 def test_six_players_byes_go_to_seeds_one_and_two() -> None:
@@ -52,6 +54,9 @@ def test_six_players_byes_go_to_seeds_one_and_two() -> None:
     assert (bracket.match(2, 0).top, bracket.match(2, 0).bottom) == (1, 5)
     assert bracket.match(2, 0).ready
     assert bracket.current_round == 1
+    # A match past the round's end names how many the round has (round 2 of 8 slots: 2).
+    with pytest.raises(TournamentError, match=r"^match 2 of round 2: the round has 2$"):
+        bracket.match(2, 2)
     bracket = bracket.record(1, 3, 3).record(2, 0, 5).record(2, 1, 3)
     assert bracket.current_round == 3
     bracket = bracket.record(3, 0, 3)

@@ -44,6 +44,13 @@ def test_the_published_berger_tables(players: int) -> None:
     assert rows(players) == PUBLISHED[players]
 
 
+@pytest.mark.parametrize("players", [6, 7])
+def test_each_round_carries_its_own_number(players: int) -> None:
+    # Both an even field and an odd one (whose phantom's partner rests).
+    rounds = RoundRobin(players, (1,)).rounds
+    assert [berger_round(players, r).round for r in range(1, rounds + 1)] == list(range(1, rounds + 1))
+
+
 def test_ten_players_spot_rows() -> None:
     table = rows(10)
     assert table[1] == "10-6 7-5 8-4 9-3 1-2"
