@@ -73,13 +73,14 @@ class TrfTournament:
     @property
     def played_rounds(self) -> int:
         """Rounds already paired: the last round in which anybody was paired or given
-        the pairing bye. A half-point or zero-point bye standing alone in the next column
-        marks an absence from the round about to be paired, not a played round."""
+        the pairing bye. A half-point or zero-point bye after it marks an absence from
+        the round about to be paired, not a played round (and the reader refuses one
+        written further on: ``_check_numbers``)."""
         played = 0
         for entrant in self.entrants:
             for index, entry in enumerate(entrant.rounds, start=1):
-                participated = entry.opponent is not None or entry.outcome is Outcome.PAIRING_BYE
-                played = max(played, index if participated else index - 1)
+                if entry.opponent is not None or entry.outcome is Outcome.PAIRING_BYE:
+                    played = max(played, index)
         return played
 
     def absent_from_next_round(self) -> frozenset[int]:
