@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tests.tournament.swiss_helpers import B, W, broken_invariants, bye, game, report, simulate
 
-from tavla.tournament.dutch import pairing_lines
+from tavla.tournament.dutch import pair_round, pairing_lines
 from tavla.tournament.dutch.players import swiss_players
 from tavla.tournament.history import Colour, TournamentError
 from tavla.tournament.trf import read_trf, write_trf
@@ -26,6 +26,83 @@ def test_round_one_top_half_meets_bottom_half_d1_and_colours_alternate_e5() -> N
     assert lines(text) == ["4", "1 4", "5 2", "3 6", "7 0"]
     black_first = report({n: [] for n in range(1, 8)}, total=5, first=Colour.BLACK)
     assert lines(black_first) == ["4", "4 1", "2 5", "6 3", "7 0"]
+
+
+def test_boards_are_published_by_the_higher_score_then_the_lower_score() -> None:
+    """docs/tournaments.md (as bbpPairings prints them): after round 1, 1-2 (1 point
+    against 1) comes before 3-4 (1 against 0, 3 floated down), then 5-6 (0 against 0)."""
+    text = report(
+        {
+            1: [game(4, W, "1")],
+            2: [game(5, B, "1")],
+            3: [game(6, W, "1")],
+            4: [game(1, B, "0")],
+            5: [game(2, W, "0")],
+            6: [game(3, B, "0")],
+        },
+        total=3,
+    )
+    assert lines(text) == ["3", "2 1", "4 3", "6 5"]
+
+
+def test_without_xxc_the_top_seed_has_white_in_round_one() -> None:
+    entrants = read_trf(report({n: [] for n in range(1, 5)}, total=3)).entrants
+    assert pair_round(entrants, 0, 3).games == ((1, 3), (4, 2))
+
+
+def test_without_xxc_the_first_colour_is_read_back_from_round_one_e5() -> None:
+    """The top seed had black in round 1, so XXC was black1. 5 and 6, absent then, have
+    no colour yet and meet in round 2: E.5 gives 5 (pairing number 5, odd) the first
+    colour, black, as an XXC line saying black1 would."""
+    rounds = {
+        1: [game(3, B, "1")],
+        2: [game(4, W, "1")],
+        3: [game(1, W, "0")],
+        4: [game(2, B, "0")],
+        5: [bye("H")],
+        6: [bye("H")],
+    }
+    entrants = read_trf(report(rounds, total=4)).entrants
+    assert pair_round(entrants, 1, 4).games == ((1, 2), (6, 5), (4, 3))
+    assert pair_round(entrants, 1, 4, first_colour=Colour.BLACK) == pair_round(entrants, 1, 4)
+
+
+def test_without_xxc_the_first_colour_is_read_from_the_top_seed_of_round_one_not_start_number_one() -> None:
+    """1 was absent in round 1 (and plays from round 2), so round 1's top seed was 2, who
+    had black: XXC was black1. 7 and 8 have played no game and meet in round 3; E.5
+    gives 7 (pairing number 7, odd) the first colour, black."""
+    rounds = {
+        1: [bye("H"), game(4, W, "1")],
+        2: [game(4, B, "1"), game(3, W, "1")],
+        3: [game(5, W, "1"), game(2, B, "0")],
+        4: [game(2, W, "0"), game(1, B, "0")],
+        5: [game(3, B, "0"), game(6, B, "0")],
+        6: [bye("U"), game(5, W, "1")],
+        7: [bye("H"), bye("Z")],
+        8: [bye("H"), bye("Z")],
+    }
+    entrants = read_trf(report(rounds, total=5)).entrants
+    assert (8, 7) in pair_round(entrants, 2, 5).games
+    assert pair_round(entrants, 2, 5, first_colour=Colour.BLACK) == pair_round(entrants, 2, 5)
+
+
+def test_last_round_topscorers_due_the_same_colour_alternate_from_their_last_difference_e3() -> None:
+    """Round 5 of 5: 1 (WBWW) and 2 (BWWW), both 4/4, have met everybody else, so they
+    meet (A.7: topscorers may, though both are due black absolutely, C.3). Their colour
+    differences are equal (E.2 cannot decide), so E.3 alternates from round 2, where 1 had
+    black and 2 white: 1 gets white."""
+    text = report(
+        {
+            1: [game(3, W, "1"), game(4, B, "1"), game(5, W, "1"), game(6, W, "1")],
+            2: [game(4, B, "1"), game(5, W, "1"), game(6, W, "1"), game(3, W, "1")],
+            3: [game(1, B, "0"), game(6, W, "1"), game(4, B, "1"), game(2, B, "0")],
+            4: [game(2, W, "0"), game(1, W, "0"), game(3, W, "0"), game(5, B, "1")],
+            5: [game(6, W, "="), game(2, B, "0"), game(1, B, "0"), game(4, W, "0")],
+            6: [game(5, B, "="), game(3, B, "0"), game(2, B, "0"), game(1, B, "0")],
+        },
+        total=5,
+    )
+    assert lines(text) == ["3", "1 2", "3 5", "6 4"]
 
 
 def test_round_two_equal_scores_meet_and_both_colour_preferences_are_granted_e1() -> None:
