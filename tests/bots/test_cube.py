@@ -5,6 +5,11 @@ Hand-computed cases: each test says where its figure comes from.
 
 from __future__ import annotations
 
+import re
+import warnings
+from collections.abc import Callable
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -27,7 +32,8 @@ from tavla.bots.cube import (
     swap_sides,
     take_decision,
 )
-from tavla.bots.met import match_equity
+from tavla.bots.cube.request import cube_context, doubler_of
+from tavla.bots.met import MatchEquityTable, kazaross_xg2, match_equity
 
 
 def race(p: float, win_gammon: float = 0.0, lose_gammon: float = 0.0) -> np.ndarray:
@@ -62,6 +68,16 @@ def test_chances_convention_and_cubeless_equity() -> None:
 def test_chances_out_of_order_are_refused(values: list[float]) -> None:
     with pytest.raises(ValueError):
         chances(values)
+
+
+def test_chances_out_of_order_name_the_order_and_the_values() -> None:
+    """The error spells out the order the five chances must keep, then the chances."""
+    order = (
+        "need 1 >= p_win >= p_win_gammon >= p_win_backgammon >= 0 and "
+        "1 - p_win >= p_lose_gammon >= p_lose_backgammon >= 0"
+    )
+    with pytest.raises(ValueError, match=f"^{re.escape(order)}: {re.escape('[0.5, 0.6, 0.0, 0.0, 0.0]')}$"):
+        chances([0.5, 0.6, 0, 0, 0])
 
 
 # ---------------------------------------------------------------- money play
@@ -176,6 +192,40 @@ def test_money_raccoon_when_the_beaver_is_a_mistake() -> None:
     assert take_decision(race(0.70), context).answer == Answer.TAKE
 
 
+def test_double_decision_flags_a_raccoon_only_when_it_is_the_reply_to_a_beaver() -> None:
+    """DoubleDecision.raccoon: the doubler's best answer to the beaver is a raccoon.
+    Not without raccoons, not when keeping the beavered cube is better (a doubtful
+    double at 40%), yes when the beaver is a mistake (70%)."""
+    beavers, raccoons = (
+        CubeContext(play=Money(beavers=True)),
+        CubeContext(play=Money(beavers=True, raccoons=True)),
+    )
+    beavered = double_decision(race(0.40), beavers)
+    assert beavered.answer == Answer.BEAVER and not beavered.raccoon
+    assert not double_decision(race(0.40), raccoons).raccoon
+    assert double_decision(race(0.70), raccoons).raccoon
+
+
+def test_raccoon_decision_needs_a_beaver_to_answer() -> None:
+    """With beavers off, or a cube at 32 whose beaver would pass 64, there is nothing
+    to raccoon: the question is refused, and the error says why."""
+    message = "^no beaver to answer: beavers are off or the cube would pass 64$"
+    with pytest.raises(ValueError, match=message):
+        raccoon_decision(race(0.7), CubeContext())
+    with pytest.raises(ValueError, match=message):
+        raccoon_decision(
+            race(0.7), CubeContext(CubePosition(32, CubeOwner.ME), Money(beavers=True, raccoons=True))
+        )
+
+
+def test_raccoon_from_a_cube_of_8_reaches_64_and_is_allowed() -> None:
+    """RULES.md 9.2: the cube may show 64. From 8 the double (16), the beaver (32) and
+    the raccoon (64) all stay within it, so the raccoon is there to choose."""
+    at_8 = CubeContext(CubePosition(8, CubeOwner.ME), Money(beavers=True, raccoons=True))
+    decision = raccoon_decision(race(0.7), at_8)
+    assert decision.raccoon is not None and decision.should_raccoon
+
+
 def test_cube_stops_at_64() -> None:
     """RULES.md 9.2: nobody doubles a cube showing 64; a beaver or raccoon that would
     pass 64 is not offered."""
@@ -215,6 +265,38 @@ def test_contexts_refuse_what_the_rules_do_not_allow() -> None:
         CubeContext(CubePosition(2, CubeOwner.ME), MatchScore(1, 4, crawford_game=True))
     with pytest.raises(ValueError):
         CubeContext(cube_life=1.5)
+
+
+def test_context_errors_say_what_is_wrong() -> None:
+    """The refusals name the offending values and the rule they break."""
+    with pytest.raises(ValueError, match=r"^cube value 3: expected a power of 2 from 1 to 64$"):
+        CubePosition(3, CubeOwner.ME)
+    with pytest.raises(ValueError, match=r"^a match in play needs points on both sides: 0, 3$"):
+        MatchScore(0, 3)
+
+
+# ---------------------------------------------------------------- engine requests
+def test_protocol_money_game_keeps_its_options() -> None:
+    """docs/engine-protocol.md: a money game (length 0) names the cube, its owner by
+    colour, and Jacoby and beavers; the context is the doubler's."""
+    match = {"length": 0, "cube": 2, "owner": "b", "jacoby": True, "beavers": True}
+    expected = CubeContext(CubePosition(2, CubeOwner.OPPONENT), Money(jacoby=True, beavers=True))
+    assert cube_context(match, doubler=0) == expected
+    assert cube_context({"length": 0, "jacoby": True}, doubler=1) == CubeContext(play=Money(jacoby=True))
+    assert cube_context({"length": 0}, doubler=1) == CubeContext()
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_the_doubler_of_a_take_request(seat: int) -> None:
+    """docs/json.md: the server's match state shows the doubler to act while his offer
+    is pending, and the offer names him; the protocol shows the taker to act."""
+    state = {
+        "settings": {"length": 0, "jacoby": False, "beavers": False, "raccoons": False},
+        "cube": {"value": 1, "owner": None, "offer": {"kind": "double", "by": seat}},
+    }
+    assert doubler_of(SimpleNamespace(side=seat), state, answering=True) == seat
+    assert doubler_of(SimpleNamespace(side=1 - seat), {"length": 0}, answering=True) == seat
+    assert doubler_of(SimpleNamespace(side=seat), state, answering=False) == seat
 
 
 # ---------------------------------------------------------------- match play
@@ -285,6 +367,16 @@ def test_match_post_crawford_leader_never_doubles_and_free_drop() -> None:
     assert take_decision(race(0.49), trailer).answer == Answer.TAKE
     assert take_decision(race(0.51), trailer).answer == Answer.PASS
     assert take_decision(race(0.51), trailer).pass_ == pytest.approx(0.5)
+
+
+def test_match_games_after_the_crawford_game_score_post_crawford() -> None:
+    """RULES.md 9.3: in the Crawford game and after it, a game that does not end the
+    match leaves a post-Crawford score, whoever wins it."""
+    assert MatchScore(3, 1, post_crawford=True).equity(1) == match_equity(2, 1, post_crawford=True)
+    assert MatchScore(4, 1, crawford_game=True).equity(2) == match_equity(2, 1, post_crawford=True)
+    assert MatchScore(1, 4, crawford_game=True).equity(-1) == match_equity(1, 3, post_crawford=True)
+    # The pre-Crawford table would be wrong here: its 2-away/1-away is the Crawford game.
+    assert match_equity(2, 1, post_crawford=True) != match_equity(2, 1)
 
 
 def test_match_cube_at_64_and_redoubles() -> None:
@@ -404,3 +496,61 @@ def test_many_positions_at_once_are_each_on_its_own(
     together = cubeful_equities(values, context)
     alone = [cubeful_equity(chances(row), context) for row in values]
     assert together.tolist() == pytest.approx(alone, abs=1e-12)
+
+
+def test_many_positions_at_once_without_warnings() -> None:
+    """A bot ranks every candidate of a roll at once: the segments of no width (a cash
+    point that does not exist), the sides that cannot win or lose, cubes owned and dead,
+    must not divide by zero nor leave numpy anything to warn about."""
+    rows = np.array([race(p, 0.3, 0.2) for p in (0.0, 0.3, 0.7, 1.0)])
+    for context in (
+        CubeContext(),
+        CubeContext(CubePosition(2, CubeOwner.ME)),
+        CubeContext(CubePosition(4, CubeOwner.OPPONENT), Money(beavers=True)),
+        CubeContext(CubePosition(64, CubeOwner.ME)),
+        CubeContext(CubePosition(2, CubeOwner.ME), MatchScore(5, 3)),
+        CubeContext(play=MatchScore(1, 4, crawford_game=True)),
+    ):
+        with warnings.catch_warnings(), np.errstate(all="raise"):
+            warnings.simplefilter("error")
+            found = cubeful_equities(rows, context)
+        assert found.tolist() == pytest.approx([cubeful_equity(row, context) for row in rows], abs=1e-12)
+
+
+def upside_down() -> MatchEquityTable:
+    """Kazaross-XG2 with every chance given to the other player: needing more points is
+    better. No sensible table, but it reaches the model's guards: each side's cash point
+    lies past the other's, and cash points fall on 0 or 1."""
+    table = kazaross_xg2()
+    return MatchEquityTable("upside down", "tests", 1.0 - table.pre, 1.0 - table.post)
+
+
+def flat() -> MatchEquityTable:
+    """Every unfinished score 50%: only winning the match counts, so a point more or less
+    can leave a player's chance unchanged."""
+    return MatchEquityTable("flat", "tests", np.full((3, 3), 0.5), np.full(3, 0.5))
+
+
+@pytest.mark.parametrize(
+    ("table", "away", "opp_away", "gammons"),
+    [
+        (upside_down, 2, 2, 0.0),  # each would cash before the other's point: meet half way
+        (upside_down, 3, 2, 0.0),  # my cash point falls on 1: none
+        (upside_down, 2, 3, 0.0),  # the opponent's falls on 0: none
+        (flat, 1, 3, 0.5),  # a lost point changes nothing: the opponent's double is always taken
+    ],
+)
+@pytest.mark.parametrize("life", [0.5, 1.0])
+def test_many_positions_at_once_follow_the_model_on_odd_tables(
+    table: Callable[[], MatchEquityTable], away: int, opp_away: int, gammons: float, life: float
+) -> None:
+    """cubeful_equities keeps the guards of janowski.py for what no sensible table
+    brings about, and gives row by row what cubeful_equity gives."""
+    context = CubeContext(play=MatchScore(away, opp_away, table=table()), cube_life=life)
+    rows = np.array([race(p, gammons, gammons) for p in (0.2, 0.4, 0.6, 0.8)])
+    alone = [cubeful_equity(row, context) for row in rows]
+    assert cubeful_equities(rows, context).tolist() == pytest.approx(alone, abs=1e-12)
+    if table is upside_down and away == opp_away == 2:
+        # Meeting half way, between losing (0, L) and winning (1, W), is the straight line.
+        losing, winning = context.payoff()(-1), context.payoff()(1)
+        assert alone == pytest.approx([losing + (winning - losing) * row[0] for row in rows], abs=1e-12)

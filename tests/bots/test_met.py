@@ -90,3 +90,18 @@ def test_extension_fits_the_table_where_it_is_long() -> None:
         for opp in range(12, 26):
             model = normal.cdf(SPREAD * (opp - away) / (away + opp) ** 0.5)
             assert model == pytest.approx(match_equity(away, opp), abs=0.003)
+
+
+@pytest.mark.parametrize("post_crawford", [False, True])
+def test_extension_with_a_one_away_side_keeps_each_parity(post_crawford: bool) -> None:
+    """Past 25 points against a 1-away side, each two points more multiply the chance by
+    the ratio of the table's last two entries of the same parity (the trailer doubles
+    every game: one more game to win per two points), so 26 and 28 away carry on from
+    24 away, 27 and 29 away from 25 away."""
+    table = kazaross_xg2()
+    column = table.post if post_crawford else table.pre[:, 0]
+    for away, last in ((26, 24), (27, 25), (28, 24), (29, 25)):
+        ratio = column[last - 1] / column[last - 3]
+        expected = float(column[last - 1] * ratio ** ((away - last) // 2))
+        assert match_equity(away, 1, post_crawford=post_crawford) == pytest.approx(expected, rel=1e-12)
+        assert match_equity(1, away, post_crawford=post_crawford) == pytest.approx(1 - expected, rel=1e-12)
