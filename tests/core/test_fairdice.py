@@ -1,5 +1,6 @@
 """The fair-dice scheme hmac-sha256-v1 (docs/fair-dice.md): a pinned vector checked
-against an independent derivation, determinism, rejection sampling and the seeds."""
+against an independent derivation, determinism, rejection sampling, the seeds and the
+entries that records keep of them."""
 
 from __future__ import annotations
 
@@ -16,12 +17,15 @@ from tavla.core.fairdice import (
     SCHEME,
     FairDice,
     check_client_seed,
+    check_server_seed,
     commitment,
     die_from_digests,
     die_messages,
     join_client_seeds,
     new_server_seed,
+    seed_chain,
 )
+from tavla.core.gamedice import GameDice
 
 SEED = bytes(range(32)).hex()
 CLIENT = "alice:bob"
@@ -137,3 +141,53 @@ def test_client_seeds_are_printable_and_bounded() -> None:
     for bad in ["", "x" * 130, "tab\there", "\udc80"]:
         with pytest.raises(NotationError, match="client_seed"):
             FairDice(SEED, bad)
+
+
+def test_a_seed_chain_ends_with_the_last_seed_and_each_seed_commits_to_the_next() -> None:
+    chain = seed_chain(SEED, 3)
+    assert chain == [commitment(commitment(SEED)), commitment(SEED), SEED]
+    assert chain[1] == COMMITMENT
+    assert seed_chain(SEED, 1) == [SEED]
+
+
+def test_a_malformed_server_seed_says_what_a_seed_is() -> None:
+    with pytest.raises(NotationError) as raised:
+        check_server_seed("AB" * 32, "games[2].server_seed")
+    error = raised.value
+    assert (error.field, error.value, error.reason) == (
+        "games[2].server_seed",
+        "AB" * 32,
+        "expected 64 lowercase hex digits (32 bytes)",
+    )
+
+
+@pytest.mark.parametrize(
+    ("seed", "reason"),
+    [
+        ("", "a seed may not be empty"),
+        ("x" * 130, "a seed has at most 129 characters"),
+        ("tab\there", "a seed has printable characters only"),
+    ],
+)
+def test_a_bad_client_seed_is_named_client_seed_with_the_reason(seed: str, reason: str) -> None:
+    with pytest.raises(NotationError) as raised:
+        check_client_seed(seed)
+    error = raised.value
+    assert (error.field, error.value, error.reason) == ("client_seed", seed[:70], reason)
+
+
+def test_fair_dice_entries_of_another_scheme_name_the_scheme() -> None:
+    entry = GameDice(COMMITMENT, CLIENT, SEED).to_json()
+    assert GameDice.from_json(entry) == GameDice(COMMITMENT, CLIENT, SEED)
+    with pytest.raises(NotationError) as raised:
+        GameDice.from_json({**entry, "scheme": "hmac-sha512-v2"}, "games[1].dice")
+    error = raised.value
+    assert (error.field, error.value, error.reason) == (
+        "games[1].dice.scheme",
+        "hmac-sha512-v2",
+        "expected 'hmac-sha256-v1' (the one scheme known)",
+    )
+    with pytest.raises(NotationError) as raised:
+        GameDice.from_json({**entry, "scheme": 1}, "games[1].dice")
+    error = raised.value
+    assert (error.field, error.value, error.reason) == ("games[1].dice.scheme", "1", "expected a string")

@@ -1,4 +1,5 @@
-"""The mutable Game: opening roll, wrong-phase errors, undo and records."""
+"""The mutable Game: opening roll, wrong-phase errors, undo and records, and the
+reading of records (their JSON, their numbers) refusing bad input field by field."""
 
 from __future__ import annotations
 
@@ -7,8 +8,10 @@ import json
 import pytest
 
 import tavla
+from tavla.core.digits import parse_natural
 from tavla.core.errors import IllegalMoveError, NotationError, WrongPhaseError
 from tavla.core.game import Action, Game, GameRecord
+from tavla.core.jsonread import MAX_DEPTH, SHOWN, load_json
 from tavla.core.protocol import BLACK, WHITE
 from tavla.match import MatchRecord
 from tavla.rules.backgammon import BackgammonPosition
@@ -121,3 +124,143 @@ def test_rule_options_travel_in_the_record() -> None:
     assert tavla.new_game("gulbara").record().options == {}
     with pytest.raises(tavla.TavlaError, match="no rule options"):
         tavla.new_game("tabla", cube=False)
+
+
+def test_an_illegal_move_error_keeps_the_move_and_the_position() -> None:
+    game = tavla.new_game("tabla", opening=False)
+    game.roll((3, 1))
+    with pytest.raises(IllegalMoveError) as raised:
+        game.play("24/18")
+    assert raised.value.move == "24/18"
+    assert raised.value.position == game.position.notation()
+
+
+def test_a_roll_after_the_opening_may_be_a_double_and_names_who_rolled() -> None:
+    game = tavla.new_game("tabla", opening=False)
+    assert game.roll(source=tavla.ScriptedDice([3, 3])) == (3, 3)
+    assert game.actions == [Action("roll", "33", WHITE)]
+    game.play(game.legal_turns()[0])
+    game.roll((2, 1))
+    assert game.actions[-1] == Action("roll", "21", BLACK)
+    assert json.loads(game.record().to_json())["actions"][-1] == {"k": "roll", "s": BLACK, "v": "21", "t": 0}
+
+
+def test_replay_plays_under_the_options_the_record_names() -> None:
+    """The record's settings name the rules: a replayed game is played under them."""
+    gulbara = tavla.find_game("gulbara")
+    progressive = gulbara.with_options(progressive_from_roll=1)
+    named = GameRecord("gulbara", gulbara.start().notation(), True, [], {"progressive_from_roll": 1})
+    assert Game.replay(named).position.definition is progressive
+    # A start naming options the settings leave out is played under the settings.
+    unnamed = GameRecord("gulbara", progressive.start().notation(), True, [])
+    assert Game.replay(unnamed).position.definition is gulbara
+
+
+RECORD = {
+    "format": "tavla-record",
+    "version": 3,
+    "kind": "game",
+    "settings": {"game": "tabla", "options": {}},
+    "start": tavla.find_game("tabla").start().notation(),
+    "opening": True,
+    "actions": [{"k": "roll", "v": "31", "t": 0}],
+}
+VERSION_0 = {"game": "tabla", "options": {}, "start": RECORD["start"], "opening": True, "actions": []}
+
+
+def refusal(data: object) -> tuple[str, str, str]:
+    """The field, value and reason of the NotationError that reading ``data`` raises."""
+    with pytest.raises(NotationError) as raised:
+        GameRecord.from_json(json.dumps(data))
+    return raised.value.field, raised.value.value, raised.value.reason
+
+
+def test_an_action_without_a_time_reads_as_time_0() -> None:
+    assert Action.from_json({"k": "roll", "v": "31"}, "actions[0]") == Action("roll", "31")
+    assert Action.from_json({"k": "move", "s": 1, "v": "8/5 6/5"}, "actions[1]") == Action(
+        "move", "8/5 6/5", 1
+    )
+    record = GameRecord.from_json(json.dumps({**RECORD, "actions": [{"k": "roll", "v": "31"}]}))
+    assert record.actions == [Action("roll", "31")]
+
+
+@pytest.mark.parametrize(
+    ("data", "refused"),
+    [
+        (
+            {**RECORD, "kind": "match"},
+            ("game record.kind", "match", "a match record: read it with tavla.match.MatchRecord"),
+        ),
+        (
+            {**RECORD, "version": 2},
+            ("game record.version", "2", "expected 3 (this program reads versions 0-3)"),
+        ),
+        ({**RECORD, "settings": []}, ("settings", "[]", "expected a JSON object")),
+        ({**RECORD, "settings": "tabla"}, ("settings", '"tabla"', "expected a JSON object")),
+        (
+            {key: value for key, value in RECORD.items() if key != "opening"},
+            ("game record.opening", "", "missing"),
+        ),
+        ({**VERSION_0, "actions": ["opening 31"]}, ("actions[0]", '"opening 31"', "expected a JSON array")),
+        (
+            {**VERSION_0, "actions": [["opening", "31", "x"]]},
+            ("actions[0]", '["opening", "31", "x"]', "expected [kind, value]"),
+        ),
+        (
+            {**VERSION_0, "actions": [["cube", "2"]]},
+            ("actions[0]", "cube", "expected one of opening, roll, turn"),
+        ),
+    ],
+)
+def test_a_bad_game_record_is_refused_naming_the_field_the_value_and_the_reason(
+    data: dict[str, object], refused: tuple[str, str, str]
+) -> None:
+    assert refusal(data) == refused
+
+
+@pytest.mark.parametrize(
+    ("text", "refused"),
+    [
+        ("1e400", ("game record", "1e400", "too large for a number")),
+        ('{"a": [1, -1e999]}', ("game record", "-1e999", "too large for a number")),
+        ('{"a": NaN}', ("game record", "NaN", "not JSON (NaN and Infinity are not numbers in JSON)")),
+    ],
+)
+def test_numbers_json_does_not_have_are_refused_showing_the_number(
+    text: str, refused: tuple[str, str, str]
+) -> None:
+    with pytest.raises(NotationError) as raised:
+        GameRecord.from_json(text)
+    assert (raised.value.field, raised.value.value, raised.value.reason) == refused
+
+
+def test_json_nested_too_deeply_is_refused_whatever_lies_between_the_brackets() -> None:
+    def nested(depth: int) -> str:
+        return '[0, "]]", ' * depth + "0" + "]" * depth
+
+    assert load_json(nested(MAX_DEPTH), "request") is not None
+    with pytest.raises(NotationError) as raised:
+        load_json(nested(MAX_DEPTH + 1), "request")
+    assert (raised.value.field, raised.value.reason) == (
+        "request",
+        f"nested more than {MAX_DEPTH} levels deep",
+    )
+    assert raised.value.value == nested(MAX_DEPTH + 1)[:SHOWN]
+
+
+def test_a_number_that_is_not_ascii_digits_is_refused_naming_the_field() -> None:
+    assert parse_natural("12", "games") == 12
+    with pytest.raises(NotationError) as raised:
+        parse_natural("²", "games")
+    assert (raised.value.field, raised.value.value, raised.value.reason) == (
+        "games",
+        "²",
+        "expected a whole number such as 3",
+    )
+    with pytest.raises(NotationError) as raised:
+        parse_natural("-1", "length", "expected a match length such as 5")
+    assert (raised.value.field, raised.value.value, raised.value.reason) == (
+        "length",
+        "-1",
+        "expected a match length such as 5",
+    )
