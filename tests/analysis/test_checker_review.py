@@ -9,17 +9,22 @@ the best turn and the turn played, and each roll's luck is exact too.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
+import numpy as np
 import pytest
 from tests.bots.exact_bearoff import ExactBearOff, FeatureSum, bear_off, every_position, win_chance
 
-from tavla.analysis.checker import MARKS, mark_of
+from tavla.analysis.checker import MARKS, SHOWN_ALTERNATIVES, mark_of
 from tavla.analysis.cube import CubeReview
-from tavla.analysis.report import analyze
-from tavla.bots.search import SearchSettings
+from tavla.analysis.report import analyze, review_part
+from tavla.bots.encoding import encoder_for
+from tavla.bots.outcomes import equity
+from tavla.bots.search import DiceSearch, SearchSettings
 from tavla.match.match import Match
-from tavla.match.record import MatchRecord
+from tavla.match.record import MatchRecord, replay
 from tavla.match.settings import MatchSettings
+from tavla.rules.backgammon import BackgammonPosition
 from tavla.rules.backgammon.gnubg_id import to_gnubg_ids
 
 
@@ -50,9 +55,11 @@ def bear_off_match(rolls: list[tuple[int, int]], choose_worst: bool) -> MatchRec
     return MatchRecord.of(match)
 
 
-def test_a_deliberate_mistake_costs_exactly_its_equity(exact: ExactBearOff) -> None:
+@pytest.mark.parametrize("plies", [0, 1])
+def test_a_deliberate_mistake_costs_exactly_its_equity(exact: ExactBearOff, plies: int) -> None:
+    """Exact values stay exact a roll deeper: the loss is the same at either depth."""
     record = bear_off_match([(2, 1), (5, 4), (6, 6)], choose_worst=True)
-    analysis = analyze(record, lambda game: exact, SearchSettings(plies=0))
+    analysis = analyze(record, lambda game: exact, SearchSettings(plies=plies))
     first = analysis.moves[0]
     position_turns = {text: equity for text, equity in first.alternatives}
     assert first.seat == 0 and first.played != first.best
@@ -131,3 +138,54 @@ def test_a_whole_random_game_is_reviewed_turn_by_turn() -> None:
     assert all(review.loss >= 0 for review in analysis.moves)
     assert all(not review.mark for review in analysis.moves if review.forced)
     assert seen and seen[-1][1] == len(record.actions)
+
+
+def random_tabla_record(seed: int, actions: int) -> MatchRecord:
+    """A money game of random turns, cut after about ``actions`` actions."""
+    rng = random.Random(seed)
+    match = Match(MatchSettings(game="tabla"))
+    while match.state.result is None and len(match.actions) <= actions:
+        match.roll()
+        seat = match.state.actor
+        if match.state.phase == "move" and seat is not None:
+            match.move(seat, rng.choice(list(match.state.position.legal_turns())))
+    return MatchRecord.of(match)
+
+
+@pytest.mark.timeout(120)
+def test_one_roll_deeper_estimates_the_filtered_best_turns_and_the_turn_played() -> None:
+    """At ``plies`` 1 the review looks one roll deeper at the turns its 0-ply filter keeps
+    (at most ``keep_at(1)`` best, none more than ``margin_at(1)`` behind the best) and at
+    the turn played, and ranks those alone by their deeper estimates."""
+    record = random_tabla_record(seed=5, actions=1000)
+    assert replay(record).result is not None  # the game's end, where a turn's estimate is its result
+    estimator = FeatureSum(198)
+    settings = SearchSettings(plies=1, keep=(4, 1), margin=(0.003, 0.5))
+    search = DiceSearch(estimator, settings)
+    opening = analyze(replace(record, actions=record.actions[:40]), lambda game: estimator, settings)
+    end = review_part(
+        record, lambda game: estimator, settings, range(len(record.actions) - 40, len(record.actions))
+    )
+    sizes = set()
+    for review in opening.moves + end.moves:
+        position = BackgammonPosition.from_notation(review.before)
+        turns = {turn.text: turn.after for turn in position.legal_turns()}
+        if review.forced:
+            assert len(turns) == 1 and review.plies == 0
+            continue
+        rows = encoder_for(position).encode_many(list(turns.values()), position.side)
+        at_0 = dict(zip(turns, equity(np.asarray(estimator.evaluate(rows))), strict=True))
+        ranked = sorted(turns, key=lambda text: -at_0[text])[:4]
+        chosen = [text for text in ranked if at_0[ranked[0]] - at_0[text] <= 0.003]
+        chosen += [review.played] if review.played not in chosen else []
+        deeper = search.turn_estimates([turns[text] for text in chosen], position.side, 1)
+        at_1 = dict(zip(chosen, equity(deeper), strict=True))
+        expected = sorted(chosen, key=lambda text: -at_1[text])
+        assert [text for text, _ in review.alternatives] == expected[:SHOWN_ALTERNATIVES]
+        assert [value for _, value in review.alternatives] == pytest.approx([at_1[t] for t in expected[:5]])
+        assert review.best == expected[0]
+        assert review.best_equity == pytest.approx(at_1[expected[0]])
+        assert review.played_equity == pytest.approx(at_1[review.played])
+        assert review.plies == 1
+        sizes.add(len(chosen))
+    assert len(sizes) >= 3  # the filter's margin and the turn played shape the list

@@ -11,8 +11,10 @@ import pytest
 from tests.bots.exact_bearoff import ExactBearOff, bear_off, every_position
 
 from tavla.analysis.cube import CubeReviewer
+from tavla.bots.met import match_equity
 from tavla.match.match import Match
-from tavla.match.record import MatchRecord
+from tavla.match.record import MatchRecord, replay_states
+from tavla.match.settings import MatchSettings
 from tavla.rules.backgammon.gnubg_id import MatchInfo, to_gnubg_ids
 
 
@@ -70,3 +72,62 @@ def test_at_double_match_point_the_cube_decides_nothing(exact: ExactBearOff) -> 
 
     assert reviews(1) == []
     assert reviews(3) == ["no double"]
+
+
+def doubled(info: MatchInfo, answer: str, settings: MatchSettings | None = None) -> MatchRecord:
+    """The last-roll position above, under ``info``'s score and cube: White doubles and
+    Black gives ``answer``."""
+    match = Match.from_ids(*to_gnubg_ids(bear_off((6, 5), (1,)), info), settings)
+    match.double(0)
+    getattr(match, answer)(1)
+    return MatchRecord.of(match)
+
+
+WHITE = 1
+"""White's number in gnubg's IDs (the player on roll in the bear-off position)."""
+
+
+def test_money_losses_count_per_unit_of_the_cube_whatever_its_value(exact: ExactBearOff) -> None:
+    """docs/analysis.md: a cube decision's loss is in points per game of a cube at 1. The
+    same pass with the cube at 2 (White's to turn) gives up what it does at 1."""
+    centred = list(CubeReviewer(lambda game: exact).review(doubled(MatchInfo(), "drop")))
+    owned = list(CubeReviewer(lambda game: exact).review(doubled(MatchInfo(2, WHITE), "drop")))
+    for double, answer in (centred, owned):
+        assert double.loss == pytest.approx(double.equities["no double"] - double.equities["double, take"])
+        assert answer.equities["pass"] == -1.0  # a pass gives up the cube's present value
+        assert answer.loss == pytest.approx(answer.equities["take"] - answer.equities["pass"])
+    assert owned[1].equities == pytest.approx(centred[1].equities)
+    assert owned[1].loss == pytest.approx(centred[1].loss) and owned[1].loss > 2
+    # Turning a cube White owns gives up more than turning a centred one: his ownership.
+    assert owned[0].loss > centred[0].loss
+
+
+@pytest.mark.parametrize("cube", [1, 2])
+def test_a_match_loss_is_set_against_the_cubes_points_won_or_lost(exact: ExactBearOff, cube: int) -> None:
+    """In a 7-point match at 0-0 Black's pass gives White the cube's points: his chance
+    of the match falls to the table's, and the loss is normalised by what those points
+    swing (gnubg's normalised equity)."""
+    info = MatchInfo(cube, None if cube == 1 else WHITE, match_length=7)
+    double, answer = CubeReviewer(lambda game: exact).review(doubled(info, "drop"))
+    white_wins, white_loses = match_equity(7 - cube, 7), match_equity(7, 7 - cube)
+    assert answer.equities["pass"] == pytest.approx(1 - white_wins)
+    assert answer.loss == pytest.approx(
+        2 * (answer.equities["take"] - answer.equities["pass"]) / (white_wins - white_loses)
+    )
+    assert double.loss == pytest.approx(
+        2 * (double.equities["no double"] - double.equities["double, take"]) / (white_wins - white_loses)
+    )
+
+
+def test_a_beaver_is_reviewed_as_an_answer_of_its_own(exact: ExactBearOff) -> None:
+    """RULES.md 9.2: with beavers allowed, Black, who wins 31 of 36, beavers at once: the
+    right answer, losing nothing, and worth twice the take for money."""
+    settings = MatchSettings(game="tabla", length=0, beavers=True, jacoby=True)
+    record = doubled(MatchInfo(), "beaver", settings)
+    double, answer = CubeReviewer(lambda game: exact).review(record)
+    assert double.equities["double, beaver"] == pytest.approx(2 * double.equities["double, take"])
+    assert (answer.kind, answer.seat, answer.chosen, answer.right) == ("answer", 1, "beaver", "beaver")
+    assert answer.equities["beaver"] == pytest.approx(2 * answer.equities["take"])
+    assert answer.loss == 0 and answer.mark == ""
+    states = list(replay_states(record))
+    assert (answer.game_number, answer.action_index, answer.position) == (1, 1, states[1].position.notation())

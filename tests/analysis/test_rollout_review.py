@@ -19,7 +19,7 @@ from tests.cli.test_analyze import random_game
 
 from tavla.analysis.checker import MoveReview, RolledLoss
 from tavla.analysis.report import analyze
-from tavla.analysis.rollouts import default_settings, roll_out_marked, rolled_loss
+from tavla.analysis.rollouts import default_settings, loss_of, roll_out_marked, rolled_loss, trial_differences
 from tavla.bots.network import Network
 from tavla.bots.outcomes import equity
 from tavla.bots.rollout import Roller, RolloutSettings
@@ -136,6 +136,19 @@ def test_a_network_rolls_out_both_turns_on_the_same_dice() -> None:
     assert found.error == pytest.approx(float(np.std(differences, ddof=1)) / 2, abs=1e-12)
     assert found.error > 0 and found.trials == 4
     assert rolled_loss(roller, record.settings.definition, review, settings) == found  # repeatable
+    # Rolled out in parts (as the site does, a part per call), the trials are the same.
+    definition = record.settings.definition
+    parts = [
+        trial_differences(roller, definition, review, settings, chosen) for chosen in (range(3), range(3, 4))
+    ]
+    assert [len(part) for part in parts] == [3, 1]
+    assert np.concatenate(parts) == pytest.approx(differences, abs=1e-12)
+    assert loss_of(parts, settings) == found
+    # One trial measures no spread.
+    single = loss_of([differences[:1]], settings)
+    assert single.loss == pytest.approx(differences[0]) and (single.error, single.trials) == (0.0, 1)
+    two = loss_of([differences[:2]], settings)
+    assert two.error == pytest.approx(abs(differences[0] - differences[1]) / 2, abs=1e-12)
 
 
 @pytest.mark.parametrize(

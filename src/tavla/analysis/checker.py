@@ -220,9 +220,3 @@ def _dice_position(state: MatchState) -> DiceGame[Any]:
 
 def _equity(row: Estimate) -> float:
     return float(equities(np.asarray(row)[None])[0])
-
-
-def white_equity(review: MoveReview, colour_of_seat: Callable[[int], int]) -> float:
-    """The equity of the position after the turn played, for White."""
-    value = review.played_equity
-    return value if colour_of_seat(review.seat) == 0 else -value

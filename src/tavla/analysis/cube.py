@@ -9,16 +9,17 @@ decision and are left out, as GNU Backgammon counts only close or actual ones; s
 are those where doubling is worth exactly what not doubling is (double match point,
 where a taken cube wins what the game wins).
 
-Losses are in points per game per unit of the cube for money play; for a match
-the loss in match winning chance is turned into the same unit (the normalised
-equity of gnubg's "EMG"): twice the loss over the match-winning-chance swing of one
-point won or lost, so the marks of :mod:`tavla.analysis.checker` fit both.
+Losses are in points per game per unit of the cube for money play (the cube
+model's equities already are); for a match the loss in match winning chance is
+turned into the same unit (the normalised equity of gnubg's "EMG"): twice the loss
+over the match-winning-chance swing of the cube's points won or lost, so the marks
+of :mod:`tavla.analysis.checker` fit both.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -121,9 +122,9 @@ class CubeReviewer:
         if offer is None:
             raise TavlaError("an answer without a double in the record")
         doubler = offer.by
-        # The cube before the double, seen from the doubler: take_decision's convention.
-        before = _before_double(state)
-        context = _context(before, doubler)
+        # The cube before the double (a pending offer leaves it as it was), seen from the
+        # doubler: take_decision's convention.
+        context = _context(state, doubler)
         values = _chances_on_roll(estimator, state)
         decision = take_decision(values, context)
         equities = {"take": decision.take, "pass": decision.pass_}
@@ -158,12 +159,6 @@ def _actor(state: MatchState) -> int:
     return seat
 
 
-def _before_double(state: MatchState) -> MatchState:
-    """``state`` (a double pending) with the offer taken back: the cube the doubler
-    decided on."""
-    return replace(state, cube=replace(state.cube, offer=None))
-
-
 def _chances_on_roll(estimator: Estimator, state: MatchState) -> Any:
     """The bot's cubeless chances for the player to roll (an afterstate of his
     opponent's, seen from the opponent, turned around)."""
@@ -176,8 +171,12 @@ def _chances_on_roll(estimator: Estimator, state: MatchState) -> Any:
 
 
 def _normalised(loss: float, context: CubeContext) -> float:
+    """``loss`` in points per game of a cube at 1: money equities already count per
+    unit of the cube; a loss of match winning chance is set against what winning or
+    losing the cube's points swings (gnubg's normalised equity)."""
     play = context.play
     if not isinstance(play, MatchScore):
-        return max(0.0, loss / context.cube.value)
-    swing = play.equity(1) - play.equity(-1)
+        return max(0.0, loss)
+    value = context.cube.value
+    swing = play.equity(value) - play.equity(-value)
     return max(0.0, 2 * loss / swing) if swing > 0 else 0.0
