@@ -70,6 +70,10 @@ def test_a_deliberate_mistake_costs_exactly_its_equity(exact: ExactBearOff, plie
     assert first.loss == pytest.approx(max(exact_values.values()) - exact_values[first.played])
     assert first.mark == mark_of(first.loss)
     assert analysis.players[0].decisions >= 1
+    assert [(player.seat, player.name) for player in analysis.players] == [
+        (0, record.settings.names[0]),
+        (1, record.settings.names[1]),
+    ]
     assert analysis.players[0].total_loss == pytest.approx(sum(m.loss for m in analysis.moves if m.seat == 0))
 
 
@@ -103,6 +107,13 @@ def test_luck_is_the_roll_against_the_average_roll(exact: ExactBearOff) -> None:
     assert first.luck == pytest.approx((2 * best((2, 1)) - 1) - mean)
     assert first.luck < 0  # 2-1 is about the worst roll here
     assert analysis.lucks[1].luck > 0  # and 6-6 for Black bears both checkers off
+    assert [luck.game_number for luck in analysis.lucks] == [1, 1]
+    # The same roll rolled low die first is the same luck.
+    turned = analyze(
+        bear_off_match([(1, 2), (6, 6)], choose_worst=False), lambda game: exact, SearchSettings()
+    )
+    assert turned.lucks[0].dice == (1, 2)
+    assert turned.lucks[0].luck == pytest.approx(first.luck)
 
 
 def test_marks_follow_the_thresholds() -> None:

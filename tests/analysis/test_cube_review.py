@@ -38,6 +38,10 @@ def test_a_double_with_five_rolls_of_36_is_a_blunder_and_the_take_is_right(exact
     assert (double.kind, double.seat, double.chosen, double.right) == ("double", 0, "double", "no double")
     assert double.mark == "blunder"
     assert double.equities["no double"] > double.equities["double, take"]
+    assert list(double.equities) == ["no double", "double, take", "double, pass"]  # no beavers
+    assert double.equities["double, pass"] == 1.0
+    start = bear_off((6, 5), (1,)).notation()
+    assert (double.game_number, double.action_index, double.position) == (1, 0, start)
     assert (answer.kind, answer.seat, answer.chosen, answer.right) == ("answer", 1, "take", "take")
     assert answer.loss == 0 and answer.mark == ""
 
@@ -126,6 +130,10 @@ def test_a_beaver_is_reviewed_as_an_answer_of_its_own(exact: ExactBearOff) -> No
     record = doubled(MatchInfo(), "beaver", settings)
     double, answer = CubeReviewer(lambda game: exact).review(record)
     assert double.equities["double, beaver"] == pytest.approx(2 * double.equities["double, take"])
+    assert list(double.equities) == ["no double", "double, take", "double, pass", "double, beaver"]
+    # The beaver is the answer the double must expect: it loses what not doubling is above it.
+    assert double.right == "no double"
+    assert double.loss == pytest.approx(double.equities["no double"] - double.equities["double, beaver"])
     assert (answer.kind, answer.seat, answer.chosen, answer.right) == ("answer", 1, "beaver", "beaver")
     assert answer.equities["beaver"] == pytest.approx(2 * answer.equities["take"])
     assert answer.loss == 0 and answer.mark == ""

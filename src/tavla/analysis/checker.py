@@ -201,13 +201,14 @@ class CheckerReviewer:
             raise TavlaError(f"the roll {action.value} left no dice in {rolled.notation()}")
         rolls = before.chance_outcomes()
         expanded = search.expand_many([before.with_roll(roll) for roll, _ in rolls], root=True)
+        # Every roll has a turn, if only the empty one of a player who cannot move.
         values = {
-            roll: float(equities(estimate).max()) if len(found) else 0.0
-            for (roll, _), (found, estimate) in zip(rolls, expanded, strict=True)
+            roll: float(equities(estimate).max())
+            for (roll, _), (_, estimate) in zip(rolls, expanded, strict=True)
         }
         mean = sum(float(weight) * values[roll] for roll, weight in rolls)
         dice = (rolled.dice[0], rolled.dice[1])
-        actual = values.get(dice, values.get((dice[1], dice[0]), mean))
+        actual = values[dice] if dice in values else values[(dice[1], dice[0])]
         return RollLuck(state.game_number, index, state.seat_of(before.side), dice, actual - mean)
 
 

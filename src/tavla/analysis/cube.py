@@ -97,8 +97,8 @@ class CubeReviewer:
             answered = min(answered, decision.double_beaver)
         chosen = answered if doubled else decision.no_double
         best = max(answered, decision.no_double)
-        if not doubled and best - chosen <= 0 and decision.no_double - answered > CLOSE:
-            return None  # doubling was far from right: not a decision
+        if not doubled and decision.no_double - answered > CLOSE:
+            return None  # not doubling was right by far: not a decision
         if abs(decision.no_double - answered) < SAME:
             return None  # doubling changes nothing (double match point): nothing to decide
         equities = {"no double": decision.no_double, "double, take": decision.double_take}
