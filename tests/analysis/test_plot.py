@@ -92,6 +92,10 @@ def test_errors_and_blunders_are_drawn_over_the_line_in_their_colours() -> None:
     points = [line for line in axes.lines if line.get_marker() == "o"]
     drawn = [(xs(line)[0], ys(line)[0], to_hex(line.get_color())) for line in points]
     assert drawn == [(2, -0.5, to_hex("red")), (3, -1.0, to_hex("orange"))]
+    legend = axes.get_legend()
+    assert legend is not None and [text.get_text() for text in legend.get_texts()] == ["blunder", "error"]
+    unmarked = Analysis("tabla", 0, [MOVES[0]], [], [], ANALYSIS.players)
+    assert equity_figure(unmarked, NAMES).axes[0].get_legend() is None
 
 
 @pytest.mark.timeout(30)

@@ -40,10 +40,15 @@ def equity_figure(analysis: Analysis, names: tuple[str, str]) -> Figure:
     axes.axhline(0.0, color="grey", linewidth=0.8)
     for boundary in game_boundaries(analysis):
         axes.axvline(boundary, color="#bbb", linewidth=0.8, linestyle="--")
+    labelled: set[str] = set()
     for x, y, review in zip(xs, ys, analysis.moves, strict=True):
         colour = MARK_COLOURS.get(review.mark)
         if colour:
-            axes.plot(x, y, "o", color=colour)
+            label = review.mark if review.mark not in labelled else None
+            labelled.add(review.mark)
+            axes.plot(x, y, "o", color=colour, label=label)
+    if labelled:
+        axes.legend(loc="upper left")
     axes.set_xlabel("turn")
     axes.set_ylabel(f"equity for {names[0]}")
     axes.set_ylim(-3.1, 3.1)
