@@ -148,7 +148,8 @@ def test_a_whole_random_game_is_reviewed_turn_by_turn() -> None:
     assert len(analysis.moves) == len(moves)
     assert all(review.loss >= 0 for review in analysis.moves)
     assert all(not review.mark for review in analysis.moves if review.forced)
-    assert seen and seen[-1][1] == len(record.actions)
+    reviewed = sorted(item.action_index for item in [*analysis.moves, *analysis.lucks])
+    assert seen == [(index + 1, len(record.actions)) for index in reviewed]
 
 
 def random_tabla_record(seed: int, actions: int) -> MatchRecord:
