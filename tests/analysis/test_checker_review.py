@@ -22,10 +22,13 @@ from tavla.bots.encoding import encoder_for
 from tavla.bots.outcomes import equity
 from tavla.bots.search import DiceSearch, SearchSettings
 from tavla.match.match import Match
+from tavla.match.players import RandomPlayer, play
 from tavla.match.record import MatchRecord, replay
 from tavla.match.settings import MatchSettings
 from tavla.rules.backgammon import BackgammonPosition
 from tavla.rules.backgammon.gnubg_id import to_gnubg_ids
+from tavla.rules.dicegame import DiceGame
+from tavla.rules.turns import TURN_LIST_LIMIT
 
 
 @pytest.fixture(scope="module")
@@ -148,7 +151,16 @@ def test_a_whole_random_game_is_reviewed_turn_by_turn() -> None:
     assert len(analysis.moves) == len(moves)
     assert all(review.loss >= 0 for review in analysis.moves)
     assert all(not review.mark for review in analysis.moves if review.forced)
-    reviewed = sorted(item.action_index for item in [*analysis.moves, *analysis.lucks])
+    # A turn is forced where the rules leave one legal turn (RULES.md 2), and only there.
+    single = [
+        len(BackgammonPosition.from_notation(review.before).legal_turns()) == 1 for review in analysis.moves
+    ]
+    assert [review.forced for review in analysis.moves] == single and any(single) and not all(single)
+    assert all(review.plies == 0 for review in analysis.moves if review.forced)
+    assert analysis.players[0].decisions + analysis.players[1].decisions == single.count(False)
+    reviewed = sorted(
+        [review.action_index for review in analysis.moves] + [luck.action_index for luck in analysis.lucks]
+    )
     assert seen == [(index + 1, len(record.actions)) for index in reviewed]
 
 
@@ -201,3 +213,48 @@ def test_one_roll_deeper_estimates_the_filtered_best_turns_and_the_turn_played()
         assert review.plies == 1
         sizes.add(len(chosen))
     assert len(sizes) >= 3  # the filter's margin and the turn played shape the list
+
+
+def chelebi_record_with_a_huge_double() -> tuple[MatchRecord, int]:
+    """A money game of chelebi (RULES.md 4) of random turns up to the first progressive
+    double with too many turns to list (TURN_LIST_LIMIT positions after a die), played
+    die by die at random, and that double's move action's index."""
+    rng = random.Random(0)
+    match = Match(MatchSettings(game="chelebi", length=0), start=True)
+    players = (RandomPlayer(rng, double_rate=0, resign_rate=0),) * 2
+    while True:
+        state, seat = match.state, match.state.actor
+        if seat is None:
+            match.roll()  # the opening roll
+        elif state.phase == "move" and state.position.legal_turns_within(TURN_LIST_LIMIT) is None:
+            builder = state.position.steps()
+            while not builder.complete:
+                builder.step(rng.choice(list(builder.legal_steps())))
+            match.move(seat, builder.commit())
+            return MatchRecord.of(match), len(match.actions) - 1
+        else:
+            play(match, players[seat].choose(state))
+
+
+@pytest.mark.timeout(120)
+def test_a_turn_played_outside_the_beam_of_a_huge_double_is_still_estimated() -> None:
+    """A progressive double's turns are too many to list: the review rates a beam of the
+    best, and the turn played, found nowhere in it, is estimated on its own."""
+    record, index = chelebi_record_with_a_huge_double()
+    position = record.settings.definition.start()
+    estimator = FeatureSum(encoder_for(position).size)
+    settings = SearchSettings(plies=0, root_width=8)
+    review = next(
+        review
+        for review in analyze(record, lambda game: estimator, settings).moves
+        if review.action_index == index
+    )
+    before = record.settings.definition.from_notation(review.before)
+    assert isinstance(before, DiceGame)
+    played = before.parse_turn(review.played)
+    beam = DiceSearch(estimator, settings).expand(before)[0]
+    assert not beam.complete and review.played not in [turn.text for turn in beam.turns]
+    rows = encoder_for(before).encode_many([played.after], before.side)
+    assert review.played_equity == pytest.approx(float(equity(np.asarray(estimator.evaluate(rows)))[0]))
+    assert not review.forced and review.loss == pytest.approx(review.best_equity - review.played_equity)
+    assert review.best in [turn.text for turn in beam.turns]
