@@ -505,6 +505,7 @@ def test_many_positions_at_once_without_warnings() -> None:
     rows = np.array([race(p, 0.3, 0.2) for p in (0.0, 0.3, 0.7, 1.0)])
     for context in (
         CubeContext(),
+        CubeContext(play=Money(jacoby=True)),  # gammons count once while the cube is centred
         CubeContext(CubePosition(2, CubeOwner.ME)),
         CubeContext(CubePosition(4, CubeOwner.OPPONENT), Money(beavers=True)),
         CubeContext(CubePosition(64, CubeOwner.ME)),

@@ -9,12 +9,14 @@ import pytest
 
 import tavla
 from tavla.core.digits import parse_natural
-from tavla.core.errors import IllegalMoveError, NotationError, WrongPhaseError
+from tavla.core.errors import IllegalMoveError, NotationError, OptionError, WrongPhaseError
 from tavla.core.game import Action, Game, GameRecord
-from tavla.core.jsonread import MAX_DEPTH, SHOWN, load_json
+from tavla.core.jsonread import MAX_DEPTH, SHOWN, load_json, want_bool, want_int
 from tavla.core.protocol import BLACK, WHITE
+from tavla.core.record import RecordKind, read_envelope
 from tavla.match import MatchRecord
 from tavla.rules.backgammon import BackgammonPosition
+from tavla.rules.gulbara.position import GulbaraOptions
 
 
 def test_opening_roll_decides_who_starts_and_plays_both_numbers() -> None:
@@ -264,3 +266,61 @@ def test_a_number_that_is_not_ascii_digits_is_refused_naming_the_field() -> None
         "-1",
         "expected a match length such as 5",
     )
+
+
+def test_an_actions_seat_is_0_or_1() -> None:
+    assert Action.from_json({"k": "move", "s": 1, "v": "8/5 6/5"}, "actions[1]").seat == 1
+    with pytest.raises(NotationError) as raised:
+        Action.from_json({"k": "move", "s": 2, "v": "8/5 6/5"}, "actions[1]")
+    assert (raised.value.field, raised.value.value, raised.value.reason) == (
+        "actions[1].s",
+        "2",
+        "expected a whole number in 0..1",
+    )
+
+
+def test_brackets_closed_count_down_one_level_each() -> None:
+    """Closed siblings do not add up: ``[[], [[...]]]`` is as deep as its deepest branch."""
+
+    def beside_an_empty_list(depth: int) -> str:
+        return "[[], " + "[" * depth + "0" + "]" * depth + "]"
+
+    assert load_json(beside_an_empty_list(MAX_DEPTH - 1), "request") is not None
+    with pytest.raises(NotationError, match="nested more than"):
+        load_json(beside_an_empty_list(MAX_DEPTH), "request")
+
+
+def test_bounds_and_kinds_of_json_values_are_named_in_the_refusal() -> None:
+    with pytest.raises(NotationError) as raised:
+        want_int(9, "cube", maximum=5)
+    assert (raised.value.value, raised.value.reason) == ("9", "expected a whole number in ..5")
+    with pytest.raises(NotationError) as raised:
+        want_int(-1, "score", minimum=0)
+    assert raised.value.reason == "expected a whole number in 0.."
+    with pytest.raises(NotationError) as raised:
+        want_bool("yes", "crawford")
+    assert (raised.value.field, raised.value.value, raised.value.reason) == (
+        "crawford",
+        '"yes"',
+        "expected true or false",
+    )
+
+
+def test_the_first_match_format_is_read_by_its_versions() -> None:
+    assert read_envelope('{"format": "tavla-match", "version": 2}').kind is RecordKind.MATCH
+    with pytest.raises(NotationError) as raised:
+        read_envelope('{"format": "tavla-match", "version": 3}', "match")
+    assert (raised.value.field, raised.value.value, raised.value.reason) == (
+        "match.version",
+        "3",
+        "expected 1 or 2 for a tavla-match record",
+    )
+
+
+def test_options_of_another_game_are_refused_showing_them() -> None:
+    tapa = tavla.find_game("tapa")
+    foreign = GulbaraOptions()
+    with pytest.raises(OptionError) as raised:
+        tapa.with_option_values(foreign)
+    assert (raised.value.field, raised.value.value) == ("options", foreign)
+    assert raised.value.reason == f"expected {type(tapa.options).__name__}"
