@@ -53,7 +53,7 @@ MOVES = [
     review(1, 0, -1.0, lost=0.1),  # an error by the first
     review(2, 1, 2.0, lost=0.05),  # doubtful: not drawn
     review(2, 0, 0.75),
-    review(3, 1, -0.5),
+    review(3, 1, -0.5, lost=0.3),  # another blunder: the legend names it once
 ]
 
 
@@ -79,6 +79,7 @@ def test_the_line_is_the_first_seats_equity_after_each_turn() -> None:
 def test_games_are_parted_by_dashed_lines_between_their_turns() -> None:
     assert game_boundaries(ANALYSIS) == [3.5, 5.5]
     assert game_boundaries(Analysis("tabla", 0, MOVES[:3], [], [], ANALYSIS.players)) == []
+    assert game_boundaries(Analysis("tabla", 0, MOVES[2:], [], [], ANALYSIS.players)) == [1.5, 3.5]
     axes = equity_figure(ANALYSIS, NAMES).axes[0]
     dashed = [line for line in axes.lines if line.get_linestyle() == "--"]
     assert [xs(line)[0] for line in dashed] == [3.5, 5.5]
@@ -91,7 +92,7 @@ def test_errors_and_blunders_are_drawn_over_the_line_in_their_colours() -> None:
     axes = equity_figure(ANALYSIS, NAMES).axes[0]
     points = [line for line in axes.lines if line.get_marker() == "o"]
     drawn = [(xs(line)[0], ys(line)[0], to_hex(line.get_color())) for line in points]
-    assert drawn == [(2, -0.5, to_hex("red")), (3, -1.0, to_hex("orange"))]
+    assert drawn == [(2, -0.5, to_hex("red")), (3, -1.0, to_hex("orange")), (6, 0.5, to_hex("red"))]
     legend = axes.get_legend()
     assert legend is not None and [text.get_text() for text in legend.get_texts()] == ["blunder", "error"]
     unmarked = Analysis("tabla", 0, [MOVES[0]], [], [], ANALYSIS.players)
