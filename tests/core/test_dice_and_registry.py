@@ -160,3 +160,25 @@ def test_a_head_naming_another_game_is_refused_naming_the_game_expected() -> Non
         tapa.read_head("tabla(x=1)")
     error = raised.value
     assert (error.field, error.value, error.reason) == ("game", "tabla(x=1)", "expected tapa")
+
+
+def test_a_game_under_options_is_one_definition_however_it_is_reached() -> None:
+    """Definitions are interned: positions compare their games by identity."""
+    gulbara = tavla.find_game("gulbara")
+    third = gulbara.with_options(progressive_from_roll=3)
+    assert gulbara.with_options(progressive_from_roll=3) is third
+    assert gulbara.with_option_values(GulbaraOptions(progressive_from_roll=3)) is third
+    assert gulbara.read_head("gulbara(progressive_from_roll=3)") is third
+
+
+def test_a_position_is_not_put_under_another_games_rules() -> None:
+    position = tavla.find_game("tabla").start()
+    with pytest.raises(OptionError) as raised:
+        position.with_rules(tavla.find_game("antitabla"))
+    error = raised.value
+    assert (error.game, error.field, error.value, error.reason) == (
+        "antitabla",
+        "game",
+        "tabla",
+        "another game",
+    )
