@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import itertools
+import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
-from tavla.bots.met import kazaross_xg2, match_equity
+from tavla.bots.met import kazaross_xg2, match_equity, read_table
 
 XML = Path("/usr/share/gnubg/met/Kazaross-XG2.xml")
 BEYOND = 40
@@ -105,3 +106,22 @@ def test_extension_with_a_one_away_side_keeps_each_parity(post_crawford: bool) -
         expected = float(column[last - 1] * ratio ** ((away - last) // 2))
         assert match_equity(away, 1, post_crawford=post_crawford) == pytest.approx(expected, rel=1e-12)
         assert match_equity(1, away, post_crawford=post_crawford) == pytest.approx(1 - expected, rel=1e-12)
+
+
+def test_a_table_is_read_from_its_json_form() -> None:
+    """read_table, on a two-point table written as scripts/convert_met.py writes one."""
+    text = json.dumps(
+        {
+            "name": "tiny",
+            "source": "hand-made",
+            "length": 2,
+            "pre_crawford": [[0.5, 0.7], [0.3, 0.5]],
+            "post_crawford": [0.5, 0.32],
+        }
+    )
+    table = read_table(text)
+    assert (table.name, table.source, table.length) == ("tiny", "hand-made", 2)
+    assert table.pre.tolist() == [[0.5, 0.7], [0.3, 0.5]] and table.post.tolist() == [0.5, 0.32]
+    assert table.equity(1, 2) == 0.7 and table.equity(2, 1, post_crawford=True) == 0.32
+    with pytest.raises(ValueError, match="a match equity table of 3 points needs 3 x 3 and 3"):
+        read_table(text.replace('"length": 2', '"length": 3'))
