@@ -157,6 +157,7 @@ def test_a_whole_random_game_is_reviewed_turn_by_turn() -> None:
     ]
     assert [review.forced for review in analysis.moves] == single and any(single) and not all(single)
     assert all(review.plies == 0 for review in analysis.moves if review.forced)
+    assert {review.game_number for review in analysis.moves} == {1}
     assert analysis.players[0].decisions + analysis.players[1].decisions == single.count(False)
     reviewed = sorted(
         [review.action_index for review in analysis.moves] + [luck.action_index for luck in analysis.lucks]
