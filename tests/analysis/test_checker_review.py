@@ -223,7 +223,7 @@ def chelebi_record_with_a_huge_double() -> tuple[MatchRecord, int]:
     double with too many turns to list (TURN_LIST_LIMIT positions after a die), played
     die by die at random, and that double's move action's index."""
     rng = random.Random(0)
-    match = Match(MatchSettings(game="chelebi", length=0), start=True)
+    match = Match(MatchSettings(game="chelebi", length=0), dice=SeededDice(1))
     players = (RandomPlayer(rng, double_rate=0, resign_rate=0),) * 2
     while True:
         state, seat = match.state, match.state.actor
