@@ -444,14 +444,14 @@ def test_rule_options_on_the_command_line_reach_the_record(tmp_path: Path) -> No
     """docs/rules.md: tavla match --rule NAME=VALUE plays and records the game's options."""
     out = tmp_path / "m.json"
     result = run(
-        "match", "--game", "gulbara", "--length", "1", "--white", "random", "--black", "random",
-        "--seed", "4", "--rule", "progressive_from_roll=1", "--out", str(out),
+        "match", "--game", "tapa", "--length", "1", "--white", "random", "--black", "random",
+        "--seed", "4", "--rule", "mother_pin_wins=true", "--out", str(out),
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     record = MatchRecord.from_json(out.read_text())
-    assert record.settings.options == (("progressive_from_roll", 1),)
+    assert record.settings.options == (("mother_pin_wins", True),)
     final = replay(record)
-    assert final.over and final.position.notation().startswith("gulbara(progressive_from_roll=1) ")
+    assert final.over and final.position.notation().startswith("tapa(mother_pin_wins=true) ")
 
 
 @pytest.mark.parametrize(
@@ -460,9 +460,12 @@ def test_rule_options_on_the_command_line_reach_the_record(tmp_path: Path) -> No
         ("mother_pin_wins=perhaps", "expected true or false"),
         ("mother_pin_wins", "write NAME=VALUE"),
         ("no_such=1", "unknown option"),
+        ("progressive_from_roll=0", "progressive_from_roll=0: expected 1 to 4"),
+        ("progressive_from_roll=x", "expected a whole number"),
     ],
 )
 def test_a_bad_rule_option_is_one_line_before_play(rule: str, message: str) -> None:
-    result = run("match", "--game", "tapa", "--white", "random", "--black", "random", "--rule", rule)
+    game = "gulbara" if rule.startswith("progressive") else "tapa"
+    result = run("match", "--game", game, "--white", "random", "--black", "random", "--rule", rule)
     assert result.exit_code == 2
     assert message in result.output and len(result.output.strip().splitlines()) == 1

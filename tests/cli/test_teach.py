@@ -183,13 +183,13 @@ def test_a_variant_is_taught_by_its_network_s_own_lookahead(tmp_path: Path) -> N
 def test_a_variant_is_taught_by_its_network_s_own_rollouts(tmp_path: Path) -> None:
     data = tmp_path / "rolled.npz"
     texts, targets, about = taught_by_own_network(
-        data, "gulbara", "--teacher", "rollout", "--trials", "2", "--truncate", "2"
+        data, "antitabla", "--teacher", "rollout", "--trials", "2", "--truncate", "2"
     )
     assert about["teacher"] == "network rollout 2x2 vr"
     # Three of them at 1-ply, fitted first: the rollout's label, two turns deep, is kept.
     shallow = tmp_path / "shallow.npz"
     again = run(
-        *("--game", "gulbara", "--make-dataset", str(shallow), "--relabel", str(data)),
+        *("--game", "antitabla", "--make-dataset", str(shallow), "--relabel", str(data)),
         *("--teacher", "network", "--plies", "1", "--sample", "3", "--seed", "1", "--processes", "1"),
     )
     assert again.exit_code == 0, again.output
@@ -198,7 +198,7 @@ def test_a_variant_is_taught_by_its_network_s_own_rollouts(tmp_path: Path) -> No
     assert np.abs(one_ply - rolled).max() > 0.001
     out = tmp_path / "net"
     fitted = run(
-        *("--game", "gulbara", "--dataset", str(shallow), "--dataset", str(data)),
+        *("--game", "antitabla", "--dataset", str(shallow), "--dataset", str(data)),
         *("--hidden", "8", "--epochs", "1", "--out", str(out)),
     )
     assert fitted.exit_code == 0, fitted.output

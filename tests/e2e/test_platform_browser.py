@@ -293,8 +293,11 @@ def _check_replay(visitor: Visitor, game_id: str, screenshots: Path, name: str) 
 
 @pytest.mark.parametrize(("game", "length", "sets"), [("tabla", 1, 1), ("abluka", 1, 1)])
 def test_a_bot_game_played_to_the_end_by_clicking_then_replayed(
-    player: Visitor, screenshots: Path, game: str, length: int, sets: int
+    request: pytest.FixtureRequest, player: Visitor, screenshots: Path, game: str, length: int, sets: int
 ) -> None:
+    if game == "tabla" and request.node.callspec.params["server"] == "postgresql":
+        # Half a minute of clicks: on PostgreSQL the abluka game walks the same pages.
+        pytest.skip("the whole tabla game is walked on SQLite")
     page = player.page
     game_id = player.play_bot(game, length=length, sets=sets)
     done = play_to_the_end(page)

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 from tests.browser import CHROMIUM
-from tests.e2e.serving import DATABASE_KINDS, FAST_BOTS, database_for, tavla_command, tavla_server
+from tests.e2e.serving import FAST_BOTS, database_for, tavla_command, tavla_server
 
 pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
@@ -61,14 +61,14 @@ NAMES_AFTER_SCROLLING = """() => {
 scrolled to its right end (and whether the card scrolled at all)."""
 
 
-@pytest.fixture(scope="module", params=DATABASE_KINDS)
-def served(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[tuple[str, str]]:
-    """`tavla serve` on a fresh database (SQLite, then PostgreSQL when one is at hand);
-    its URL and the database's."""
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+    """`tavla serve` on a fresh SQLite database; its URL and the database's. (The
+    tournaments' storage is tested on PostgreSQL too by tests/server/test_tournaments.py
+    and tests/realtime/test_tournament_across_processes.py; this walk-through of pages
+    takes half a minute a database.)"""
     folder = tmp_path_factory.mktemp("tournament-server")
-    database = database_for(request.param, folder)
+    database = database_for("sqlite", folder)
     with tavla_server(folder, database, FAST_BOTS) as url:
         yield url, database
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import os
 import shutil
 import tempfile
 from collections import Counter
@@ -415,5 +416,8 @@ class LedgerMachine(RuleBasedStateMachine):
         self.touched.clear()
 
 
-LedgerMachine.TestCase.settings = settings(max_examples=60, stateful_step_count=50, deadline=None)
+# Each step checks every invariant over the whole books: 30 runs of 50 steps keep the
+# suite's share to a quarter of a minute; LEDGER_MACHINE_EXAMPLES asks for more.
+EXAMPLES = int(os.environ.get("LEDGER_MACHINE_EXAMPLES", "30"))
+LedgerMachine.TestCase.settings = settings(max_examples=EXAMPLES, stateful_step_count=50, deadline=None)
 TestLedgerMachine = LedgerMachine.TestCase

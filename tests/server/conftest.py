@@ -8,7 +8,6 @@ one, docs/API.md); the tests are the same on both.
 from __future__ import annotations
 
 import os
-import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +20,7 @@ pytest.importorskip("fastapi")
 from anyio.from_thread import BlockingPortal
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from tests.databases import migrated_postgres, migrated_sqlite
 from tests.server.served import CHEAP_PASSWORDS, Served, serve_sqlite
 
 from tavla.server.app import create_app
@@ -33,13 +33,9 @@ POSTGRES = os.environ.get("TAVLA_TEST_POSTGRES")
 
 
 def _postgres_database() -> str:
-    import psycopg
-
-    name = f"tavla_test_{uuid.uuid4().hex[:12]}"
+    """A new migrated database on the test's PostgreSQL server."""
     assert POSTGRES is not None
-    with psycopg.connect(f"{POSTGRES}/postgres", autocommit=True) as connection:
-        connection.execute(f'CREATE DATABASE "{name}"')
-    return f"{POSTGRES}/{name}"
+    return migrated_postgres(POSTGRES)
 
 
 DATABASES = ["sqlite"] + (["postgresql"] if POSTGRES else [])
@@ -49,7 +45,7 @@ DATABASES = ["sqlite"] + (["postgresql"] if POSTGRES else [])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "postgresql":
         return _postgres_database()
-    return f"sqlite:///{tmp_path / 'tavla.db'}"
+    return migrated_sqlite(tmp_path / "tavla.db")
 
 
 @dataclass
