@@ -27,7 +27,7 @@ from tavla.storage.models import AnalysisRollout
 
 pytestmark = pytest.mark.timeout(240)
 
-SETTINGS = RolloutSettings(trials=4, truncate=2, variance_reduction=True)
+SETTINGS = RolloutSettings(trials=2, truncate=2, variance_reduction=True)
 """Small enough for a test: the site's settings are the library's, so the figures match."""
 
 
@@ -79,8 +79,8 @@ def set_row(site: Site, game_id: str, **values: Any) -> None:
 def test_a_rollout_is_asked_for_once_by_a_registered_player_and_changes_the_analysis(
     site: Site, database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Three trials a call: each turn's four in two parts, which must make the whole.
-    monkeypatch.setattr(rollouts_module, "trials_a_call", lambda settings: 3)
+    # One trial a call: each turn's two in two parts, which must make the whole.
+    monkeypatch.setattr(rollouts_module, "trials_a_call", lambda settings: 1)
     player = site.register("ayse")
     game_id = site.bot_game(player, game="tabla", length=1, level="beginner")
     url = f"/api/games/{game_id}/analysis/rollout"
@@ -100,7 +100,7 @@ def test_a_rollout_is_asked_for_once_by_a_registered_player_and_changes_the_anal
     started = site.post(player, url)
     assert started.status_code == 202, started.text
     assert started.json()["rollout"]["state"] == "running"
-    assert started.json()["rollout"]["settings"] == {"trials": 4, "truncate": 2, "variance_reduction": True}
+    assert started.json()["rollout"]["settings"] == {"trials": 2, "truncate": 2, "variance_reduction": True}
     state = wait_done(site, game_id)
     analysis, rolled = expected_rollout(site, game_id)
     marked = [review for review in analysis.moves if review.mark]
@@ -117,7 +117,7 @@ def test_a_rollout_is_asked_for_once_by_a_registered_player_and_changes_the_anal
             assert move["rollout"] == {
                 "loss": round(review.rollout.loss, 3),
                 "error": round(review.rollout.error, 3),
-                "trials": 4,
+                "trials": 2,
             }
         assert move["loss"] == round(review.loss, 3) and move["mark"] == review.mark
         assert move["judged_loss"] == round(review.judged_loss, 3)
