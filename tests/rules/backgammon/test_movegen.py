@@ -208,11 +208,13 @@ def check_against_reference(position: BackgammonPosition, roll: tuple[int, int])
     assert played == expected_played, position.notation()
     assert afters == expected, position.notation()
     assert len(paths) == len(afters)  # one turn per resulting position (RULES.md 1.3)
-    rolled = position.with_roll(roll)
-    for turn in rolled.legal_turns():
-        assert len(turn.steps) == played
-        if played:
-            assert turn.after.notation() in replays(position, roll, turn.steps), turn.text
+    turns = position.with_roll(roll).legal_turns()
+    assert all(len(turn.steps) == played for turn in turns)
+    # Each turn's steps replay to its position: every turn where they are few, a spread
+    # of some 400 where a progressive double has tens of thousands (replaying them all
+    # took half of chelebi's test).
+    for turn in turns[:: max(1, len(turns) // 400)] if played else ():
+        assert turn.after.notation() in replays(position, roll, turn.steps), turn.text
 
 
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
