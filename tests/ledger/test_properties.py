@@ -416,8 +416,9 @@ class LedgerMachine(RuleBasedStateMachine):
         self.touched.clear()
 
 
-# Each step checks every invariant over the whole books: 30 runs of 50 steps keep the
-# suite's share to a quarter of a minute; LEDGER_MACHINE_EXAMPLES asks for more.
-EXAMPLES = int(os.environ.get("LEDGER_MACHINE_EXAMPLES", "30"))
+# Each step checks every invariant over the whole books: 60 runs of 50 steps take half
+# a minute of the suite (money is where a missed bug costs most); LEDGER_MACHINE_EXAMPLES
+# asks for more, or fewer.
+EXAMPLES = int(os.environ.get("LEDGER_MACHINE_EXAMPLES", "60"))
 LedgerMachine.TestCase.settings = settings(max_examples=EXAMPLES, stateful_step_count=50, deadline=None)
 TestLedgerMachine = LedgerMachine.TestCase
