@@ -12,6 +12,7 @@ from tests.cli.cli_helpers import run_subcommand
 from typer.testing import Result
 
 from tavla.cli import analyze
+from tavla.core.dice import SeededDice
 from tavla.match.match import Match
 from tavla.match.record import MatchRecord
 from tavla.match.settings import MatchSettings
@@ -24,7 +25,7 @@ def run(*args: str) -> Result:
 def random_game(path: Path, game: str = "tabla", turns: int = 40) -> Path:
     """A money game of random turns (some of them blunders), stopped by a drop."""
     rng = random.Random(7)
-    match = Match(MatchSettings(game=game, length=0, names=("Ayşe", "Boyan")), start=True)
+    match = Match(MatchSettings(game=game, length=0, names=("Ayşe", "Boyan")), dice=SeededDice(7))
     while len([a for a in match.actions if a.kind == "move"]) < turns and match.state.result is None:
         match.roll()
         seat = match.state.actor
