@@ -44,7 +44,7 @@ def migrated_sqlite(path: Path) -> str:
     return f"sqlite:///{path}"
 
 
-def migrated_postgres(server: str, prefix: str = "tavla_test") -> str:
+def migrated_postgres(server: str) -> str:
     """The URL of a new migrated database on the PostgreSQL ``server``
     (``postgresql://user@host:port``), copied from this process's template."""
     import psycopg
@@ -55,7 +55,7 @@ def migrated_postgres(server: str, prefix: str = "tavla_test") -> str:
             connection.execute(f'CREATE DATABASE "{template}"')
         _migrate(f"{server}/{template}")
         _postgres_templates[server] = template
-    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
+    name = f"tavla_test_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(f"{server}/postgres", autocommit=True) as connection:
         # A template must have no other connection while it is copied: nothing but
         # this function connects to it, and only while migrating it above.

@@ -13,7 +13,6 @@ game has more than one settlement.
 from __future__ import annotations
 
 import asyncio
-import atexit
 import os
 import shutil
 import tempfile
@@ -34,6 +33,7 @@ from hypothesis.stateful import (
     precondition,
     rule,
 )
+from tests.databases import migrated_sqlite
 
 from tavla.ledger.accounts import (
     AccountKey,
@@ -56,30 +56,10 @@ from tavla.ledger.postings import TransactionKind
 from tavla.ledger.service import Ledger
 from tavla.ledger.stakes import GameStake, MatchStake, StakeTerms
 from tavla.ledger.tournaments import TournamentTerms
-from tavla.storage.database import migrate, open_engine, sessions
+from tavla.storage.database import open_engine, sessions
 
 FEDERATIONS = ("site", "istanbul")
 PLAYERS = ("ayse", "boris", "carla")
-_template: Path | None = None
-
-
-def _migrated_template() -> Path:
-    """One migrated database, copied for every run of the machine (migrating each
-    time would take most of the test's time)."""
-    global _template
-    if _template is None:
-        folder = tempfile.mkdtemp(prefix="tavla-ledger-template.")
-        atexit.register(shutil.rmtree, folder, True)
-        path = Path(folder) / "ledger.db"
-
-        async def create() -> None:
-            engine = open_engine(f"sqlite:///{path}")
-            await migrate(engine)
-            await engine.dispose()
-
-        asyncio.run(create())
-        _template = path
-    return _template
 
 
 def _fee(pot_cents: int) -> int:
@@ -118,9 +98,8 @@ class LedgerMachine(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         self.folder = Path(tempfile.mkdtemp(prefix="tavla-ledger-machine."))
-        shutil.copy(_migrated_template(), self.folder / "ledger.db")
         self.loop = asyncio.new_event_loop()
-        self.engine = open_engine(f"sqlite:///{self.folder / 'ledger.db'}")
+        self.engine = open_engine(migrated_sqlite(self.folder / "ledger.db"))
         self.ledger = Ledger(sessions(self.engine))
         self.balances: Counter[AccountKey] = Counter()
         self.model_games: dict[str, ModelGame] = {}

@@ -250,8 +250,10 @@ def test_a_websocket_from_another_site_is_refused(site: Site) -> None:
     assert refused.value.code == 1008
 
 
-def play_out(seat: Seat, limit: int = 3000) -> dict[str, Any]:
-    """Play this seat's turns with the first legal step until the match ends."""
+def play_out(seat: Seat, limit: int = 3000, resign_after: int | None = None) -> dict[str, Any]:
+    """Play this seat's turns with the first legal step until the match ends; with
+    ``resign_after``, resign (a single game) before rolling once that many turns are
+    played."""
     for _ in range(limit):
         state = seat.wait(lambda s: s["match"]["over"] or s["match"]["actor"] == s["seat"])
         if state["match"]["over"]:
@@ -260,6 +262,10 @@ def play_out(seat: Seat, limit: int = 3000) -> dict[str, Any]:
         if action is None:
             seat.read_state()
             continue
+        if action["kind"] == "commit" and resign_after is not None:
+            resign_after -= 1
+        elif action["kind"] == "roll" and resign_after is not None and resign_after <= 0:
+            action = {"kind": "resign", "level": "single"}
         answer = seat.send(action)
         assert answer["type"] == "ack", answer
     raise AssertionError("the match did not end")

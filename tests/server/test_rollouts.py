@@ -13,7 +13,6 @@ from fastapi.testclient import TestClient
 from sqlalchemy import update
 from tests.server.conftest import Player, Site, make_settings
 from tests.server.play import Seat
-from tests.server.served import first_legal
 from tests.server.test_live import play_out
 
 from tavla.analysis.report import analyze
@@ -45,27 +44,10 @@ def site(database_url: str) -> Iterator[Site]:
 def finished_game(site: Site, player: Player) -> str:
     game_id = site.bot_game(player, game="tabla", length=1, level="beginner")
     with site.as_(player).websocket_connect(f"/ws/game/{game_id}") as socket:
-        play_then_resign(Seat(socket))
+        # Ten turns, then a resignation the bot accepts: half the turns of a game played
+        # out, and half its rollouts' time.
+        assert play_out(Seat(socket), resign_after=10)["match"]["over"]
     return game_id
-
-
-def play_then_resign(seat: Seat, turns: int = 10) -> None:
-    """The seat's first ``turns`` turns against the bot, each its first legal steps, then
-    a resignation the bot accepts: the game ends in half the turns of one played out,
-    and its rollouts take half the time."""
-    while True:
-        state = seat.wait(lambda s: s["match"]["over"] or s["match"]["actor"] == s["seat"])
-        if state["match"]["over"]:
-            return
-        action = first_legal(state)
-        if action is None:
-            seat.read_state()
-            continue
-        if action["kind"] == "commit":
-            turns -= 1
-        elif action["kind"] == "roll" and turns <= 0:
-            action = {"kind": "resign", "level": "single"}
-        assert seat.send(action)["type"] == "ack"
 
 
 def wait_done(site: Site, game_id: str, timeout_s: float = 120) -> dict[str, Any]:
@@ -112,7 +94,7 @@ def test_a_rollout_is_asked_for_once_by_a_registered_player_and_changes_the_anal
     playing = site.post(player, url)
     assert playing.status_code == 409 and playing.json()["error"]["code"] == "not_finished"
     with site.as_(player).websocket_connect(f"/ws/game/{game_id}") as socket:
-        play_then_resign(Seat(socket))
+        assert play_out(Seat(socket), resign_after=10)["match"]["over"]
     assert site.as_(None).get(url).json()["rollout"] is None
     before = site.as_(None).get(f"/api/games/{game_id}/analysis").json()
     assert before["rollout"] is None and all(move["rollout"] is None for move in before["moves"])
