@@ -1,6 +1,7 @@
-"""Reading whole-turn text on chelebi's long progressive doubles (1-1, 2-2, 3-3).
+"""Reading and writing whole-turn text on chelebi's long progressive doubles (1-1, 2-2, 3-3).
 
-    .venv/bin/python benchmarks/progressive_parse.py [--cases N] [--reference K] [--seed S]
+    .venv/bin/python benchmarks/progressive_parse.py [--cases N] [--reference K]
+                                                     [--weaker-cut K] [--seed S]
 
 Such a roll can have over a million legal turns, so ``parse_turn`` does not list
 them: it computes the position the text describes and searches depth-first for a
@@ -11,6 +12,13 @@ half get two destinations moved by one point each (same pips, mostly illegal).
 Printed: the time to read each text (median, 90th percentile, maximum) and, for the
 first ``--reference`` legal cases, the time to list every legal turn and pick the one
 with the text's resulting position (the plain way), in the same run, with the ratio.
+
+Writing a turn's text (``turn.text``) searches for its first playing order
+(``find_turn``); its time is printed for every case's turn, and, for the first
+``--weaker-cut`` cases, the same search's time on a fresh copy of the position with
+the checkers' walks left out of its cut (only the pips and the points above each
+point checked, as before the walks were added), with the ratio. That search can take
+minutes a turn.
 """
 
 from __future__ import annotations
@@ -20,13 +28,15 @@ import random
 import statistics
 import time
 from typing import Any
+from unittest import mock
 
 from rich.progress import track
 
 from tavla.core.errors import IllegalMoveError
 from tavla.core.registry import find_game
+from tavla.rules.backgammon import position as family
 
-CHELEBI: Any = find_game("chelebi")
+CHELEBI: Any = find_game("chelebi").position_class
 
 
 def random_position(rng: random.Random) -> Any:
@@ -84,6 +94,24 @@ def by_listing(position: Any, text: str) -> float:
     return time.perf_counter() - start
 
 
+def timed_text(turn: Any) -> float:
+    start = time.perf_counter()
+    assert turn.text
+    return time.perf_counter() - start
+
+
+def with_weaker_cut(position: Any, turn: Any) -> float:
+    """The first playing order's search on a fresh copy, the walks left out of its cut."""
+    fresh = CHELEBI.from_notation(position.notation())
+    target = turn.after.mover_state_of(position.side)
+    with mock.patch.object(family, "walks_fit", lambda *_: True):
+        start = time.perf_counter()
+        found = fresh.find_turn(target)
+        seconds = time.perf_counter() - start
+    assert found is not None and found.text == turn.text
+    return seconds
+
+
 def summary(name: str, seconds: list[float]) -> None:
     if not seconds:
         return
@@ -101,13 +129,20 @@ def main() -> None:
     )
     parser.add_argument("--cases", type=int, default=60)
     parser.add_argument("--reference", type=int, default=2)
+    parser.add_argument("--weaker-cut", type=int, default=0)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     rng = random.Random(args.seed)
     cases = []
-    for number in range(args.cases):
+    texts: list[float] = []
+    weaker: list[tuple[float, float]] = []
+    for number in track(range(args.cases), description="writing turn texts"):
         position = random_position(rng)
-        text = turn_by_steps(position, rng).text
+        turn = turn_by_steps(position, rng)
+        texts.append(timed_text(turn))
+        if number < args.weaker_cut:
+            weaker.append((texts[-1], with_weaker_cut(position, turn)))
+        text = turn.text
         cases.append((position, shifted(text, rng) if number % 2 else text, number % 2 == 0))
     times: dict[str, list[float]] = {"legal": [], "refused": []}
     reference: list[tuple[float, float]] = []
@@ -117,6 +152,14 @@ def main() -> None:
         times["legal" if legal else "refused"].append(seconds)
         if original and len(reference) < args.reference:
             reference.append((seconds, by_listing(position, text)))
+    summary("written", texts)
+    if weaker:
+        ours, old = (sum(seconds) for seconds in zip(*weaker, strict=True))
+        print(
+            f"weaker cut: the first {len(weaker)} texts written in {old:.2f} s (at most "
+            f"{max(o for _, o in weaker):.2f} s), with the walks in {ours:.2f} s (at most "
+            f"{max(w for w, _ in weaker):.2f} s): {old / ours:.1f} x"
+        )
     summary("legal", times["legal"])
     summary("refused", times["refused"])
     for ours, old in reference:

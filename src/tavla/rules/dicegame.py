@@ -303,9 +303,9 @@ class DiceGame(Defined, TwoDiceChance, Generic[S]):
 
         A depth-first search over the dice a legal turn plays, pruned by the
         game's :meth:`could_reach`, remembering dead ends. Answers are kept on the
-        position: on a huge progressive double one search takes a tenth of a second,
-        and a turn's text (its first playing order) is asked for again by every copy
-        of the turn, a bot's choice and the record of it.
+        position: on a huge progressive double one search takes from milliseconds to
+        seconds, and a turn's text (its first playing order) is asked for again by
+        every copy of the turn, a bot's choice and the record of it.
         """
         known = self._found_turns
         if target not in known:
@@ -344,7 +344,9 @@ class DiceGame(Defined, TwoDiceChance, Generic[S]):
         return None
 
     def could_reach(self, state: S, target: S, dice: Sequence[int]) -> bool:
-        """False when playing ``dice`` from ``state`` cannot end in ``target``."""
+        """False when playing ``dice`` from ``state`` cannot end in ``target``: the cut
+        of :meth:`find_turn`'s search, which must never refuse a state the turn can
+        finish from (``tavla.rules.walks`` serves the games that move down a line)."""
         return True
 
     @cached_property

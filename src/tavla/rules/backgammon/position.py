@@ -38,6 +38,7 @@ from tavla.rules.dicesteps import DiceTurn, MaybeStep
 from tavla.rules.movetext import Step, format_turn, parse_move
 from tavla.rules.tpn_checks import split_for_game
 from tavla.rules.turns import StepFunction
+from tavla.rules.walks import walks_fit
 
 CHECKERS = 15
 PARSE_LIST_LIMIT = 20_000
@@ -249,7 +250,12 @@ class BackgammonPosition(DiceGame[State]):
                 return False
         # Every die moves its full number of pips, except one bearing off from below.
         needed, left = pips_now - pips_target, sum(dice)
-        return needed == left or (needed < left and target[0] > state[0])
+        if not (needed == left or (needed < left and target[0] > state[0])):
+            return False
+        # Only blots are hit: the opponent's points of two or more stay closed.
+        closed = sum(1 << point for point in range(1, 25) if state[51 - point] >= 2)
+        hits = sum(1 << point for point in range(1, 25) if state[51 - point] > target[51 - point])
+        return walks_fit(state[:26], target[:26], dice, closed, hits)
 
     # ------------------------------------------------------------ reading text
     def parse_turn(self, text: str) -> DiceTurn[Self]:

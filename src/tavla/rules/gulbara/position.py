@@ -45,6 +45,7 @@ from tavla.rules.tpn_checks import (
     split_without_bar,
 )
 from tavla.rules.turns import StepFunction
+from tavla.rules.walks import walks_fit
 
 ROLL_COUNT_CAP = 3
 #: Every progressive sequence is a tail of the one 1-1 starts (RULES.md 6.2).
@@ -82,6 +83,11 @@ def _start_points() -> tuple[int, ...]:
     points[23] = CHECKERS  # White's 24
     points[to_opponent_point(24) - 1] = -CHECKERS  # Black's 24 is White's 12
     return tuple(points)
+
+
+def _mine(state: State) -> tuple[int, ...]:
+    """The mover's checkers from off (0) to the bar (25), which gulbara does not have."""
+    return (*(max(count, 0) for count in state), 0)
 
 
 def _white_index(side: int, point: int) -> int:
@@ -200,7 +206,11 @@ class GulbaraPosition(DiceGame[State]):
                     return False
         # Every die moves its full number of pips, except one bearing off from below.
         needed, left = pips_now - pips_target, sum(dice)
-        return needed == left or (needed < left and target[0] > state[0])
+        if not (needed == left or (needed < left and target[0] > state[0])):
+            return False
+        # Nothing is hit: the opponent's points stay closed all turn.
+        closed = sum(1 << point for point in range(1, 25) if state[point] < 0)
+        return walks_fit(_mine(state), _mine(target), dice, closed)
 
     # ------------------------------------------------------------------ result
     def outcome(self) -> Outcome | None:

@@ -1,0 +1,160 @@
+"""Whether the mover's checkers can still walk the dice left to where a turn ends.
+
+The search for a turn's first playing order (:meth:`DiceGame.find_turn`) walks the
+dice one by one, highest point first, and must prove every earlier branch dead before
+it takes a later one. On a low progressive double (chelebi's 1-1 plays 24 dice) a
+weak test lets it wander through millions of states that can no longer end as
+wanted; this one cuts most of them early. It serves the games whose checkers move
+down a line of points 25 (the bar) to 1 and off (0), and in which the points closed
+to the mover stay closed for the rest of the turn: tabla's family, where only a
+single checker is ever hit, and gulbara, where nothing is.
+
+Any way of playing the dice left can be read as a set of walks, one per *leaving*
+checker (a point holds more of the mover's checkers now than at the end: that many
+leave it), each ending on its own *arriving* slot (a point, or off, that holds more
+at the end than now): where one checker ends on a point another leaves, join their
+walks into one. A joined walk lands where its two parts landed, so in some order of
+its dice it lands only on open points, and only its last die can bear off from
+below. Hence:
+
+- every leaving checker has a walk over open points to an arriving slot, and the
+  fewest dice those walks need, added up, fit in the dice left;
+- the leaving checkers and the arriving slots pair off, each checker with a slot it
+  can walk to;
+- each blot the turn must hit is landed on by one of the pairs' walks: its checker
+  can walk to the blot's point and on from there to its slot.
+
+What the test leaves out (which dice each walk takes, the order of the dice between
+checkers, the bar's checkers entering first, the whole side being home before a
+bear-off) only makes it weaker: it never refuses a state the real turn can finish
+from. A test checks that against an exact search (``tests/rules/test_walks.py``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from functools import lru_cache
+from itertools import product
+
+Dice = tuple[tuple[int, int], ...]
+"""Dice as ``(value, count)`` pairs, lowest value first."""
+Walks = tuple[int, ...]
+"""For each point 0 (off) to 24, the fewest dice a walk there takes, or 0 for none."""
+BAR = 25
+MOST_HIT_CHOICES = 256
+"""Beyond this many ways of choosing which pair hits each blot, the blots are left out
+of the pairing (it is then checked without them)."""
+
+
+def walks_fit(
+    now: Sequence[int], then: Sequence[int], dice: Sequence[int], closed: int, hits: int = 0
+) -> bool:
+    """False when the mover's checkers ``now`` cannot walk ``dice`` to ``then``.
+
+    ``now`` and ``then`` count the mover's checkers on points 0 (off) to 25 (the bar);
+    bit p of ``closed`` is set for each point 1-24 closed to him until the turn ends,
+    and of ``hits`` for each point some checker must land on (a blot to hit).
+    """
+    checkers = [point for point in range(BAR, 0, -1) for _ in range(now[point] - then[point])]
+    slots = [point for point in range(BAR - 1, -1, -1) for _ in range(then[point] - now[point])]
+    if len(checkers) > len(dice) or (not checkers and dice):
+        return False
+    counted = tuple(sorted(Counter(dice).items()))
+    walks = [_walks(start, counted, closed) for start in checkers]
+    fewest = 0
+    for walk in walks:
+        options = [walk[end] for end in slots if walk[end]]
+        if not options:
+            return False
+        fewest += min(options)
+    if fewest > len(dice):
+        return False
+    hitters = [_hitters(point, checkers, slots, walks, counted, closed) for point in _bits(hits)]
+    if any(not pairs for pairs in hitters):
+        return False
+    choices = 1
+    for pairs in hitters:
+        choices *= len(pairs)
+    if choices > MOST_HIT_CHOICES:
+        hitters = []
+    for chosen in product(*hitters):
+        fixed = dict(chosen)
+        # One pair may hit several blots; a checker or a slot in two pairs may not.
+        if len(fixed) == len(set(chosen)) == len(set(fixed.values())) and _pair_off(walks, slots, fixed):
+            return True
+    return False
+
+
+def _bits(mask: int) -> list[int]:
+    return [point for point in range(1, BAR) if mask >> point & 1]
+
+
+def _hitters(
+    point: int, checkers: list[int], slots: list[int], walks: list[Walks], dice: Dice, closed: int
+) -> list[tuple[int, int]]:
+    """The pairs (checker, slot), by index, whose walk can land on ``point`` on the way."""
+    onwards = _walks(point, dice, closed)
+    return [
+        (checker, slot)
+        for checker, start in enumerate(checkers)
+        if start > point and walks[checker][point]
+        for slot, end in enumerate(slots)
+        if end == point or (end < point and onwards[end])
+    ]
+
+
+def _pair_off(walks: list[Walks], slots: list[int], fixed: dict[int, int]) -> bool:
+    """Whether the checkers pair off with the slots, each with one it can walk to, the
+    ``fixed`` pairs (checker to slot) given (augmenting paths: a bipartite matching)."""
+    owner = [-1] * len(slots)
+    for checker, slot in fixed.items():
+        owner[slot] = checker
+    taken = set(fixed.values())
+
+    def place(checker: int, seen: set[int]) -> bool:
+        for slot, end in enumerate(slots):
+            if walks[checker][end] and slot not in seen and slot not in taken:
+                seen.add(slot)
+                if owner[slot] < 0 or place(owner[slot], seen):
+                    owner[slot] = checker
+                    return True
+        return False
+
+    return all(place(checker, set()) for checker in range(len(walks)) if checker not in fixed)
+
+
+@lru_cache(maxsize=1 << 14)
+def _walks(start: int, dice: Dice, closed: int) -> Walks:
+    """For each point 0 (off) to 24, the fewest of ``dice`` that take one checker from
+    ``start`` there in some order over open points, or 0 where none do. Only the last
+    die may bear off from below (land past 0)."""
+    values = tuple(value for value, _ in dice)
+    limits = tuple(count for _, count in dice)
+    fewest = [0] * BAR
+    # Breadth-first over the shares of the dice played (a count of each value): a
+    # share fixes the point reached, whatever the order, and is met first with the
+    # fewest dice.
+    level = [tuple(0 for _ in dice)]
+    seen = set(level)
+    used = 0
+    while level:
+        used += 1
+        following = []
+        for share in level:
+            point = start - sum(value * count for value, count in zip(values, share, strict=True))
+            for index, value in enumerate(values):
+                if share[index] == limits[index]:
+                    continue
+                longer = (*share[:index], share[index] + 1, *share[index + 1 :])
+                if longer in seen:
+                    continue
+                seen.add(longer)
+                landing = point - value
+                if landing <= 0:
+                    fewest[0] = fewest[0] or used  # borne off: this checker plays no more
+                elif not closed >> landing & 1:
+                    fewest[landing] = fewest[landing] or used
+                    following.append(longer)
+        level = following
+    return tuple(fewest)

@@ -1,0 +1,188 @@
+"""The cut of the search for a turn's first playing order (RULES.md 1.1, 4, 6.2).
+
+A turn's text is that of its first playing order. On progressive doubles too many to
+list, :meth:`DiceGame.find_turn` searches for it die by die and cuts every state from
+which the turn can no longer end where it must (``could_reach``, for the tabla
+family and gulbara through :func:`tavla.rules.walks.walks_fit`). A cut that refused
+a state the turn can finish from would give a turn another text, or none; one that
+refused too little leaves the search to wander (a chelebi 1-1 took 90 s before).
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from tests.dice_positions import dice_start
+from tests.rules.backgammon.positions import parse, tpn
+
+from tavla.bots.playout import random_playout
+from tavla.core.dice import ROLLS
+from tavla.rules.backgammon.movegen import State
+from tavla.rules.walks import walks_fit
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def met_positions(game: str, seed: int) -> list[Any]:
+    """The positions with a turn due in one seeded random game."""
+    found: list[Any] = []
+    rng = random.Random(seed)
+    start = dice_start(game).with_side(rng.randrange(2))
+    random_playout(start, rng, on_turn=lambda before, _: found.append(before))
+    return found
+
+
+class ExactOrders:
+    """The first playing order of every legal turn, found with an exact oracle (the set
+    of end states below each state, worked out in full), and the cut checked on the way:
+    it must let every state through to each of its ends."""
+
+    def __init__(self, position: Any, dice: tuple[int, ...]) -> None:
+        self.position = position
+        self.step_function = position.step_function()
+        self.dice = dice
+        self.checked: set[tuple[State, int]] = set()
+
+    @functools.cache  # noqa: B019 - one short-lived object per drawn position
+    def ends(self, state: State, index: int) -> frozenset[State]:
+        if index == len(self.dice):
+            return frozenset([state])
+        following = self.step_function(state, self.dice[index])
+        return frozenset().union(*(self.ends(after, index + 1) for _, after in following))
+
+    def first_order(self, state: State, index: int, end: State) -> tuple[Any, ...]:
+        if index == len(self.dice):
+            return ()
+        for step, after in self.step_function(state, self.dice[index]):
+            if end in self.ends(after, index + 1):
+                return (step, *self.first_order(after, index + 1, end))
+        raise AssertionError(f"{end} is not below {state}")
+
+    def check_cut(self, state: State, index: int) -> None:
+        if (state, index) in self.checked:
+            return
+        self.checked.add((state, index))
+        for end in self.ends(state, index):
+            assert self.position.could_reach(state, end, self.dice[index:]), (state, end, self.dice[index:])
+        if index < len(self.dice):
+            for _, after in self.step_function(state, self.dice[index]):
+                self.check_cut(after, index + 1)
+
+
+def exact_first_orders(position: Any) -> dict[State, tuple[Any, ...]]:
+    """Every end state of a legal turn with the steps of its first playing order."""
+    planner = position.plan()
+    start = position.mover_state()
+    first: dict[State, tuple[Any, ...]] = {}
+    for sequence in planner.remaining_dice():
+        exact = ExactOrders(position, tuple(sequence[: planner.target]))
+        exact.check_cut(start, 0)
+        for end in exact.ends(start, 0):
+            if end not in first:
+                steps = exact.first_order(start, 0, end)
+                first[end] = tuple(step for step in steps if step is not None)
+    return first
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(["tabla", "antitabla", "chelebi", "gulbara"]),
+    st.integers(0, 10_000),
+    st.integers(0, 1_000),
+    st.sampled_from([roll for roll, _ in ROLLS]),
+)
+def test_the_cut_keeps_every_end_and_the_search_finds_the_first_order(
+    game: str, seed: int, pick: int, roll: Any
+) -> None:
+    met = met_positions(game, seed)
+    position = met[pick % len(met)]
+    # A gulbara completion has no roll: it plays the dice the opponent left.
+    rolled = position if position.dice is None else position._replace(dice=roll)
+    if rolled.outcome() is not None or rolled.legal_turns_within(3_000) is None:
+        return
+    orders = exact_first_orders(rolled)
+    for end, steps in orders.items():
+        found = rolled.find_turn(end)
+        assert found is not None and found.steps == steps
+
+
+CHELEBI_ONE_ONE = "chelebi 2b/4w/-/1b/-/3w/1w/-/-/-/1w/4b/3w/-/-/-/1b/-/1b/3b/1w/-/2b/1w 1,1 0,0 b 11"
+TEXT = "bar/10 24/14*/6 21/18*/6 13/9 13/7(2) 13/3 8/3 5/3 5/4*/3 2/1*"
+
+
+def test_a_chelebi_one_one_turn_has_its_first_order() -> None:
+    """RULES.md 4: 1-1 plays 24 dice. This turn's first order, once found after 11 million
+    states of the search, is the order the exact oracle finds from the same states."""
+    position = parse(CHELEBI_ONE_ONE)
+    after = parse("chelebi 1b/4w/-/-/-/3w/-/-/-/-/-/-/3w/-/1b/1b/-/2b/3b/1b/-/4b/1b/1b 5,0 0,0 w -")
+    found = position.find_turn(after.mover_state_of(position.side))
+    assert found is not None and found.after == after
+    assert found.text == TEXT
+
+
+def test_states_the_walks_refuse() -> None:
+    """Each state here passes the older tests (checkers only move down, the pips fit the
+    dice) and cannot end as wanted."""
+    # Three checkers must move and two dice are left.
+    start = parse(tpn({10: 1, 9: 1, 8: 1, 6: 12}, {1: 2}, dice="54"))
+    end = parse(tpn({7: 1, 6: 13, 5: 1}, {1: 2})).mover_state()
+    assert not start.could_reach(start.mover_state(), end, (5, 4))
+    end = parse(tpn({10: 1, 6: 12, 4: 2}, {1: 2})).mover_state()
+    assert start.could_reach(start.mover_state(), end, (5, 4))
+    # 13/7 with two 3s lands on 10, which the opponent holds (his 15); open, it passes.
+    for black, reachable in (({15: 2}, False), ({16: 2}, True)):
+        start = parse(tpn({13: 1, 6: 14}, black, dice="33"))
+        end = parse(tpn({7: 1, 6: 14}, black)).mover_state()
+        assert start.could_reach(start.mover_state(), end, (3, 3)) is reachable
+    # 13/8 with a 3 and a 2 lands on 10 or 11 on the way, never on 9: the blot there
+    # (Black's 16) cannot be the one on the bar at the end; on 10 (his 15) it can.
+    for blot, reachable in ((16, False), (15, True)):
+        start = parse(tpn({13: 1, 6: 14}, {blot: 1, 1: 2}, dice="32"))
+        end = parse(tpn({8: 1, 6: 14}, {1: 2}, bar=(0, 1))).mover_state()
+        assert start.could_reach(start.mover_state(), end, (3, 2)) is reachable
+
+
+def board(**points: int) -> list[int]:
+    """The mover's checkers from off (``p0``) to the bar (``p25``)."""
+    counts = [0] * 26
+    for name, count in points.items():
+        counts[int(name[1:])] = count
+    return counts
+
+
+def test_walks_fit_reads_each_checkers_walks() -> None:
+    closed_10 = 1 << 10
+    # One checker, 13 to 7: two 3s land on 10; a 2 and a 4 can go round it.
+    assert not walks_fit(board(p13=1), board(p7=1), (3, 3), closed_10)
+    assert walks_fit(board(p13=1), board(p7=1), (2, 4), closed_10)
+    assert walks_fit(board(p13=1), board(p7=1), (3, 3), 0)
+    # A checker that cannot walk to any point to be reached.
+    assert not walks_fit(board(p13=1, p12=1), board(p11=1, p6=1), (4, 4), 0)
+    # A point to be reached that no leaving checker can walk to: both reach only 8.
+    assert not walks_fit(board(p13=1, p12=1), board(p8=1, p1=1), (5, 4), 0)
+    assert walks_fit(board(p13=1, p12=1), board(p8=1, p4=1), (5, 4), 0)
+    # The fewest dice: 10 to 8 takes both 1s, and 9 must still move.
+    assert not walks_fit(board(p10=1, p9=1), board(p8=1, p7=1), (1, 1), 0)
+    assert walks_fit(board(p10=1, p9=1), board(p8=1, p7=1), (1, 1, 1), 0)
+    # Bearing off from below with the last die only: 3 with a 2 lands on 1, then off.
+    assert walks_fit(board(p3=1), board(p0=1), (2, 6), 0)
+    assert not walks_fit(board(p3=2), board(p0=1, p3=1), (2, 2), 1 << 1)
+    # A blot to hit on the way: 13 to 8 with a 3 and a 2 lands on 10 or 11.
+    assert walks_fit(board(p13=1), board(p8=1), (3, 2), 0, hits=1 << 10)
+    assert not walks_fit(board(p13=1), board(p8=1), (3, 2), 0, hits=1 << 9)
+    # Pairing off with a blot to hit: 24 and 23 can reach the two slots on 18, and 13 the
+    # one on 3. A blot on 20 can only be hit by 24's 4, after which it cannot stop on 18:
+    # it would have to go on to 3, which 13 can reach alone.
+    now, then, dice = board(p24=1, p23=1, p13=1), board(p18=2, p3=1), (4, 5, 6, 6)
+    assert walks_fit(now, then, dice, 0)
+    assert not walks_fit(now, then, dice, 0, hits=1 << 20)
+    assert walks_fit(now, then, dice, 0, hits=1 << 9)  # 13/9*/3
+    assert walks_fit(board(p13=1), board(p10=1), (3,), 0, hits=1 << 10)  # 13/10*, staying
+    # Nothing moves, nothing left to play.
+    assert walks_fit(board(p6=2), board(p6=2), (), 0)
+    assert not walks_fit(board(p6=2), board(p6=2), (1,), 0)
