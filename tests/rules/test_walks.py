@@ -10,31 +10,19 @@ refused too little leaves the search to wander (a chelebi 1-1 took 90 s before).
 
 from __future__ import annotations
 
-import functools
-import random
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.dice_positions import dice_start
+from tests.bots.test_fast import playout_positions
 from tests.rules.backgammon.positions import parse, tpn
 
-from tavla.bots.playout import random_playout
 from tavla.core.dice import ROLLS
 from tavla.rules.backgammon.movegen import State
 from tavla.rules.walks import walks_fit
 
 pytestmark = pytest.mark.timeout(120)
-
-
-def met_positions(game: str, seed: int) -> list[Any]:
-    """The positions with a turn due in one seeded random game."""
-    found: list[Any] = []
-    rng = random.Random(seed)
-    start = dice_start(game).with_side(rng.randrange(2))
-    random_playout(start, rng, on_turn=lambda before, _: found.append(before))
-    return found
 
 
 class ExactOrders:
@@ -47,13 +35,17 @@ class ExactOrders:
         self.step_function = position.step_function()
         self.dice = dice
         self.checked: set[tuple[State, int]] = set()
+        self.known: dict[tuple[State, int], frozenset[State]] = {}
 
-    @functools.cache  # noqa: B019 - one short-lived object per drawn position
     def ends(self, state: State, index: int) -> frozenset[State]:
-        if index == len(self.dice):
-            return frozenset([state])
-        following = self.step_function(state, self.dice[index])
-        return frozenset().union(*(self.ends(after, index + 1) for _, after in following))
+        if (state, index) not in self.known:
+            if index == len(self.dice):
+                found = frozenset([state])
+            else:
+                following = self.step_function(state, self.dice[index])
+                found = frozenset().union(*(self.ends(after, index + 1) for _, after in following))
+            self.known[state, index] = found
+        return self.known[state, index]
 
     def first_order(self, state: State, index: int, end: State) -> tuple[Any, ...]:
         if index == len(self.dice):
@@ -99,7 +91,7 @@ def exact_first_orders(position: Any) -> dict[State, tuple[Any, ...]]:
 def test_the_cut_keeps_every_end_and_the_search_finds_the_first_order(
     game: str, seed: int, pick: int, roll: Any
 ) -> None:
-    met = met_positions(game, seed)
+    met = playout_positions(game, seed)
     position = met[pick % len(met)]
     # A gulbara completion has no roll: it plays the dice the opponent left.
     rolled = position if position.dice is None else position._replace(dice=roll)
