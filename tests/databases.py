@@ -3,8 +3,9 @@
 Migrating an empty database takes about 0.15 s on SQLite and on PostgreSQL, and the
 server tests make some six hundred; a copy takes a few milliseconds. A server started
 on a copy still runs its migrations and finds nothing to do. Migrating an empty
-database is tested where the server starts as a user starts it (tests/e2e,
-tests/realtime, tests/server/served.py) and by the ledger's own tests.
+database is tested where one server starts as a user starts it (tests/e2e,
+``serve_sqlite`` in tests/server/served.py) and by the ledger's own tests; the pairs of
+processes of tests/realtime's fault tests start side by side on a migrated one.
 """
 
 from __future__ import annotations
@@ -22,7 +23,9 @@ _sqlite_template: Path | None = None
 _postgres_templates: dict[str, str] = {}
 
 
-def _migrate(url: str) -> None:
+def migrate_database(url: str) -> None:
+    """Run the migrations on the database at ``url``."""
+
     async def run() -> None:
         engine = open_engine(url)
         await migrate(engine)
@@ -38,7 +41,7 @@ def migrated_sqlite(path: Path) -> str:
         folder = tempfile.mkdtemp(prefix="tavla-template.")
         atexit.register(shutil.rmtree, folder, True)
         template = Path(folder) / "template.db"
-        _migrate(f"sqlite:///{template}")
+        migrate_database(f"sqlite:///{template}")
         _sqlite_template = template
     shutil.copyfile(_sqlite_template, path)
     return f"sqlite:///{path}"
@@ -53,7 +56,7 @@ def migrated_postgres(server: str) -> str:
         template = f"tavla_template_{uuid.uuid4().hex[:12]}"
         with psycopg.connect(f"{server}/postgres", autocommit=True) as connection:
             connection.execute(f'CREATE DATABASE "{template}"')
-        _migrate(f"{server}/{template}")
+        migrate_database(f"{server}/{template}")
         _postgres_templates[server] = template
     name = f"tavla_test_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(f"{server}/postgres", autocommit=True) as connection:

@@ -13,9 +13,10 @@ from typing import Any
 
 import httpx
 import pytest
+from tests.databases import migrated_sqlite
 from tests.realtime.conftest import RedisServer
 from tests.server.conftest import DATABASES, _postgres_database
-from tests.server.served import Account, Served, WsSeat, check_acked_once, offer_and_accept
+from tests.server.served import Account, Served, WsSeat, check_acked_once, offer_and_accept, start_together
 from tests.server.test_restart import Table, flag_result, seen, wait_finished
 from websockets.exceptions import ConnectionClosed
 
@@ -37,12 +38,14 @@ def pair(
     request: pytest.FixtureRequest, tmp_path: Path, redis_server: RedisServer
 ) -> Iterator[tuple[Served, Served]]:
     """Two processes behind an imagined balancer: the same database and Redis."""
-    database = _postgres_database() if request.param == "postgresql" else f"sqlite:///{tmp_path / 'tavla.db'}"
+    if request.param == "postgresql":
+        database = _postgres_database()
+    else:
+        database = migrated_sqlite(tmp_path / "tavla.db")
     env = {"TAVLA_REDIS_URL": redis_server.url, "TAVLA_LEASE_MS": str(LEASE_MS)}
     first = Served(database, tmp_path / "first.log", env)
     second = Served(database, tmp_path / "second.log", env)
-    first.start()
-    second.start()
+    start_together(first, second)
     try:
         yield first, second
     finally:

@@ -9,8 +9,10 @@ that was not stored.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import json
 import shutil
+import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
@@ -19,10 +21,11 @@ from typing import Any
 
 import httpx
 import pytest
+from tests.databases import migrate_database
 from tests.realtime.conftest import RedisServer
 from tests.realtime.players import Match, Player, check_final, sane_clock, seated
 from tests.realtime.test_faults import LEASE_MS
-from tests.server.served import Account, Served, first_legal
+from tests.server.served import Account, Served, first_legal, start_together
 from websockets.sync.client import ClientConnection, connect
 
 from tavla.cluster.process import ComponentError, free_port
@@ -45,6 +48,24 @@ def _postgres_installed() -> bool:
     return True
 
 
+_template: list[Path] = []
+
+
+def _initialised_cluster() -> Path:
+    """The data folder of a stopped cluster, its database migrated, made once per process."""
+    if not _template:
+        folder = Path(tempfile.mkdtemp(prefix="tavla-store-faults-template-"))
+        atexit.register(shutil.rmtree, folder, True)
+        server = Postgres(folder, free_port())
+        server.start()
+        try:
+            migrate_database(server.url)
+        finally:
+            server.stop()
+        _template.append(server.data)
+    return _template[0]
+
+
 @pytest.fixture
 def postgres() -> Iterator[Postgres]:
     """A PostgreSQL cluster of the test's own, which it may kill and start again. Under
@@ -52,6 +73,9 @@ def postgres() -> Iterator[Postgres]:
     if not _postgres_installed():
         pytest.skip("PostgreSQL is not installed (make test installs it)")
     folder = Path(tempfile.mkdtemp(prefix="tavla-store-faults-"))
+    # A copy of a cluster initialised once in this process: initdb each time took a
+    # second or two of each test.
+    subprocess.run(["cp", "-a", str(_initialised_cluster()), str(folder / "data")], check=True)
     server = Postgres(folder, free_port())
     server.start()
     try:
@@ -66,8 +90,7 @@ def pair(postgres: Postgres, redis_server: RedisServer, tmp_path: Path) -> Itera
     env = {"TAVLA_REDIS_URL": redis_server.url, "TAVLA_LEASE_MS": str(LEASE_MS)}
     first = Served(postgres.url, tmp_path / "first.log", env)
     second = Served(postgres.url, tmp_path / "second.log", env)
-    first.start()
-    second.start()
+    start_together(first, second)
     try:
         yield first, second
     finally:

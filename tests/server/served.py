@@ -58,12 +58,18 @@ class Served:
         self.env = env or {}
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
+        self.launched = 0.0
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> None:
+        self.launch()
+        self.wait_ready()
+
+    def launch(self) -> None:
+        """Start the process without waiting for it to answer (see :meth:`wait_ready`)."""
         env = {**os.environ, **QUICK_AND_UNLIMITED, **self.env}
         env.pop("TAVLA_DATABASE_URL", None)
         command = [
@@ -78,7 +84,12 @@ class Served:
         ]
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + START_TIMEOUT_S
+        self.launched = time.monotonic()
+
+    def wait_ready(self) -> None:
+        """Wait until the launched process answers ``/api/health``."""
+        assert self.process is not None
+        deadline = self.launched + START_TIMEOUT_S
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise AssertionError(f"the server exited: {self.log.read_text()[-2000:]}")
@@ -115,6 +126,15 @@ class Served:
                 self.process.kill()
                 self.process.wait(10)
         self.process = None
+
+
+def start_together(*servers: Served) -> None:
+    """Start the processes side by side, on a database already migrated: two
+    processes migrating one empty database at once would race."""
+    for server in servers:
+        server.launch()
+    for server in servers:
+        server.wait_ready()
 
 
 def serve_sqlite(directory: Path) -> Iterator[Served]:
