@@ -175,6 +175,11 @@ def test_walks_fit_reads_each_checkers_walks() -> None:
     assert not walks_fit(now, then, dice, 0, hits=1 << 20)
     assert walks_fit(now, then, dice, 0, hits=1 << 9)  # 13/9*/3
     assert walks_fit(board(p13=1), board(p10=1), (3,), 0, hits=1 << 10)  # 13/10*, staying
+    # One checker cannot hit for two slots: 18 alone reaches 17 and off, 4 only off.
+    # 17 and 12 can both be hit on 18's way off, but then nobody reaches 17.
+    now, then, dice = board(p18=1, p4=1), board(p17=1, p0=1), (1, 6, 6, 6)
+    assert walks_fit(now, then, dice, 0, hits=1 << 17)  # 18/17*, 4/off
+    assert not walks_fit(now, then, dice, 0, hits=(1 << 17) | (1 << 12))
     # Nothing moves, nothing left to play.
     assert walks_fit(board(p6=2), board(p6=2), (), 0)
     assert not walks_fit(board(p6=2), board(p6=2), (1,), 0)

@@ -58,21 +58,15 @@ def walks_fit(
     """
     checkers = [point for point in range(BAR, 0, -1) for _ in range(now[point] - then[point])]
     slots = [point for point in range(BAR - 1, -1, -1) for _ in range(then[point] - now[point])]
-    if len(checkers) > len(dice) or (not checkers and dice):
+    if not checkers and dice:
         return False
     counted = tuple(sorted(Counter(dice).items()))
     walks = [_walks(start, counted, closed) for start in checkers]
-    fewest = 0
-    for walk in walks:
-        options = [walk[end] for end in slots if walk[end]]
-        if not options:
-            return False
-        fewest += min(options)
+    # A checker with no walk to any slot counts for more dice than there are.
+    fewest = sum(min((walk[end] for end in slots if walk[end]), default=len(dice) + 1) for walk in walks)
     if fewest > len(dice):
         return False
     hitters = [_hitters(point, checkers, slots, walks, counted, closed) for point in _bits(hits)]
-    if any(not pairs for pairs in hitters):
-        return False
     choices = 1
     for pairs in hitters:
         choices *= len(pairs)
@@ -108,8 +102,6 @@ def _pair_off(walks: list[Walks], slots: list[int], fixed: dict[int, int]) -> bo
     """Whether the checkers pair off with the slots, each with one it can walk to, the
     ``fixed`` pairs (checker to slot) given (augmenting paths: a bipartite matching)."""
     owner = [-1] * len(slots)
-    for checker, slot in fixed.items():
-        owner[slot] = checker
     taken = set(fixed.values())
 
     def place(checker: int, seen: set[int]) -> bool:
