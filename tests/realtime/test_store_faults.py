@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import functools
 import json
 import shutil
 import subprocess
@@ -48,22 +49,18 @@ def _postgres_installed() -> bool:
     return True
 
 
-_template: list[Path] = []
-
-
+@functools.cache
 def _initialised_cluster() -> Path:
     """The data folder of a stopped cluster, its database migrated, made once per process."""
-    if not _template:
-        folder = Path(tempfile.mkdtemp(prefix="tavla-store-faults-template-"))
-        atexit.register(shutil.rmtree, folder, True)
-        server = Postgres(folder, free_port())
-        server.start()
-        try:
-            migrate_database(server.url)
-        finally:
-            server.stop()
-        _template.append(server.data)
-    return _template[0]
+    folder = Path(tempfile.mkdtemp(prefix="tavla-store-faults-template-"))
+    atexit.register(shutil.rmtree, folder, True)
+    server = Postgres(folder, free_port())
+    server.start()
+    try:
+        migrate_database(server.url)
+    finally:
+        server.stop()
+    return server.data
 
 
 @pytest.fixture
@@ -73,8 +70,8 @@ def postgres() -> Iterator[Postgres]:
     if not _postgres_installed():
         pytest.skip("PostgreSQL is not installed (make test installs it)")
     folder = Path(tempfile.mkdtemp(prefix="tavla-store-faults-"))
-    # A copy of a cluster initialised once in this process: initdb each time took a
-    # second or two of each test.
+    # A copy of a cluster initialised once in this process: initdb each time took
+    # about a second of each test.
     subprocess.run(["cp", "-a", str(_initialised_cluster()), str(folder / "data")], check=True)
     server = Postgres(folder, free_port())
     server.start()
