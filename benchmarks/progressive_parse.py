@@ -1,29 +1,34 @@
 """Reading and writing whole-turn text on chelebi's long progressive doubles (1-1, 2-2, 3-3).
 
     .venv/bin/python benchmarks/progressive_parse.py [--cases N] [--reference K]
-                                                     [--weaker-cut K] [--seed S]
+        [--weaker-cut K] [--unordered K] [--chooser steps|medium] [--seed S]
 
 Such a roll can have over a million legal turns, so ``parse_turn`` does not list
 them: it computes the position the text describes and searches depth-first for a
 turn reaching exactly it. The cases are seeded random mid-game positions given a
-low double, with a random legal turn played by steps; half keep its text (legal),
-half get two destinations moved by one point each (same pips, mostly illegal).
+low double, with a random legal turn played by steps; with ``--chooser medium``, the
+positions come from the ``medium`` bot's games against itself, and the turn is the
+one it chooses. Half the cases keep the turn's text (legal), half get two
+destinations moved by one point each (same pips, mostly illegal).
 
 Printed: the time to read each text (median, 90th percentile, maximum) and, for the
 first ``--reference`` legal cases, the time to list every legal turn and pick the one
 with the text's resulting position (the plain way), in the same run, with the ratio.
 
 Writing a turn's text (``turn.text``) searches for its first playing order
-(``find_turn``); its time is printed for every case's turn, and, for the first
-``--weaker-cut`` cases, the same search's time on a fresh copy of the position with
-the checkers' walks left out of its cut (only the pips and the points above each
-point checked, as before the walks were added), with the ratio. That search can take
-minutes a turn.
+(``find_turn``); its time is printed for every case's turn, on a fresh copy of the
+position. In the same run, the first ``--weaker-cut`` cases' search is timed again
+with the checkers' walks left out of its cut (only the pips and the points above each
+point checked, as before the walks were added), which can take minutes a turn, and
+the first ``--unordered`` cases' with the walks but not the order of the dice (as
+before: a bear-off may come first and end with any die), each with the ratio and the
+same text found.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
 import statistics
 import time
@@ -32,19 +37,22 @@ from unittest import mock
 
 from rich.progress import track
 
+from tavla.bots.levels import LevelPlayer
 from tavla.core.errors import IllegalMoveError
 from tavla.core.registry import find_game
+from tavla.rules import walks
 from tavla.rules.backgammon import position as family
 
 CHELEBI: Any = find_game("chelebi").position_class
 
 
-def random_position(rng: random.Random) -> Any:
-    """A position after a few random turns, given a 1-1, 2-2 or 3-3 to play."""
+def random_position(rng: random.Random, bot: Any = None) -> Any:
+    """A position after a few random turns (up to 12), or after up to 30 turns of the
+    ``bot`` against itself, given a 1-1, 2-2 or 3-3 to play."""
     while True:
         position = CHELEBI.start().with_roll((rng.randint(1, 6), rng.randint(1, 6)))
-        for _ in range(rng.randint(0, 12)):
-            position = position.play(turn_by_steps(position, rng))
+        for _ in range(rng.randint(0, 12 if bot is None else 30)):
+            position = position.play(turn_by_steps(position, rng) if bot is None else bot.choose(position))
             if position.outcome() is not None:
                 break
             position = position.with_roll((rng.randint(1, 6), rng.randint(1, 6)))
@@ -94,22 +102,50 @@ def by_listing(position: Any, text: str) -> float:
     return time.perf_counter() - start
 
 
-def timed_text(turn: Any) -> float:
-    start = time.perf_counter()
-    assert turn.text
-    return time.perf_counter() - start
-
-
-def with_weaker_cut(position: Any, turn: Any) -> float:
-    """The first playing order's search on a fresh copy, the walks left out of its cut."""
+def timed_text(position: Any, turn: Any, *patches: Any) -> tuple[float, str]:
+    """The first playing order's search on a fresh copy of ``position`` (nothing found
+    before is kept, the walks neither), its cut weakened by ``patches``: the seconds
+    and the text."""
     fresh = CHELEBI.from_notation(position.notation())
     target = turn.after.mover_state_of(position.side)
-    with mock.patch.object(family, "walks_fit", lambda *_: True):
+    # What one search worked out would speed the next.
+    walks._walks.cache_clear()
+    walks._first_bear_off.cache_clear()
+    with contextlib.ExitStack() as stack:
+        for patch in patches:
+            stack.enter_context(patch)
         start = time.perf_counter()
         found = fresh.find_turn(target)
         seconds = time.perf_counter() - start
-    assert found is not None and found.text == turn.text
+    assert found is not None
+    return seconds, found.text
+
+
+def with_weaker_cut(position: Any, turn: Any, text: str, *patches: Any) -> float:
+    seconds, weaker = timed_text(position, turn, *patches)
+    assert weaker == text, f"{weaker} against {text} in {position.notation()}"
     return seconds
+
+
+def without_walks() -> tuple[Any, ...]:
+    """Only the pips and the points above each point checked."""
+    return (mock.patch.object(family, "walks_fit", lambda *_: True),)
+
+
+def without_order() -> tuple[Any, ...]:
+    """The walks without the order of the dice: bearing off may come first and waste
+    any die."""
+    return (mock.patch.object(walks, "_bearing_off", lambda *args: [reach.fewest for reach in args[4]]),)
+
+
+def compared(name: str, pairs: list[tuple[float, float]]) -> None:
+    if pairs:
+        ours, old = (sum(seconds) for seconds in zip(*pairs, strict=True))
+        print(
+            f"{name}: the first {len(pairs)} texts written in {old:.2f} s (at most "
+            f"{max(o for _, o in pairs):.2f} s), with the whole cut in {ours:.2f} s (at most "
+            f"{max(w for w, _ in pairs):.2f} s): {old / ours:.1f} x"
+        )
 
 
 def summary(name: str, seconds: list[float]) -> None:
@@ -130,19 +166,25 @@ def main() -> None:
     parser.add_argument("--cases", type=int, default=60)
     parser.add_argument("--reference", type=int, default=2)
     parser.add_argument("--weaker-cut", type=int, default=0)
+    parser.add_argument("--unordered", type=int, default=0)
+    parser.add_argument("--chooser", choices=("steps", "medium"), default="steps")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     rng = random.Random(args.seed)
     cases = []
     texts: list[float] = []
     weaker: list[tuple[float, float]] = []
+    unordered: list[tuple[float, float]] = []
+    bot = LevelPlayer("chelebi", "medium") if args.chooser == "medium" else None
     for number in track(range(args.cases), description="writing turn texts"):
-        position = random_position(rng)
-        turn = turn_by_steps(position, rng)
-        texts.append(timed_text(turn))
+        position = random_position(rng, bot)
+        turn = turn_by_steps(position, rng) if bot is None else bot.choose(position)
+        seconds, text = timed_text(position, turn)
+        texts.append(seconds)
         if number < args.weaker_cut:
-            weaker.append((texts[-1], with_weaker_cut(position, turn)))
-        text = turn.text
+            weaker.append((seconds, with_weaker_cut(position, turn, text, *without_walks())))
+        if number < args.unordered:
+            unordered.append((seconds, with_weaker_cut(position, turn, text, *without_order())))
         cases.append((position, shifted(text, rng) if number % 2 else text, number % 2 == 0))
     times: dict[str, list[float]] = {"legal": [], "refused": []}
     reference: list[tuple[float, float]] = []
@@ -153,13 +195,8 @@ def main() -> None:
         if original and len(reference) < args.reference:
             reference.append((seconds, by_listing(position, text)))
     summary("written", texts)
-    if weaker:
-        ours, old = (sum(seconds) for seconds in zip(*weaker, strict=True))
-        print(
-            f"weaker cut: the first {len(weaker)} texts written in {old:.2f} s (at most "
-            f"{max(o for _, o in weaker):.2f} s), with the walks in {ours:.2f} s (at most "
-            f"{max(w for w, _ in weaker):.2f} s): {old / ours:.1f} x"
-        )
+    compared("without the walks", weaker)
+    compared("without the order", unordered)
     summary("legal", times["legal"])
     summary("refused", times["refused"])
     for ours, old in reference:

@@ -10,10 +10,11 @@ refused too little leaves the search to wander (a chelebi 1-1 took 90 s before).
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from tests.bots.test_fast import playout_positions
 from tests.rules.backgammon.positions import parse, tpn
@@ -103,6 +104,31 @@ def test_the_cut_keeps_every_end_and_the_search_finds_the_first_order(
         assert found is not None and found.steps == steps
 
 
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(["tabla", "antitabla", "chelebi"]),
+    st.lists(st.integers(1, 6), min_size=6, max_size=12),
+    st.lists(st.sampled_from([*range(7, 19), 25]), min_size=1, max_size=3),
+    st.lists(st.integers(1, 18), max_size=6),
+    st.sampled_from([roll for roll, _ in ROLLS]),
+)
+def test_the_cut_keeps_every_end_of_a_turn_that_may_bear_off(
+    game: str, home: list[int], outside: list[int], opponent: list[int], roll: Any
+) -> None:
+    """Near the bear-off, where the order of the dice holds the cut (RULES.md 2, 4): the
+    mover has a few checkers outside home (25 is the bar) and the opponent, besides
+    three checkers in his home, a few on the mover's points 1-18, blots or points."""
+    # Chelebi's doubles below 4-4 play 12 dice or more: too many states for the oracle.
+    assume(game != "chelebi" or roll[0] != roll[1] or roll[0] >= 4)
+    white = Counter(point for point in home + outside if point < 25)
+    black = Counter({3: 3}) + Counter(25 - point for point in opponent if point not in white)
+    text = tpn(dict(white), dict(black), game=game, bar=(outside.count(25), 0), dice=f"{roll[0]}{roll[1]}")
+    rolled = parse(text)
+    for end, steps in exact_first_orders(rolled).items():
+        found = rolled.find_turn(end)
+        assert found is not None and found.steps == steps
+
+
 CHELEBI_ONE_ONE = "chelebi 2b/4w/-/1b/-/3w/1w/-/-/-/1w/4b/3w/-/-/-/1b/-/1b/3b/1w/-/2b/1w 1,1 0,0 b 11"
 TEXT = "bar/10 24/14*/6 21/18*/6 13/9 13/7(2) 13/3 8/3 5/3 5/4*/3 2/1*"
 
@@ -183,3 +209,42 @@ def test_walks_fit_reads_each_checkers_walks() -> None:
     # Nothing moves, nothing left to play.
     assert walks_fit(board(p6=2), board(p6=2), (), 0)
     assert not walks_fit(board(p6=2), board(p6=2), (1,), 0)
+
+
+def test_walks_fit_bears_off_only_when_all_are_home_and_wastes_only_spare_pips() -> None:
+    """RULES.md 2 (bearing off: every checker home first; a die larger than any point
+    bears off from the highest) and 4 (the dice in their order)."""
+    # Two checkers on 2 cannot both bear off with a 1 and a 6: the 6 alone takes one off,
+    # wasting 4 pips of the 3 the dice have beyond the 4 to move, and the 1 cannot.
+    assert not walks_fit(board(p2=2), board(p0=2), (1, 6), 0)
+    assert walks_fit(board(p2=2), board(p0=2), (2, 6), 0)
+    # 9/3 must come before 1/off: a 1 first, then a 6, leaves too few dice.
+    assert not walks_fit(board(p9=1, p1=1), board(p3=1, p0=1), (1, 6), 0)
+    assert walks_fit(board(p9=1, p1=1), board(p3=1, p0=1), (6, 1), 0)
+    # 15/4 takes a 5 and the 6. Played 5, 5, 6, the checker from 15 is home only after
+    # both 5s, so 2/off must wait for the 6, which wastes 4 pips where the dice have 3
+    # to spare; played 5, 6, 5, the last 5 bears it off.
+    assert not walks_fit(board(p15=1, p2=1), board(p4=1, p0=1), (5, 5, 6), 0)
+    assert walks_fit(board(p15=1, p2=1), board(p4=1, p0=1), (5, 6, 5), 0)
+    # Together the walks off waste only the spare pips: 9/4 takes a 5, so the 4 comes
+    # before the checker from 9 is home and both checkers on 2 bear off with 5s,
+    # wasting 6 pips where the dice have 5 to spare.
+    assert not walks_fit(board(p9=1, p2=2), board(p4=1, p0=2), (4, 5, 5), 0)
+    assert walks_fit(board(p9=1, p2=2), board(p4=1, p0=2), (5, 5, 4), 0)
+    # The 4 would bear a checker off 3 wasting a pip, and the dice (4, 1, 1) have none
+    # to spare for the 6 pips to move; the two checkers on 3 cannot both get to 1.
+    assert not walks_fit(board(p5=1, p3=2), board(p4=1, p1=1, p0=1), (4, 1, 1), 0)
+    # 7 is home only after the 6, so the walks off end with the 4 or the 5. The
+    # checker on 1 can only go off, and one of the others too, each wasting 3 pips or
+    # more, where the dice have 3 to spare (15 for 12 pips to move).
+    assert not walks_fit(board(p7=1, p6=1, p1=1), board(p2=1, p0=2), (6, 4, 5), 0)
+    # Before the first bear-off, every checker outside home gets there, 7 included:
+    # played 3 then 4, the 3 comes while the checker on 7 is still out.
+    assert not walks_fit(board(p7=1, p1=1), board(p3=1, p0=1), (3, 4), 0)
+    assert walks_fit(board(p7=1, p1=1), board(p3=1, p0=1), (4, 3), 0)
+    # The pips home: the two checkers on 10 need both 5s before 2/off takes the 1s.
+    assert not walks_fit(board(p10=2, p2=1), board(p5=2, p0=1), (1, 5, 1, 5), 0)
+    assert walks_fit(board(p10=2, p2=1), board(p5=2, p0=1), (5, 5, 1, 1), 0)
+    # Each its own dice home: 9 takes both 2s, so 7 needs the 1 or the 5 before 1/off.
+    assert not walks_fit(board(p9=1, p7=1, p1=1), board(p5=1, p2=1, p0=1), (2, 2, 1, 5), 0)
+    assert walks_fit(board(p9=1, p7=1, p1=1), board(p5=1, p2=1, p0=1), (2, 2, 5, 1), 0)
