@@ -6,9 +6,10 @@
 Such a roll can have over a million legal turns, so ``parse_turn`` does not list
 them: it computes the position the text describes and searches depth-first for a
 turn reaching exactly it. The cases are seeded random mid-game positions given a
-low double, with a random legal turn played by steps; with ``--chooser medium``, the
-positions come from the ``medium`` bot's games against itself, and the turn is the
-one it chooses. Half the cases keep the turn's text (legal), half get two
+low double, with a random legal turn played by steps. With ``--chooser medium`` the
+turn is the one the ``medium`` bot chooses, in positions after up to 60 random turns
+(where 12 leave few checkers near home; a bot's slowest texts were those of turns
+that bear off). Half the cases keep the turn's text (legal), half get two
 destinations moved by one point each (same pips, mostly illegal).
 
 Printed: the time to read each text (median, 90th percentile, maximum) and, for the
@@ -46,13 +47,12 @@ from tavla.rules.backgammon import position as family
 CHELEBI: Any = find_game("chelebi").position_class
 
 
-def random_position(rng: random.Random, bot: Any = None) -> Any:
-    """A position after a few random turns (up to 12), or after up to 30 turns of the
-    ``bot`` against itself, given a 1-1, 2-2 or 3-3 to play."""
+def random_position(rng: random.Random, most_turns: int = 12) -> Any:
+    """A position after a few random turns, given a 1-1, 2-2 or 3-3 to play."""
     while True:
         position = CHELEBI.start().with_roll((rng.randint(1, 6), rng.randint(1, 6)))
-        for _ in range(rng.randint(0, 12 if bot is None else 30)):
-            position = position.play(turn_by_steps(position, rng) if bot is None else bot.choose(position))
+        for _ in range(rng.randint(0, most_turns)):
+            position = position.play(turn_by_steps(position, rng))
             if position.outcome() is not None:
                 break
             position = position.with_roll((rng.randint(1, 6), rng.randint(1, 6)))
@@ -177,7 +177,7 @@ def main() -> None:
     unordered: list[tuple[float, float]] = []
     bot = LevelPlayer("chelebi", "medium") if args.chooser == "medium" else None
     for number in track(range(args.cases), description="writing turn texts"):
-        position = random_position(rng, bot)
+        position = random_position(rng, 12 if bot is None else 60)
         turn = turn_by_steps(position, rng) if bot is None else bot.choose(position)
         seconds, text = timed_text(position, turn)
         texts.append(seconds)
