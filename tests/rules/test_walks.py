@@ -93,13 +93,29 @@ def test_the_cut_keeps_every_end_and_the_search_finds_the_first_order(
     game: str, seed: int, pick: int, roll: Any
 ) -> None:
     met = playout_positions(game, seed)
-    position = met[pick % len(met)]
+    check_every_first_order(met[pick % len(met)], roll)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(["chelebi", "gulbara"]),
+    st.integers(0, 10_000),
+    st.integers(0, 1_000),
+    st.sampled_from([roll for roll, _ in ROLLS]),
+)
+def test_the_same_late_in_the_progressive_games(game: str, seed: int, pick: int, roll: Any) -> None:
+    """The last fifth of a game's positions, where its doubles bear off (RULES.md 4, 6.2)."""
+    met = playout_positions(game, seed)
+    late = met[len(met) * 4 // 5 :]
+    check_every_first_order(late[pick % len(late)], roll)
+
+
+def check_every_first_order(position: Any, roll: Any) -> None:
     # A gulbara completion has no roll: it plays the dice the opponent left.
     rolled = position if position.dice is None else position._replace(dice=roll)
     if rolled.outcome() is not None or rolled.legal_turns_within(3_000) is None:
         return
-    orders = exact_first_orders(rolled)
-    for end, steps in orders.items():
+    for end, steps in exact_first_orders(rolled).items():
         found = rolled.find_turn(end)
         assert found is not None and found.steps == steps
 
@@ -123,10 +139,7 @@ def test_the_cut_keeps_every_end_of_a_turn_that_may_bear_off(
     white = Counter(point for point in home + outside if point < 25)
     black = Counter({3: 3}) + Counter(25 - point for point in opponent if point not in white)
     text = tpn(dict(white), dict(black), game=game, bar=(outside.count(25), 0), dice=f"{roll[0]}{roll[1]}")
-    rolled = parse(text)
-    for end, steps in exact_first_orders(rolled).items():
-        found = rolled.find_turn(end)
-        assert found is not None and found.steps == steps
+    check_every_first_order(parse(text), roll)
 
 
 CHELEBI_ONE_ONE = "chelebi 2b/4w/-/1b/-/3w/1w/-/-/-/1w/4b/3w/-/-/-/1b/-/1b/3b/1w/-/2b/1w 1,1 0,0 b 11"
