@@ -234,6 +234,7 @@ def test_walks_fit_reads_each_checkers_walks() -> None:
     # Nothing moves, nothing left to play.
     assert walks_fit(board(p6=2), board(p6=2), (), 0)
     assert not walks_fit(board(p6=2), board(p6=2), (1,), 0)
+    assert not walks_fit(board(p3=1), board(p0=1), (), 0)
 
 
 def test_walks_fit_bears_off_only_when_all_are_home_and_wastes_only_spare_pips() -> None:

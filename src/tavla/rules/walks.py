@@ -85,11 +85,12 @@ def walks_fit(
         return False
     counted = tuple(sorted(Counter(dice).items()))
     reaches = [_walks(start, counted, closed) for start in checkers]
-    walks: list[Walks] | None = [reach.fewest for reach in reaches]
+    walks = [reach.fewest for reach in reaches]
     if then[0] > now[0]:
-        walks = _bearing_off(now, then, dice, closed, reaches, slots)
-    if walks is None:
-        return False
+        bearing_off = _bearing_off(now, then, dice, closed, reaches, slots)
+        if bearing_off is None:
+            return False
+        walks = bearing_off
     # A checker with no walk to any slot counts for more dice than there are.
     fewest = sum(min((walk[end] for end in slots if walk[end]), default=len(dice) + 1) for walk in walks)
     if fewest > len(dice):
@@ -193,7 +194,7 @@ def _bearing_off(
     # what the dice have beyond the pips the checkers move.
     spare = sum(dice) - sum(point * (now[point] - then[point]) for point in range(1, BAR + 1))
     last_dice = set(dice[first:])
-    wastes = [min(reach.least_waste[die] for die in last_dice) for reach in reaches]
+    wastes = [min((reach.least_waste[die] for die in last_dice), default=BAR) for reach in reaches]
     walks = [
         (0, *reach.fewest[1:]) if reach.fewest[0] and waste > spare else reach.fewest
         for reach, waste in zip(reaches, wastes, strict=True)
