@@ -249,7 +249,7 @@ def test_walks_fit_bears_off_only_when_all_are_home_and_wastes_only_spare_pips()
     assert walks_fit(board(p9=1, p1=1), board(p3=1, p0=1), (6, 1), 0)
     # 15/4 takes a 5 and the 6. Played 5, 5, 6, the checker from 15 is home only after
     # both 5s, so 2/off must wait for the 6, which wastes 4 pips where the dice have 3
-    # to spare; played 5, 6, 5, the last 5 bears it off.
+    # to spare; played 5, 6, 5, the last 5 bears off the checker on 2.
     assert not walks_fit(board(p15=1, p2=1), board(p4=1, p0=1), (5, 5, 6), 0)
     assert walks_fit(board(p15=1, p2=1), board(p4=1, p0=1), (5, 6, 5), 0)
     # Together the walks off waste only the spare pips: 9/4 takes a 5, so the 4 comes
