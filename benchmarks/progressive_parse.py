@@ -135,7 +135,7 @@ def without_walks() -> tuple[Any, ...]:
 def without_order() -> tuple[Any, ...]:
     """The walks without the order of the dice: bearing off may come first and waste
     any die."""
-    # The walks as if nothing were borne off: each checker's reach (the fifth argument).
+    # Each checker's walks as they are (its reach, in the fifth argument), unchecked.
     return (mock.patch.object(walks, "_bearing_off", lambda *args: [reach.fewest for reach in args[4]]),)
 
 
