@@ -226,51 +226,79 @@ def test_walks_fit_reads_each_checkers_walks() -> None:
     assert not walks_fit(now, then, dice, 0, hits=1 << 20)
     assert walks_fit(now, then, dice, 0, hits=1 << 9)  # 13/9*/3
     assert walks_fit(board(p13=1), board(p10=1), (3,), 0, hits=1 << 10)  # 13/10*, staying
-    # One checker cannot hit for two slots: 18 alone reaches 17 and off, 4 only off.
-    # 17 and 12 can both be hit on 18's way off, but then nobody reaches 17.
-    now, then, dice = board(p18=1, p4=1), board(p17=1, p0=1), (1, 6, 6, 6)
-    assert walks_fit(now, then, dice, 0, hits=1 << 17)  # 18/17*, 4/off
-    assert not walks_fit(now, then, dice, 0, hits=(1 << 17) | (1 << 12))
+    # One checker cannot hit for two slots: 20 alone reaches 19, and 2 by way of 14;
+    # 8 reaches only 2. The blot on 14 is hit on 20's way to 2, and then nobody
+    # reaches 19.
+    now, then, dice = board(p20=1, p8=1), board(p19=1, p2=1), (1, 6, 6, 6)
+    assert walks_fit(now, then, dice, 0, hits=1 << 19)  # 20/19*, 8/2
+    assert not walks_fit(now, then, dice, 0, hits=(1 << 19) | (1 << 14))
     # Nothing moves, nothing left to play.
     assert walks_fit(board(p6=2), board(p6=2), (), 0)
     assert not walks_fit(board(p6=2), board(p6=2), (1,), 0)
     assert not walks_fit(board(p3=1), board(p0=1), (), 0)
 
 
-def test_walks_fit_bears_off_only_when_all_are_home_and_wastes_only_spare_pips() -> None:
-    """RULES.md 2 (bearing off: every checker home first; a die larger than any point
-    bears off from the highest) and 4 (the dice in their order)."""
-    # Two checkers on 2 cannot both bear off with a 1 and a 6: the 6 alone takes one off,
-    # wasting 4 pips of the 3 the dice have beyond the 4 to move, and the 1 cannot.
-    assert not walks_fit(board(p2=2), board(p0=2), (1, 6), 0)
-    assert walks_fit(board(p2=2), board(p0=2), (2, 6), 0)
+BEARING_OFF = [
+    # (the mover's checkers now, at the end, dice in an order that cannot end there,
+    #  the same dice in one that can)
+    # The 1 cannot bear a checker off 2, and the 6 bears off one only.
+    ({2: 2}, {0: 2}, (1, 6), (2, 6)),
     # 9/3 must come before 1/off: a 1 first, then a 6, leaves too few dice.
-    assert not walks_fit(board(p9=1, p1=1), board(p3=1, p0=1), (1, 6), 0)
-    assert walks_fit(board(p9=1, p1=1), board(p3=1, p0=1), (6, 1), 0)
-    # 15/4 takes a 5 and the 6. Played 5, 5, 6, the checker from 15 is home only after
-    # both 5s, so 2/off must wait for the 6, which wastes 4 pips where the dice have 3
-    # to spare; played 5, 6, 5, the last 5 bears off the checker on 2.
-    assert not walks_fit(board(p15=1, p2=1), board(p4=1, p0=1), (5, 5, 6), 0)
-    assert walks_fit(board(p15=1, p2=1), board(p4=1, p0=1), (5, 6, 5), 0)
-    # Together the walks off waste only the spare pips: 9/4 takes a 5, so the 4 comes
-    # before the checker from 9 is home and both checkers on 2 bear off with 5s,
-    # wasting 6 pips where the dice have 5 to spare.
-    assert not walks_fit(board(p9=1, p2=2), board(p4=1, p0=2), (4, 5, 5), 0)
-    assert walks_fit(board(p9=1, p2=2), board(p4=1, p0=2), (5, 5, 4), 0)
-    # The 4 would bear a checker off 3 wasting a pip, and the dice (4, 1, 1) have none
-    # to spare for the 6 pips to move; the two checkers on 3 cannot both get to 1.
-    assert not walks_fit(board(p5=1, p3=2), board(p4=1, p1=1, p0=1), (4, 1, 1), 0)
-    # 7 is home only after the 6, so the walks off end with the 4 or the 5. The
-    # checker on 1 can only go off, and one of the others too, each wasting 3 pips or
-    # more, where the dice have 3 to spare (15 for 12 pips to move).
-    assert not walks_fit(board(p7=1, p6=1, p1=1), board(p2=1, p0=2), (6, 4, 5), 0)
-    # Before the first bear-off, every checker outside home gets there, 7 included:
-    # played 3 then 4, the 3 comes while the checker on 7 is still out.
-    assert not walks_fit(board(p7=1, p1=1), board(p3=1, p0=1), (3, 4), 0)
-    assert walks_fit(board(p7=1, p1=1), board(p3=1, p0=1), (4, 3), 0)
-    # The pips home: the two checkers on 10 need both 5s before 2/off takes the 1s.
-    assert not walks_fit(board(p10=2, p2=1), board(p5=2, p0=1), (1, 5, 1, 5), 0)
-    assert walks_fit(board(p10=2, p2=1), board(p5=2, p0=1), (5, 5, 1, 1), 0)
-    # Each its own dice home: 9 takes both 2s, so 7 needs the 1 or the 5 before 1/off.
-    assert not walks_fit(board(p9=1, p7=1, p1=1), board(p5=1, p2=1, p0=1), (2, 2, 1, 5), 0)
-    assert walks_fit(board(p9=1, p7=1, p1=1), board(p5=1, p2=1, p0=1), (2, 2, 5, 1), 0)
+    ({9: 1, 1: 1}, {3: 1, 0: 1}, (1, 6), (6, 1)),
+    # 15/4 takes a 5 and the 6: played 5, 5, 6, the checker from 15 is home only after
+    # both 5s, and the 6 would bear the checker on 5 off wasting a pip the dice lack.
+    ({15: 1, 5: 1}, {4: 1, 0: 1}, (5, 5, 6), (5, 6, 5)),
+    # The dice have 1 pip to spare, so the walk off wastes 1; played 6, 3, 4, the 6
+    # comes while 9 and 7 are outside, and the 4 bears off from 3 only the highest
+    # checker, where one is to end on 4.
+    ({9: 1, 7: 1}, {4: 1, 0: 1}, (6, 3, 4), (3, 4, 6)),
+    # Both 7s need the 5 and the 2 to be home by then, so the walks off end with 6s:
+    # the checker on 4 wastes 2 pips with one, another walk off at least 1, where the
+    # dice have 2 to spare.
+    ({7: 2, 4: 1}, {1: 1, 0: 2}, (5, 2, 6, 6), (6, 6, 5, 2)),
+    # 7 is outside home: the 2 comes before it is home, and 2/off with the 6 or the 1
+    # would waste pips the dice lack.
+    ({7: 1, 2: 1}, {0: 2}, (2, 6, 1), (6, 1, 2)),
+    # 10 and 9 need 7 pips to get home, more than 1 and 5 have, so the walk off ends
+    # with the 6, exactly (no pip to spare), and no checker can stand on 6 for it.
+    ({10: 1, 9: 1, 2: 1}, {2: 2, 0: 1}, (1, 5, 5, 6), (6, 5, 5, 1)),
+    # Each its own dice home: 10 takes both 3s, 8 one die more, so the walk off ends
+    # with the 1, exactly, and no checker can stand on 1 for it.
+    ({10: 1, 8: 1, 3: 1}, {6: 1, 3: 1, 0: 1}, (3, 3, 5, 1), (5, 3, 1, 3)),
+    # No pip to spare: a walk off wasting one is dropped, and without them the three
+    # checkers cannot pair off with the three places.
+    ({12: 1, 9: 1, 8: 1}, {5: 1, 3: 1, 0: 1}, (6, 6, 5, 4), (5, 6, 4, 6)),
+]
+
+
+def play_out(now: tuple[int, ...], dice: tuple[int, ...]) -> set[tuple[int, ...]]:
+    """Every position the mover's checkers (alone on the board) can end in playing
+    ``dice`` in their order, each die played: an exact account of RULES.md 2."""
+    if not dice:
+        return {now}
+    highest = max((point for point in range(1, 26) if now[point]), default=0)
+    ends: set[tuple[int, ...]] = set()
+    for point in range(1, 26):
+        landing = point - dice[0]
+        bearing_off = highest <= 6 and (landing == 0 or (landing < 0 and point == highest))
+        if now[point] and (landing > 0 or bearing_off):
+            after = list(now)
+            after[point] -= 1
+            after[max(landing, 0)] += 1
+            ends |= play_out(tuple(after), dice[1:])
+    return ends
+
+
+@pytest.mark.parametrize(("now", "then", "dead", "alive"), BEARING_OFF)
+def test_walks_fit_reads_the_order_of_the_dice_in_a_turn_that_bears_off(
+    now: dict[int, int], then: dict[int, int], dead: tuple[int, ...], alive: tuple[int, ...]
+) -> None:
+    """RULES.md 2 (bearing off once every checker is home; a die higher than any point
+    bears off from the highest) and 4 (the dice in their order)."""
+    start, end = board(**{f"p{point}": count for point, count in now.items()}), [0] * 26
+    for point, count in then.items():
+        end[point] = count
+    assert end not in [list(state) for state in play_out(tuple(start), dead)]
+    assert not walks_fit(start, end, dead, 0)
+    assert end in [list(state) for state in play_out(tuple(start), alive)]
+    assert walks_fit(start, end, alive, 0)

@@ -194,7 +194,9 @@ def _bearing_off(
     # what the dice have beyond the pips the checkers move.
     spare = sum(dice) - sum(point * (now[point] - then[point]) for point in range(1, BAR + 1))
     last_dice = set(dice[first:])
-    wastes = [min((reach.least_waste[die] for die in last_dice), default=BAR) for reach in reaches]
+    # A die bears off from below the highest checker only, and none ends higher.
+    top = max((point for point in range(1, BAR + 1) if then[point]), default=0)
+    wastes = [min((_waste(reach, die, top) for die in last_dice), default=BAR) for reach in reaches]
     walks = [
         (0, *reach.fewest[1:]) if reach.fewest[0] and waste > spare else reach.fewest
         for reach, waste in zip(reaches, wastes, strict=True)
@@ -210,6 +212,13 @@ def _bearing_off(
     if sum(forced) + sum(sorted(free)[: max(0, borne_off - len(forced))]) > spare:
         return None
     return walks
+
+
+def _waste(reach: Reach, die: int, top: int) -> int:
+    """The fewest pips ``die`` wastes ending a walk off with no checker left above ``top``."""
+    waste = reach.least_waste[die]
+    # The least waste is that of the highest point the die bears off from.
+    return waste if waste == 0 or die - waste >= top else BAR
 
 
 @lru_cache(maxsize=1 << 14)
