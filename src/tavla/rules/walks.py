@@ -24,14 +24,16 @@ below. Hence:
 - each blot the turn must hit is landed on by one of the pairs' walks: its checker
   can walk to the blot's point and on from there to its slot.
 
-A turn that bears off is held by the order of its dice too. Nothing is borne off
+In a turn that bears off, the order of the dice counts too. Nothing is borne off
 before every checker is home, and each die moves its full number except one that
-bears off from below, so:
+bears off from below, which takes the highest checker; so:
 
 - the checkers outside home get there with the dice before the first bear-off, which
   leaves at least one die for each checker to bear off;
 - a walk off ends with a die played after that, and wastes (bearing off from below)
-  at most what the dice have beyond the pips the checkers move.
+  at most what the dice have beyond the pips the checkers move, all the walks off
+  together no more than that;
+- no checker ends the turn above a point that a die bears off from below.
 
 What the test leaves out (which dice each walk takes, the order of the dice between
 checkers, the bar's checkers entering first) only makes it weaker: it never refuses a
