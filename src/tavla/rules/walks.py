@@ -217,7 +217,8 @@ def _bearing_off(
 
 
 def _waste(reach: Reach, die: int, top: int) -> int:
-    """The fewest pips ``die`` wastes ending a walk off with no checker left above ``top``."""
+    """The fewest pips ``die`` wastes ending a walk off when ``top`` is the highest
+    point a checker ends the turn on: bearing off from below, it leaves no lower point."""
     waste = reach.least_waste[die]
     # The least waste is that of the highest point the die bears off from.
     return waste if waste == 0 or die - waste >= top else BAR
