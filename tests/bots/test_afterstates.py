@@ -134,6 +134,7 @@ def test_huge_double_needs_a_score_then_gives_the_beam(notation: str) -> None:
 
     found = afterstates(position, score=pips_left, width=8)
     assert not found.complete and 0 < len(found) <= 8
+    assert found.origin is position and found.player == mover  # the rows are seen from his side
     assert len(set(found.texts)) == len(found)
     for index, turn in enumerate(found.turns):
         assert position.parse_turn(found.texts[index]).after == turn.after

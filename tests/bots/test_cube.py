@@ -555,3 +555,20 @@ def test_many_positions_at_once_follow_the_model_on_odd_tables(
         # Meeting half way, between losing (0, L) and winning (1, W), is the straight line.
         losing, winning = context.payoff()(-1), context.payoff()(1)
         assert alone == pytest.approx([losing + (winning - losing) * row[0] for row in rows], abs=1e-12)
+
+
+def test_the_worth_of_a_win_and_of_a_loss_averages_their_kinds() -> None:
+    """RULES.md 2 and 9: a win is worth 1, 2 or 3 times the cube as single, gammon or
+    backgammon; its average worth weighs each by its share of the wins (and so for the
+    losses). Jacoby counts every result single while the cube is centred."""
+    from tavla.bots.cube.janowski import CubefulModel
+
+    values = chances([0.6, 0.2, 0.05, 0.1, 0.0])
+    model = CubefulModel(values, CubeContext())
+    win = (0.4 * 1 + 0.15 * 2 + 0.05 * 3) / 0.6
+    loss = -(0.3 * 1 + 0.1 * 2) / 0.4
+    assert (model.win_value(1), model.loss_value(1)) == pytest.approx((win, loss))
+    assert (model.win_value(4), model.loss_value(4)) == pytest.approx((4 * win, 4 * loss))
+    jacoby = CubefulModel(values, CubeContext(play=Money(jacoby=True)))
+    assert (jacoby.win_value(1, centred=True), jacoby.loss_value(1, centred=True)) == pytest.approx((1, -1))
+    assert (jacoby.win_value(2), jacoby.loss_value(2)) == pytest.approx((2 * win, 2 * loss))

@@ -79,16 +79,18 @@ def test_tapa_pins_and_mothers() -> None:
     tops[9], pins[9] = -1, 1  # a White checker pinned under a Black one on White's 10
     tops[23], pins[23] = -2, 1  # White's mother pinned on his 24
     tops[0] = -10
-    tops[5] = 13
-    position = TapaPosition(tuple(tops), tuple(pins), off=(0, 2), side=WHITE)
+    tops[5] = 10  # and three of White's borne off
+    position = TapaPosition(tuple(tops), tuple(pins), off=(3, 2), side=WHITE)
     encoder = encoder_for(position)
     white = named(encoder, encoder.encode(position, WHITE))
     assert white["p10.mine_pinned"] == 1.0 and white["p10.theirs>=1"] == 1.0
     assert white["p10.theirs_pinned"] == 0.0 and white["p10.mine>=1"] == 0.0
     assert white["p24.mine_pinned"] == 1.0 and white["p24.theirs>=2"] == 1.0
     assert white["mine_mother_pinned"] == 1.0 and white["theirs_mother_pinned"] == 0.0
-    assert white["p6.mine_spare"] == 5.0 and white["theirs_off/15"] == pytest.approx(2 / 15)
+    assert white["p6.mine_spare"] == 3.5 and white["theirs_off/15"] == pytest.approx(2 / 15)
+    assert white["mine_off/15"] == pytest.approx(3 / 15)
     black = named(encoder, encoder.encode(position, BLACK))
+    assert (black["mine_off/15"], black["theirs_off/15"]) == pytest.approx((2 / 15, 3 / 15))
     assert black["p15.theirs_pinned"] == 1.0 and black["p15.mine>=1"] == 1.0  # White's 10
     assert black["p1.theirs_pinned"] == 1.0 and black["theirs_mother_pinned"] == 1.0
     assert black["mother_pin_wins"] == 0.0

@@ -6,6 +6,7 @@ import itertools
 import random
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -18,7 +19,7 @@ from tavla.bots.encoding import encoder_for
 from tavla.bots.heuristics import HEURISTICS, heuristic_player
 from tavla.bots.network import Network
 from tavla.bots.players import Player, RandomPlayer, ScoringPlayer, network_player
-from tavla.bots.playout import random_playout
+from tavla.bots.playout import random_playout, random_turn
 from tavla.bots.pubeval import PubevalPlayer, inputs, is_race, weights
 from tavla.core.errors import TavlaError
 from tavla.rules.backgammon import BackgammonPosition
@@ -153,6 +154,13 @@ def test_pubeval_inputs_of_the_start() -> None:
     race = tavla.from_notation("tabla 5w/5w/5w/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/5b/5b/5b 0,0 0,0 w 31")
     assert isinstance(race, BackgammonPosition)
     assert is_race(race)
+    # A checker on either bar must still come round past the other side: contact.
+    for bars in ("1,0", "0,1"):
+        white, black = ("4w", "5b") if bars == "1,0" else ("5w", "4b")
+        points = f"5w/5w/{white}/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/5b/5b/{black}"
+        barred = tavla.from_notation(f"tabla {points} {bars} 0,0 w 31")
+        assert isinstance(barred, BackgammonPosition)
+        assert not is_race(barred), bars
 
 
 def test_pubeval_bears_off_the_last_checker() -> None:
@@ -199,3 +207,48 @@ def test_a_watcher_sees_every_turn_of_the_game_in_order_and_changes_nothing() ->
         assert before.dice is not None and before == after.with_roll(before.dice)
     assert all(after.dice is None for _, after in seen)
     assert seen[-1][1].outcome() == outcome
+
+
+@pytest.mark.parametrize("game", ["tapa", "gulbara"])
+def test_baselines_by_name_are_the_players_they_name(game: str) -> None:
+    """``baseline_player`` is what benchmarks and the CLI build players with (docs/bots.md,
+    "Players"): each name gives that player, playing what the player itself plays."""
+    from tavla.bots.baselines import BASELINES, baseline_player
+
+    rng = random.Random(3)
+    positions = [dice_start(game).with_side(0).with_roll((6, 5))]
+    for _ in range(5):  # on through random turns, each next roll random
+        after = random_turn(positions[-1], rng)
+        positions.append(after.with_roll((rng.randint(1, 6), rng.randint(1, 6))))
+    expected = {
+        "heuristic": heuristic_player(game),
+        "network": network_player(Network.shipped(game)),
+    }
+    for name, player in expected.items():
+        named = baseline_player(name, game)
+        assert named.name == name
+        assert [named.choose(p).text for p in positions] == [player.choose(p).text for p in positions]
+    assert baseline_player("random", game, seed=4).name == "random"
+    with pytest.raises(TavlaError, match="unknown player"):
+        baseline_player("gnubg", game)
+    assert "pubeval" in BASELINES
+    with pytest.raises(TavlaError, match="tabla's board only"):
+        baseline_player("pubeval", game)
+
+
+@pytest.mark.parametrize("game", sorted(HEURISTICS))
+def test_a_heuristic_rates_each_turn_on_its_own(game: str) -> None:
+    """A roll's turns are rated in one batch; each rating must be that of the turn alone,
+    whatever else the batch holds (else a turn's choice would hang on the others listed)."""
+    from tavla.bots.afterstates import afterstates
+
+    rng = random.Random(8)
+    position = dice_start(game).with_side(1).with_roll((4, 2))
+    batches = []
+    for _ in range(8):
+        batches.append(afterstates(position).features)
+        position = random_turn(position, rng).with_roll((rng.randint(1, 3), rng.randint(4, 6)))
+    rows = np.concatenate(batches)  # rows of several positions: any batch must do
+    together = HEURISTICS[game](rows)
+    alone = [HEURISTICS[game](rows[index : index + 1])[0] for index in range(len(rows))]
+    assert len(set(alone)) > 1 and together == pytest.approx(alone, abs=1e-12)

@@ -10,6 +10,7 @@ from tests.dice_positions import dice_position, dice_start
 
 import tavla
 from tavla.bots.playout import random_playout, random_turn, random_turn_by_steps
+from tavla.core.protocol import OutcomeReason
 
 DICE_GAMES = ("tabla", "antitabla", "chelebi", "tapa", "gulbara", "indiyka")
 REASONS = {"single": 1, "gammon": 2, "backgammon": 3, "mother pinned": 2, "void": 0}
@@ -94,3 +95,21 @@ def test_listed_turns_are_all_drawn(game: str) -> None:
     rng = random.Random(4)
     drawn = {random_turn(position, rng) for _ in range(40 * len(results))}
     assert drawn == results
+
+
+@pytest.mark.parametrize("greek", [False, True])
+def test_tapa_s_compiled_playout_is_the_traced_loop_s_game(greek: bool) -> None:
+    """Untraced, tapa plays on the compiled search's states and builds a position only
+    where the game may end; it must end every game where the traced loop does, with
+    the same result (RULES.md 5: the last checker off, a pinned mother)."""
+    start = dice_start("tapa")
+    if greek:
+        start = start.with_rules(start.definition.with_options(mother_pin_wins=True))
+    reasons: set[OutcomeReason] = set()
+    for seed in range(12):
+        fast = random_playout(start.with_side(seed % 2), random.Random(seed))
+        traced = random_playout(start.with_side(seed % 2), random.Random(seed), on_turn=lambda *_: None)
+        assert (fast.final, fast.outcome, fast.turns) == (traced.final, traced.outcome, traced.turns)
+        reasons.add(fast.outcome.reason)
+    if greek:  # random play pins a mother now and then: the compiled path must see it
+        assert OutcomeReason.MOTHER_PINNED in reasons

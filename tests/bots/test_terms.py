@@ -182,6 +182,11 @@ def test_weights_made_with_other_terms_are_refused(tmp_path: Path) -> None:
         Network.load(network.save(tmp_path / "rescaled"))
     with pytest.raises(TavlaError, match="indiyka has no board terms"):
         Network.create("indiyka", terms=True)
+    # Weights whose rows do not match the inputs their metadata names: both counts told.
+    network.metadata["term_sizes"] = GAME_TERMS["gulbara"].divisors().tolist()
+    network.metadata["inputs"] = network.inputs + 1
+    with pytest.raises(TavlaError, match=rf"^{network.inputs} weight rows for {network.inputs + 1} inputs$"):
+        Network.load(network.save(tmp_path / "short"))
 
 
 def test_a_tabla_network_may_take_the_next_rolls_chances_too(tmp_path: Path) -> None:
@@ -202,3 +207,14 @@ def test_a_tabla_network_may_take_the_next_rolls_chances_too(tmp_path: Path) -> 
     )
     with pytest.raises(TavlaError, match="no board terms called 'shots'"):
         Network.create("tabla", terms="shots")
+
+
+def test_tabla_shots_from_the_bar() -> None:
+    # Black has one on the bar and nothing else behind White's blot on 3: only a 3
+    # entering hits it, a direct shot (the blot counted 0.5 + 3 / 24).
+    notation = "tabla -/-/1w/-/-/6w/-/3w/-/-/-/5b/5w/-/-/-/3b/-/6b/-/-/-/-/- 0,1 0,0 w -"
+    shots = 0.5 + 3 / 24
+    white, black = terms_of(notation, 0), terms_of(notation, 1)
+    assert white["shots_at_my_blots"] == pytest.approx(shots) and white["their_bar"] == 1
+    assert black["shots_at_his_blots"] == pytest.approx(shots) and black["my_bar"] == 1
+    assert white["shots_at_his_blots"] == black["shots_at_my_blots"] == 0

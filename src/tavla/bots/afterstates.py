@@ -193,16 +193,13 @@ class Beam:
     def rates(self) -> bool:
         return self.score is not None or self.score_many is not None
 
-    def ranked(self, positions: Sequence[Any], limit: int) -> list[int]:
+    def ranked(self, positions: Sequence[Any]) -> list[int]:
         """Indices of ``positions``, rated best first (ties in the given order), as the
-        rules' ``best_turns`` ranks them with this beam's scores."""
+        rules' ``best_turns`` ranks them with this beam's scores (the beam ``rates``)."""
         if self.score_many is not None:
-            values = self.score_many(positions)
-        elif self.score is not None:
-            values = [self.score(one) for one in positions]
-        else:
-            raise TooManyTurnsError(positions[0].notation() if positions else "?", limit)
-        return _best_first(values)
+            return _best_first(self.score_many(positions))
+        assert self.score is not None, "a beam that rates nothing ranks nothing"
+        return _best_first([self.score(one) for one in positions])
 
     def best_turns(self, position: P, width: int, limit: int) -> list[DiceTurn[P]]:
         score_many = self.score_many
@@ -297,7 +294,7 @@ def _compiled_beam(
         if beam.score_rows is not None and states:
             # The rows straight from the kernel's states: no position built for each.
             return _best_first(beam.score_rows(features_of(states, played)))
-        return beam.ranked([position.after_turn(state_of(row), played) for row in states], limit)
+        return beam.ranked([position.after_turn(state_of(row), played) for row in states])
 
     kept = fast.beam_states(kind, start, dice, width, rank)
     played = kept.played

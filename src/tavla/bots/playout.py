@@ -268,9 +268,11 @@ def _tapa_playout(position: TapaPosition, rng: random.Random) -> Playout[TapaPos
             raise RuntimeError(f"no turn listed in {position.notation()}")
         played, rows = listed
         moved: tuple[int, ...] = tuple(rows[rng.choice(range(len(rows)))].tolist())
-        if moved[0] == TAPA_CHECKERS or moved[PIN + 24] == 1 or moved[PIN + 1] == -1:
-            # His last checker off, his mother (his point 24) or the other's (his point 1)
-            # pinned: the rules judge the position.
+        if moved[0] == TAPA_CHECKERS or moved[PIN + 1] == -1:
+            # His last checker off, or the other's mother (on his point 1) pinned: the
+            # rules judge the position. His own mother pinned ends nothing by his turn:
+            # alone it ended the game on the turn that pinned it or never does, and both
+            # pinned is the other's mother pinned now.
             off = (state[0], opponent_off) if side == WHITE else (opponent_off, state[0])
             after = dataclasses.replace(position, side=side, off=off, dice=None).after_turn(moved, played)
             outcome = after.outcome()

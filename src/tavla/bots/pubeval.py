@@ -79,9 +79,12 @@ class PubevalPlayer(ScoringPlayer):
     """Plays the turn pubeval rates highest (tabla; also legal in antitabla and chelebi)."""
 
     def __init__(self) -> None:
-        super().__init__("pubeval", lambda rows: pubeval_scores(rows, race=False))
+        self._race = False
+        super().__init__("pubeval", self._scores)
+
+    def _scores(self, rows: Features) -> Scores:
+        return pubeval_scores(rows, race=self._race)
 
     def choose(self, position: Any) -> Any:
-        race = is_race(position)
-        self.score = lambda rows: pubeval_scores(rows, race=race)
+        self._race = is_race(position)  # one set of weights for the whole roll
         return super().choose(position)

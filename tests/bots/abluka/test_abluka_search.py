@@ -9,7 +9,7 @@ import pytest
 from tests.bots.abluka.brute_force import carve, mover_wins
 
 from tavla.bots.abluka import LEVELS, AblukaBot
-from tavla.bots.abluka.baselines import AbImproved, random_turn
+from tavla.bots.abluka.baselines import AbImproved, random_opening, random_turn
 from tavla.bots.abluka.endgame import separated_regions
 from tavla.core.errors import TavlaError
 from tavla.rules.abluka import AblukaPosition
@@ -141,3 +141,63 @@ def test_a_seed_changes_only_the_noise_source(level: str) -> None:
     unseeded = AblukaBot(level).searcher.settings
     assert seeded.seed == 5
     assert replace(seeded, seed=None) == unseeded
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_ab_improved_s_table_saves_what_it_searched(seed: int) -> None:
+    """The baseline is AB-Improved in its published form, transposition table included
+    (docs/abluka-engine.md): a search repeated with the table warm answers from it at a
+    small part of the cost of the same search after the table is cleared."""
+    position = random_opening(seed, 6)
+    args = (position.mover, position.waiter, position.blockers, 3)
+    baseline = AbImproved()
+    score = baseline.search_depth(*args)[2]
+    baseline.nodes = 0
+    assert baseline.search_depth(*args)[2] == score  # the turn may change between equals
+    warm = baseline.nodes
+    baseline.table.clear()
+    baseline.nodes = 0
+    assert baseline.search_depth(*args)[2] == score
+    assert warm * 5 < baseline.nodes
+
+
+def test_ab_improved_takes_the_quickest_win() -> None:
+    """Wins are scored by their distance (RULES.md 8.1: a king with no step has lost): a
+    turn that blocks the other king now scores a win one ply away, and is the one chosen
+    even where slower wins exist."""
+    rng = random.Random(5)
+    found = 0
+    for _ in range(400):
+        position = random_open_position(rng, 8)
+        if all(turn.after.legal_turns() for turn in position.legal_turns()):
+            continue
+        to, block, score = AbImproved().search_depth(position.mover, position.waiter, position.blockers, 3)
+        assert score == 10_000 - 1
+        assert not position.after_turn(to, block).legal_turns()
+        found += 1
+    assert found >= 5
+
+
+@pytest.mark.parametrize("seed", [*range(4), None])
+def test_with_no_time_at_all_the_engine_still_plays_a_sensible_legal_turn(seed: int | None) -> None:
+    """With no time, the engine answers with what its first ply found when the clock
+    (checked every 256 nodes) stopped it; with no ply to search at all, with its rule of
+    thumb: the step that keeps its king the most room, a blocker beside the other king.
+    (None: the kings side by side, White's in the corner: a king's square is no step.)"""
+    from tavla.bots.abluka import Searcher, SearchSettings
+
+    position = random_opening(seed, 2) if seed is not None else AblukaPosition(0, 8, 0, 0)
+    hurried = Searcher().choose(position.mover, position.waiter, position.blockers, 0)
+    assert hurried.depth <= 1 and position.turn_error(hurried.to, hurried.block) is None
+    unsearched = Searcher(SearchSettings(max_depth=0))
+    result = unsearched.choose(position.mover, position.waiter, position.blockers, 0)
+    assert result.depth == 0 and result.score == 0
+    assert position.turn_error(result.to, result.block) is None
+    empty = FULL & ~(position.blockers | BIT[position.mover] | BIT[position.waiter])
+    room = {
+        to: (NEIGHBOURS[to] & empty).bit_count()
+        for to in range(49)
+        if NEIGHBOURS[position.mover] & empty & BIT[to]
+    }
+    assert room[result.to] == max(room.values())
+    assert NEIGHBOURS[position.waiter] & BIT[result.block]

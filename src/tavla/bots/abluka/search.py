@@ -121,7 +121,8 @@ class Searcher:
                 break
             if time.perf_counter() >= self._deadline:
                 break
-        if best is None:  # not even depth 1 finished: take any sensible turn
+        if best is None:  # no ply searched (max_depth 0, or the time gone within the
+            # first turn of the first ply): take any sensible turn
             best = self._fallback(mover, waiter, blockers)
         elapsed = int((time.perf_counter() - started) * 1000)
         return SearchResult(best[0], best[1], best[2], reached, self.nodes, elapsed)
