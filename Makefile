@@ -67,7 +67,7 @@ clean:
 	find src \( -name '*.nbi' -o -name '*.nbc' \) -delete  # numba's cache (see tavla/bots/fast/jit.py)
 
 # Mutation testing with mutmut over the modules configured in [tool.mutmut]
-# (src/tavla/rules and src/tavla/match), or only those under PATHS, e.g.
+# (the library's pure parts, README.md "Mutation testing"), or only those under PATHS, e.g.
 #   make mutate PATHS="src/tavla/rules/tapa src/tavla/match/mat.py"
 # MUTATE_JOBS workers run the mutants (1 keeps it to one core). Results stay in
 # mutants/ between runs; `$(VENV)/bin/mutmut results` lists the survivors and
