@@ -32,6 +32,7 @@ from tavla.bots.cube import (
     swap_sides,
     take_decision,
 )
+from tavla.bots.cube.janowski import CubefulModel
 from tavla.bots.cube.request import cube_context, doubler_of
 from tavla.bots.met import MatchEquityTable, kazaross_xg2, match_equity
 
@@ -561,8 +562,6 @@ def test_the_worth_of_a_win_and_of_a_loss_averages_their_kinds() -> None:
     """RULES.md 2 and 9: a win is worth 1, 2 or 3 times the cube as single, gammon or
     backgammon; its average worth weighs each by its share of the wins (and so for the
     losses). Jacoby counts every result single while the cube is centred."""
-    from tavla.bots.cube.janowski import CubefulModel
-
     values = chances([0.6, 0.2, 0.05, 0.1, 0.0])
     model = CubefulModel(values, CubeContext())
     win = (0.4 * 1 + 0.15 * 2 + 0.05 * 3) / 0.6

@@ -14,6 +14,8 @@ from tests.dice_positions import dice_position, dice_start
 
 import tavla
 from tavla.bots import duel as duel_module
+from tavla.bots.afterstates import afterstates
+from tavla.bots.baselines import BASELINES, baseline_player
 from tavla.bots.duel import duel, play_game
 from tavla.bots.encoding import encoder_for
 from tavla.bots.heuristics import HEURISTICS, heuristic_player
@@ -213,8 +215,6 @@ def test_a_watcher_sees_every_turn_of_the_game_in_order_and_changes_nothing() ->
 def test_baselines_by_name_are_the_players_they_name(game: str) -> None:
     """``baseline_player`` is what benchmarks and the CLI build players with (docs/bots.md,
     "Players"): each name gives that player, playing what the player itself plays."""
-    from tavla.bots.baselines import BASELINES, baseline_player
-
     rng = random.Random(3)
     positions = [dice_start(game).with_side(0).with_roll((6, 5))]
     for _ in range(5):  # on through random turns, each next roll random
@@ -240,8 +240,6 @@ def test_baselines_by_name_are_the_players_they_name(game: str) -> None:
 def test_a_heuristic_rates_each_turn_on_its_own(game: str) -> None:
     """A roll's turns are rated in one batch; each rating must be that of the turn alone,
     whatever else the batch holds (else a turn's choice would hang on the others listed)."""
-    from tavla.bots.afterstates import afterstates
-
     rng = random.Random(8)
     position = dice_start(game).with_side(1).with_roll((4, 2))
     batches = []

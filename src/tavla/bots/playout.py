@@ -270,9 +270,9 @@ def _tapa_playout(position: TapaPosition, rng: random.Random) -> Playout[TapaPos
         moved: tuple[int, ...] = tuple(rows[rng.choice(range(len(rows)))].tolist())
         if moved[0] == TAPA_CHECKERS or moved[PIN + 1] == -1:
             # His last checker off, or the other's mother (on his point 1) pinned: the
-            # rules judge the position. His own mother pinned ends nothing by his turn:
-            # alone it ended the game on the turn that pinned it or never does, and both
-            # pinned is the other's mother pinned now.
+            # rules judge the position. His own turn cannot pin his own mother: pinned
+            # alone, it ended the game when it was pinned or it never does, and both
+            # mothers pinned is seen by the second test.
             off = (state[0], opponent_off) if side == WHITE else (opponent_off, state[0])
             after = dataclasses.replace(position, side=side, off=off, dice=None).after_turn(moved, played)
             outcome = after.outcome()

@@ -80,7 +80,7 @@ def test_the_evaluation_is_the_sum_of_its_terms() -> None:
         empty = set(squares) - {mover, waiter, *blocked}
         mine, theirs = first_reached(mover, waiter, empty)
         if not around(mover) & empty or not any(around(s) & theirs for s in mine):
-            continue  # no step (lost), or territories apart: the endgame's rules score it
+            continue  # no step (lost), or territories apart: scored as separated kings instead
         blockers = sum(BIT[index(s)] for s in blocked)
         found = evaluate(index(mover), index(waiter), blockers, None, 0)
         assert found == expected(mover, waiter, empty), (mover, waiter, sorted(blocked))

@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 from tests.bots.abluka.brute_force import carve, mover_wins
 
-from tavla.bots.abluka import LEVELS, AblukaBot
+from tavla.bots.abluka import LEVELS, AblukaBot, Searcher, SearchSettings
 from tavla.bots.abluka.baselines import AbImproved, random_opening, random_turn
 from tavla.bots.abluka.endgame import separated_regions
 from tavla.core.errors import TavlaError
@@ -164,7 +164,7 @@ def test_ab_improved_s_table_saves_what_it_searched(seed: int) -> None:
 def test_ab_improved_takes_the_quickest_win() -> None:
     """Wins are scored by their distance (RULES.md 8.1: a king with no step has lost): a
     turn that blocks the other king now scores a win one ply away, and is the one chosen
-    even where slower wins exist."""
+    over any slower win."""
     rng = random.Random(5)
     found = 0
     for _ in range(400):
@@ -184,8 +184,6 @@ def test_with_no_time_at_all_the_engine_still_plays_a_sensible_legal_turn(seed: 
     (checked every 256 nodes) stopped it; with no ply to search at all, with its rule of
     thumb: the step that keeps its king the most room, a blocker beside the other king.
     (None: the kings side by side, White's in the corner: a king's square is no step.)"""
-    from tavla.bots.abluka import Searcher, SearchSettings
-
     position = random_opening(seed, 2) if seed is not None else AblukaPosition(0, 8, 0, 0)
     hurried = Searcher().choose(position.mover, position.waiter, position.blockers, 0)
     assert hurried.depth <= 1 and position.turn_error(hurried.to, hurried.block) is None
