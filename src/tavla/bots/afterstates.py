@@ -198,8 +198,8 @@ class Beam:
         rules' ``best_turns`` ranks them with this beam's scores (the beam ``rates``)."""
         if self.score_many is not None:
             return _best_first(self.score_many(positions))
-        assert self.score is not None, "a beam that rates nothing ranks nothing"
-        return _best_first([self.score(one) for one in positions])
+        score = cast(Score, self.score)  # the beam rates: without score_many, score is set
+        return _best_first([score(one) for one in positions])
 
     def best_turns(self, position: P, width: int, limit: int) -> list[DiceTurn[P]]:
         score_many = self.score_many
