@@ -6,11 +6,12 @@ import random
 from dataclasses import replace
 
 import pytest
-from tests.bots.abluka.brute_force import carve, mover_wins
+from tests.bots.abluka.brute_force import carve, mover_wins, random_separated_position
 
 from tavla.bots.abluka import LEVELS, AblukaBot, Searcher, SearchSettings
 from tavla.bots.abluka.baselines import AbImproved, random_opening, random_turn
 from tavla.bots.abluka.endgame import separated_regions
+from tavla.bots.abluka.evaluation import WIN_THRESHOLD
 from tavla.core.errors import TavlaError
 from tavla.rules.abluka import AblukaPosition
 from tavla.rules.abluka.board import BIT, FULL, NEIGHBOURS
@@ -199,3 +200,27 @@ def test_with_no_time_at_all_the_engine_still_plays_a_sensible_legal_turn(seed: 
     }
     assert room[result.to] == max(room.values())
     assert NEIGHBOURS[position.waiter] & BIT[result.block]
+
+
+@pytest.mark.parametrize("separated", [True, False])
+def test_the_engine_reports_the_time_it_took(monkeypatch: pytest.MonkeyPatch, separated: bool) -> None:
+    """Each answer carries the time it took in milliseconds, read here from a clock that
+    moves a quarter of a second at each reading: kings apart are solved exactly at the
+    root (docs/abluka-engine.md, "Exact endgames"), depth 0; others are searched until the
+    2 s given are spent."""
+    rng = random.Random(2)
+    position = random_separated_position(rng, 3, 6) if separated else random_opening(2, 4)
+    readings: list[float] = []
+
+    def clock() -> float:
+        readings.append(0.25 * len(readings))  # exact in binary: no rounding in the milliseconds
+        return readings[-1]
+
+    monkeypatch.setattr("tavla.bots.abluka.search.time.perf_counter", clock)
+    result = Searcher().choose(position.mover, position.waiter, position.blockers, 2_000)
+    assert result.elapsed_ms == 250 * (len(readings) - 1) > 0
+    assert position.turn_error(result.to, result.block) is None
+    if separated:
+        assert result.depth == 0 and abs(result.score) >= WIN_THRESHOLD
+    else:
+        assert result.depth >= 1 and result.elapsed_ms >= 2_000
