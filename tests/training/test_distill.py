@@ -5,6 +5,8 @@ that makes the network's 0-ply choose as that lookahead does."""
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +24,7 @@ from tavla.rules.dicegame import DiceGame
 from tavla.training.distill import (
     Decisions,
     DistilSettings,
+    _softmax,
     distil,
     distil_gradients,
     distil_report,
@@ -204,3 +207,44 @@ def test_the_fit_makes_the_network_choose_as_the_lookahead(labelled: Decisions) 
     _, chances = network.forward_prepared(np.asarray(inputs[valid], dtype=np.float64))
     assert ((chances >= 0) & (chances <= 1)).all()
     assert (chances[:, 1] <= chances[:, 0] + 1e-3).all()
+
+
+def _decisions(seed: int, count: int = 12) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray]:
+    """``count`` decisions of four candidates each, like ``_small``'s."""
+    net, _, _, _ = _small(seed)
+    rng = np.random.default_rng(seed + 100)
+    valid = rng.uniform(size=(count, 4)) < 0.8
+    valid[:, :2] = True
+    return net, rng.normal(0, 1, (count, 4, 6)), rng.uniform(0, 1, (count, 4, 5)), valid
+
+
+def _recorder(seen: list[tuple[int, int]]) -> Callable[[int, int], None]:
+    return lambda done, total: seen.append((done, total))
+
+
+def test_the_fit_is_the_same_for_the_same_seed_and_reports_every_batch() -> None:
+    """docs/bots.md: the fit is deterministic, run twice the same weights to the last bit;
+    its progress counts every batch of every epoch, out of all of them."""
+    settings = DistilSettings(epochs=3, batch=4, learning_rate=1e-2, validation=0.25, seed=5)
+    fitted = []
+    steps: list[tuple[int, int]] = []
+    for seed in (5, 5, 6):
+        net, inputs, targets, valid = _decisions(1)
+        steps.clear()
+        distil(
+            net, inputs, targets, valid, dataclasses.replace(settings, seed=seed), on_batch=_recorder(steps)
+        )
+        fitted.append(np.concatenate([net.w1.ravel(), net.b1, net.w2.ravel(), net.b2]))
+        assert steps == [(k, 9) for k in range(1, 10)]  # 9 training decisions: 3 batches, 3 epochs
+    assert np.array_equal(fitted[0], fitted[1]) and not np.array_equal(fitted[0], fitted[2])
+
+
+def test_the_choice_s_softmax_holds_for_equities_far_apart() -> None:
+    """Each decision's softmax is shifted by its own best candidate: decisions whose
+    equities lie far from each other's (one at +1000 temperatures, one at -1000) each get
+    proper chances, not 0 / 0."""
+    values = np.array([[1000.0, 999.0, 0.0], [-1000.0, -1001.0, -2000.0]])
+    valid = np.array([[True, True, True], [True, True, False]])
+    found = _softmax(values, valid)
+    share = 1 / (1 + np.exp(-1.0))
+    assert found == pytest.approx(np.array([[share, 1 - share, 0.0], [share, 1 - share, 0.0]]))

@@ -86,3 +86,15 @@ def test_rollout_targets_are_the_network_s_rollouts_for_the_player_who_moved(
 def test_a_label_is_a_lookahead_or_a_rollout_not_both(tapa_positions: list[DiceGame[Any]]) -> None:
     with pytest.raises(TavlaError, match="not both"):
         network_targets("tapa", tapa_positions, plies=1, rollout=RolloutSettings())
+
+
+def test_two_ply_targets_are_the_deeper_lookahead_for_the_player_who_moved(
+    tapa_positions: list[DiceGame[Any]],
+) -> None:
+    """``--plies 2`` labels each position alone with the network's 2-ply estimate (the
+    1-ply path batches several), still for the player who just moved."""
+    few = tapa_positions[:2]
+    targets = network_targets("tapa", few, plies=2, processes=1)
+    search = DiceSearch(Network.shipped("tapa"), SearchSettings())
+    for position, row in zip(few, targets, strict=True):
+        assert np.allclose(row, search.position_estimate(position, 1 - position.to_act, 2))

@@ -250,6 +250,7 @@ def test_a_resumed_run_may_change_its_coached_share_and_learning_rate(tmp_path: 
     assert run.trainer.coach is None
     resumed = TrainingRun.resume(tmp_path / "r", games=3, coached=1.0, alpha=0.02)
     assert resumed.settings.coached == 1.0 and resumed.trainer.coach is not None
+    assert resumed.trainer.coached == 1.0  # every game from now on has the coach on one side
     assert resumed.trainer.alpha == 0.02
     resumed.run()
     again = TrainingRun.resume(tmp_path / "r")
@@ -323,3 +324,16 @@ def test_a_run_with_a_policy_names_it_keeps_it_on_resume_and_refuses_other_weigh
     with pytest.raises(TavlaError, match="plays tapa, not tabla"):
         TrainingRun.create(tmp_path / "d", dataclasses.replace(settings, policy=str(other)))
     assert not (tmp_path / "c").exists() and not (tmp_path / "d").exists()
+
+
+def test_every_benchmark_is_reported_logged_and_the_last_kept_with_the_weights(tmp_path: Path) -> None:
+    """docs/bots.md, "Training": a fixed benchmark at game 0 and every K games, each
+    reported as it comes, logged, and the last written into the weights' metadata."""
+    run = TrainingRun.create(tmp_path / "r", SETTINGS)
+    reported: list[dict[str, Any]] = []
+    run.run(on_bench=reported.append)
+    assert [row["games"] for row in reported] == [0, 3, 6] and reported == run.log
+    assert all(row["bench_games"] == 2 and 0 <= row["win_rate"] <= 1 for row in reported)
+    saved = Network.load(run.save_weights())
+    assert saved.metadata["last_benchmark"] == reported[-1]
+    assert saved.metadata["games"] == 6 and saved.metadata["seed"] == SETTINGS.seed
