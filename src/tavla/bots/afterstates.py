@@ -204,7 +204,7 @@ class Beam:
     def best_turns(self, position: P, width: int, limit: int) -> list[DiceTurn[P]]:
         score_many = self.score_many
         if score_many is not None:
-            return position.best_turns(width, lambda one: score_many([one])[0], score_many=score_many)
+            return position.best_turns(width, score_many=score_many)
         if self.score is not None:
             return position.best_turns(width, self.score)
         raise TooManyTurnsError(position.notation(), limit)

@@ -240,7 +240,7 @@ class DiceGame(Defined, TwoDiceChance, Generic[S]):
     def best_turns(
         self,
         width: int,
-        score: Callable[[Self], float],
+        score: Callable[[Self], float] | None = None,
         *,
         score_many: Callable[[Sequence[Self]], Sequence[float]] | None = None,
     ) -> list[DiceTurn[Self]]:
@@ -253,12 +253,18 @@ class DiceGame(Defined, TwoDiceChance, Generic[S]):
         When the full list is small enough to make, its ``width`` best are returned;
         either way the turns come best first. ``score_many``, when given, rates a
         whole list of positions at once in place of ``score`` (a bot's evaluator is
-        far cheaper on a batch than position by position); both must agree.
+        far cheaper on a batch than position by position); one of the two is needed.
         """
+        if score_many is None:
+            if score is None:
+                raise TypeError("best_turns needs a score or a score_many to rate positions")
+            one_by_one = score
+            score_many = lambda positions: [one_by_one(p) for p in positions]  # noqa: E731
+        rate = score_many
 
         def ranked(positions: Sequence[Self]) -> list[int]:
             """Indices of ``positions``, highest rated first (ties in the given order)."""
-            values = score_many(positions) if score_many is not None else [score(p) for p in positions]
+            values = rate(positions)
             return sorted(range(len(positions)), key=lambda index: -values[index])
 
         small = self.legal_turns_within(width)

@@ -23,6 +23,25 @@ def mover_wins(position: AblukaPosition, memo: dict[str, bool] | None = None) ->
     return answer
 
 
+def distance_score(position: AblukaPosition, win: int, memo: dict[str, int] | None = None) -> int:
+    """The side to move's score by plain minimax, a result scored by how soon it comes:
+    ``-win + d`` when the side to move is left with no turn ``d`` plies from now (its own
+    turn: d even) and ``win - d`` when the other side is (d odd). The winner hastens the
+    end and the loser puts it off."""
+    memo = {} if memo is None else memo
+    key = position.notation()
+    known = memo.get(key)
+    if known is not None:
+        return known
+    best = -win
+    for turn in position.legal_turns():
+        theirs = distance_score(turn.after, win, memo)
+        # The same end one ply further from this position, seen from the other side.
+        best = max(best, -theirs + 1 if theirs > 0 else -theirs - 1)
+    memo[key] = best
+    return best
+
+
 def carve(
     rng: random.Random, start: tuple[int, int], size: int, box: int, taken: set[tuple[int, int]]
 ) -> set[tuple[int, int]]:

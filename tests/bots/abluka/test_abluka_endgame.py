@@ -11,9 +11,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from tests.bots.abluka.brute_force import mover_wins, random_separated_position
+from tests.bots.abluka.brute_force import distance_score, mover_wins, random_separated_position
 
 from tavla.bots.abluka.endgame import SurvivalSolver, endgame_turn, separated_regions
+from tavla.bots.abluka.evaluation import WIN, separated_score
 from tavla.rules.abluka import AblukaPosition
 
 
@@ -82,3 +83,28 @@ def test_endgame_turn_is_a_winning_turn() -> None:
         assert position.turn_error(to, block) is None
         assert not mover_wins(position.after_turn(to, block))
         checked += 1
+
+
+@pytest.mark.parametrize("ply", [0, 3])
+def test_a_separated_score_says_how_soon_the_game_ends(ply: int) -> None:
+    """The search scores a result by the ply on which a king is left with no step
+    (RULES.md 8.1), the winner hastening it and the loser putting it off; a separated
+    position's exact score must say the same ply as minimax over the real rules, for the
+    side that wins and the side that loses."""
+    rng = random.Random(21)
+    solver = SurvivalSolver(budget=10**7)
+    memo: dict[str, int] = {}
+    outcomes = {True: 0, False: 0}
+    for _ in range(200):
+        position = random_separated_position(rng, 3, 8)
+        if position.outcome() is not None:
+            continue
+        regions = separated_regions(position.mover, position.waiter, position.blockers)
+        assert regions is not None
+        exact = distance_score(position, WIN, memo)
+        shifted = exact - ply if exact > 0 else exact + ply
+        assert separated_score(position.mover, position.waiter, regions, solver, ply) == shifted, (
+            position.notation()
+        )
+        outcomes[exact > 0] += 1
+    assert min(outcomes.values()) > 40

@@ -8,6 +8,8 @@ Positions are written in White's numbering; Black's point k is White's
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from typing import Any
 
 import pytest
 from tests.stepping import turn_by_steps
@@ -398,3 +400,22 @@ def test_best_turns_of_a_huge_roll_come_best_first_and_are_legal() -> None:
     while not builder.complete:
         builder.step(rng.choice(builder.legal_steps()))
     assert scores[0] >= _points_made(builder.commit().after)
+
+
+@pytest.mark.parametrize("roll", [(4, 4), (1, 1)])
+def test_best_turns_rate_by_batch_alone_as_they_rate_one_by_one(roll: tuple[int, int]) -> None:
+    """A batch rater is enough (a bot's network rates many positions at once); with no
+    rater at all the call is refused, not answered at random."""
+    start = tavla.find_game("chelebi").start().with_side(0).with_roll(roll)
+    assert isinstance(start, BackgammonPosition)
+    batches: list[int] = []
+
+    def rate_many(positions: Sequence[Any]) -> list[float]:
+        batches.append(len(positions))
+        return [_points_made(one) for one in positions]
+
+    by_batch = start.best_turns(20, score_many=rate_many)
+    assert [turn.after for turn in by_batch] == [turn.after for turn in start.best_turns(20, _points_made)]
+    assert batches and max(batches) > 1
+    with pytest.raises(TypeError, match="score"):
+        start.best_turns(20)

@@ -85,9 +85,11 @@ def separated_score(mover: int, waiter: int, regions: Regions, solver: SurvivalS
         difference = regions.mover.bit_count() - regions.waiter.bit_count()
         return SEPARATED_WEIGHT * (difference if difference != 0 else 1)
     mine, theirs = counts
+    # A side is lost on the turn it has no step, scored by that turn's ply as in the
+    # search: the other side's (theirs + 1)-th turn, or the mover's (mine + 1)-th.
     if mine > theirs:
         return WIN - (ply + 2 * theirs + 1)
-    return -WIN + (ply + 2 * mine + 2)
+    return -WIN + (ply + 2 * mine)
 
 
 def evaluate(mover: int, waiter: int, blockers: int, solver: SurvivalSolver | None, ply: int) -> int:
