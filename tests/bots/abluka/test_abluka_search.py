@@ -222,5 +222,23 @@ def test_the_engine_reports_the_time_it_took(monkeypatch: pytest.MonkeyPatch, se
     assert position.turn_error(result.to, result.block) is None
     if separated:
         assert result.depth == 0 and abs(result.score) >= WIN_THRESHOLD
+        assert result.nodes == 0  # the solver answered: no node of the search was visited
     else:
         assert result.depth >= 1 and result.elapsed_ms >= 2_000
+
+
+def test_a_seeded_noisy_level_repeats_its_choices_and_another_seed_differs() -> None:
+    """The weak levels' noise comes from the bot's seed, so a seeded game can be replayed
+    (a researcher's experiment, a reported bug); an unseeded bot is free to vary."""
+    positions = [random_opening(seed, 4) for seed in range(8)]
+
+    def choices(seed: int) -> list[tuple[int, int]]:
+        bot = AblukaBot("beginner", seed=seed)
+        found = []
+        for position in positions:
+            turn, _ = bot.think(position, movetime_ms=10_000)
+            found.append((turn.to, turn.block))
+        return found
+
+    assert choices(1) == choices(1)
+    assert choices(1) != choices(2)
