@@ -261,3 +261,39 @@ def test_a_search_repeated_is_answered_from_the_table(seed: int) -> None:
         searcher.nodes = 0
         assert searcher._search(*args) == score
         assert searcher.nodes == 1
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_inside_the_tree_the_candidates_are_those_promised(seed: int) -> None:
+    """Below the root the engine lists the narrowed candidates, each once: near the other
+    king, between the kings, one far square, and one square for all those nobody reaches."""
+    for position in _positions(seed):
+        mover, waiter, blockers = position_args(position)
+        empty = FULL & ~(blockers | BIT[mover] | BIT[waiter])
+        reach = reachable(BIT[mover], empty | BIT[waiter]) & empty
+        for depth in (1, 2, 3):
+            codes = _searcher()._ordered_turns(mover, waiter, empty, reach, depth, 1, 0, root=False)
+            listed = [(code & 63, code >> 6) for code in codes]
+            assert len(listed) == len(set(listed))
+            unreachable = empty & ~reach
+            promised = candidate_turns(mover, waiter, blockers, depth, root=False)
+            # The stand-in for the squares nobody reaches may be any one of them.
+            assert {(to, -1 if unreachable & BIT[b] else b) for to, b in listed} == {
+                (to, -1 if unreachable & BIT[b] else b) for to, b in promised
+            }, (position.notation(), depth)
+
+
+def test_the_nodes_reported_are_the_nodes_visited(monkeypatch: pytest.MonkeyPatch) -> None:
+    visits = 0
+    search_node = Searcher._search
+
+    def counted(self: Searcher, *args: int) -> int:
+        nonlocal visits
+        visits += 1
+        return search_node(self, *args)
+
+    monkeypatch.setattr(Searcher, "_search", counted)
+    position = random_opening(3, 6)
+    result = Searcher(SearchSettings(max_depth=2)).choose(*position_args(position), 60_000)
+    assert result.depth == 2
+    assert result.nodes == visits > 100
