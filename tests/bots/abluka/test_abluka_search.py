@@ -242,3 +242,28 @@ def test_a_seeded_noisy_level_repeats_its_choices_and_another_seed_differs() -> 
 
     assert choices(1) == choices(1)
     assert choices(1) != choices(2)
+
+
+@pytest.mark.parametrize(("movetime_ms", "solved"), [(60_000, False), (10_000_000, True)])
+def test_the_root_solver_spends_at_most_half_the_time(
+    monkeypatch: pytest.MonkeyPatch, movetime_ms: int, solved: bool
+) -> None:
+    """Kings apart are solved exactly at the root when the solver manages within half the
+    time given; a region too large for that is searched instead, with the time left. The
+    clock moves a quarter of a second at each reading, and this position's exact solution
+    reads it 143 times (35.5 s)."""
+    position = AblukaPosition.from_notation("xxxxxxx/xxxxxxx/xxxxxxx/3xxx1/3xx1B/3xxxx/1W2xxx w")
+    assert separated_regions(position.mover, position.waiter, position.blockers) is not None
+    readings: list[float] = []
+
+    def clock() -> float:
+        readings.append(0.25 * len(readings))
+        return readings[-1]
+
+    monkeypatch.setattr("tavla.bots.abluka.search.time.perf_counter", clock)
+    result = Searcher().choose(position.mover, position.waiter, position.blockers, movetime_ms)
+    assert position.turn_error(result.to, result.block) is None
+    if solved:
+        assert result.depth == 0 and abs(result.score) >= WIN_THRESHOLD
+    else:  # the solver gave up at half the time; the search went on after it
+        assert result.depth >= 1 and result.elapsed_ms > movetime_ms / 2
