@@ -85,26 +85,25 @@ def test_endgame_turn_is_a_winning_turn() -> None:
         checked += 1
 
 
-@pytest.mark.parametrize("ply", [0, 3])
-def test_a_separated_score_says_how_soon_the_game_ends(ply: int) -> None:
+def test_a_separated_score_says_how_soon_the_game_ends() -> None:
     """The search scores a result by the ply on which a king is left with no step
     (RULES.md 8.1), the winner hastening it and the loser putting it off; a separated
     position's exact score must say the same ply as minimax over the real rules, for the
-    side that wins and the side that loses."""
+    side that wins and the side that loses, wherever in the search it is met."""
     rng = random.Random(21)
     solver = SurvivalSolver(budget=10**7)
     memo: dict[str, int] = {}
     outcomes = {True: 0, False: 0}
-    for _ in range(200):
-        position = random_separated_position(rng, 3, 8)
+    for _ in range(160):
+        position = random_separated_position(rng, 3, 7)
         if position.outcome() is not None:
             continue
         regions = separated_regions(position.mover, position.waiter, position.blockers)
         assert regions is not None
         exact = distance_score(position, WIN, memo)
-        shifted = exact - ply if exact > 0 else exact + ply
-        assert separated_score(position.mover, position.waiter, regions, solver, ply) == shifted, (
-            position.notation()
-        )
+        for ply in (0, 3):
+            shifted = exact - ply if exact > 0 else exact + ply
+            score = separated_score(position.mover, position.waiter, regions, solver, ply)
+            assert score == shifted, (position.notation(), ply)
         outcomes[exact > 0] += 1
-    assert min(outcomes.values()) > 40
+    assert min(outcomes.values()) > 30  # both sides' distances are checked
