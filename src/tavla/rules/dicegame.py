@@ -60,6 +60,14 @@ def board_change(paths: Iterable[Sequence[int]]) -> dict[int, int]:
     return {point: count for point, count in change.items() if count}
 
 
+R = TypeVar("R")
+
+
+def _rating_each(score: Callable[[R], float]) -> Callable[[Sequence[R]], list[float]]:
+    """A batch rater that rates the positions one by one."""
+    return lambda positions: [score(position) for position in positions]
+
+
 def canonical_turn_text(steps: Sequence[Step]) -> str:
     """The one text of the turn these steps make, whatever order or paths they took.
 
@@ -255,12 +263,12 @@ class DiceGame(Defined, TwoDiceChance, Generic[S]):
         whole list of positions at once in place of ``score`` (a bot's evaluator is
         far cheaper on a batch than position by position); one of the two is needed.
         """
-        if score_many is None:
-            if score is None:
-                raise TypeError("best_turns needs a score or a score_many to rate positions")
-            one_by_one = score
-            score_many = lambda positions: [one_by_one(p) for p in positions]  # noqa: E731
-        rate = score_many
+        if score_many is not None:
+            rate = score_many
+        elif score is not None:
+            rate = _rating_each(score)
+        else:
+            raise TypeError("best_turns needs a score or a score_many to rate positions")
 
         def ranked(positions: Sequence[Self]) -> list[int]:
             """Indices of ``positions``, highest rated first (ties in the given order)."""

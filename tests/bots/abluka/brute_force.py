@@ -2,13 +2,15 @@
 
 It knows nothing of regions, survival counts or evaluation: a position is won for
 the side to move when some legal turn leads to a position lost for the opponent
-(RULES.md 8.1), and a side with no legal turn has lost.
+(RULES.md 8.1), and a side with no legal turn has lost. (The random positions below
+use the engine's regions only to choose which positions to make.)
 """
 
 from __future__ import annotations
 
 import random
 
+from tavla.bots.abluka.endgame import separated_regions
 from tavla.rules.abluka import AblukaPosition
 
 
@@ -94,3 +96,22 @@ def random_separated_position(rng: random.Random, box: int, max_empty: int) -> A
         side = rng.randint(0, 1)
         white, black = (first_square, second_square) if side == 0 else (second_square, first_square)
         return AblukaPosition(white, black, blockers, side)
+
+
+def random_open_position(rng: random.Random, max_empty: int) -> AblukaPosition:
+    """Both kings in one small region (not separated), everything else blocked."""
+    while True:
+        start = (rng.randrange(7), rng.randrange(7))
+        blob = carve(rng, start, max_empty + 2, 4, set())
+        if len(blob) < 5:
+            continue
+        first, second = rng.sample(sorted(blob), 2)
+        blockers = sum(1 << (r * 7 + f) for f in range(7) for r in range(7) if (f, r) not in blob)
+        side = rng.randint(0, 1)
+        a, b = first[1] * 7 + first[0], second[1] * 7 + second[0]
+        position = AblukaPosition(a, b, blockers, side) if side == 0 else AblukaPosition(b, a, blockers, side)
+        if (
+            position.outcome() is None
+            and separated_regions(position.mover, position.waiter, blockers) is None
+        ):
+            return position

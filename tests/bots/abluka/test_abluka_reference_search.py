@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from tests.bots.abluka.test_abluka_search import random_open_position
+from tests.bots.abluka.brute_force import random_open_position
 
 import tavla.bots.abluka.search as search
 from tavla.bots.abluka import Searcher, SearchSettings

@@ -6,7 +6,7 @@ import random
 from dataclasses import replace
 
 import pytest
-from tests.bots.abluka.brute_force import carve, mover_wins, random_separated_position
+from tests.bots.abluka.brute_force import mover_wins, random_open_position, random_separated_position
 
 from tavla.bots.abluka import LEVELS, AblukaBot, Searcher, SearchSettings
 from tavla.bots.abluka.baselines import AbImproved, random_opening, random_turn
@@ -15,25 +15,6 @@ from tavla.bots.abluka.evaluation import WIN_THRESHOLD
 from tavla.core.errors import TavlaError
 from tavla.rules.abluka import AblukaPosition
 from tavla.rules.abluka.board import BIT, FULL, NEIGHBOURS
-
-
-def random_open_position(rng: random.Random, max_empty: int) -> AblukaPosition:
-    """Both kings in one small region (not separated), everything else blocked."""
-    while True:
-        start = (rng.randrange(7), rng.randrange(7))
-        blob = carve(rng, start, max_empty + 2, 4, set())
-        if len(blob) < 5:
-            continue
-        first, second = rng.sample(sorted(blob), 2)
-        blockers = sum(1 << (r * 7 + f) for f in range(7) for r in range(7) if (f, r) not in blob)
-        side = rng.randint(0, 1)
-        a, b = first[1] * 7 + first[0], second[1] * 7 + second[0]
-        position = AblukaPosition(a, b, blockers, side) if side == 0 else AblukaPosition(b, a, blockers, side)
-        if (
-            position.outcome() is None
-            and separated_regions(position.mover, position.waiter, blockers) is None
-        ):
-            return position
 
 
 def test_engine_finds_forced_wins() -> None:
