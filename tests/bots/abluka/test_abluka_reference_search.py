@@ -59,18 +59,18 @@ def candidate_turns(
         turns.append((turn.to, turn.block))
     if root or reach.bit_count() <= exact_width:
         return turns
-    near_mover = _within(waiter, 2) & _within(mover, 2)
+    near_waiter = _within(waiter, 2)
     # Radius 2 on the last turn before the horizon; radius 1 and between the kings above it.
-    zone = _within(waiter, 2) if depth <= 1 else _within(waiter, 1) | near_mover
+    zone = near_waiter if depth <= 1 else _within(waiter, 1) | (near_waiter & _within(mover, 2))
+    playable = reach | BIT[mover]
     narrowed: list[tuple[int, int]] = []
     for to in _squares(NEIGHBOURS[mover] & empty):
         after_empty = (empty & ~BIT[to]) | BIT[mover]
-        playable = reach | BIT[mover]
         blocks = _squares(after_empty & playable & zone)
         if stand_in is not None:
             blocks.append(stand_in)
         elif playable & zone != playable:  # some square lies outside the zone
-            far = _squares(after_empty & ~(_within(waiter, 2) | _within(to, 2) | BIT[waiter] | BIT[to]))
+            far = _squares(after_empty & ~(near_waiter | _within(to, 2) | BIT[waiter] | BIT[to]))
             blocks.extend(far[:1])
         narrowed.extend((to, block) for block in blocks)
     return narrowed
@@ -113,6 +113,11 @@ def no_reductions(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(search, "ROOT_LMR_AFTER", 10**6)
 
 
+def _up_to_stand_in(turns: list[tuple[int, int]], unreachable: int) -> set[tuple[int, int]]:
+    """The turns with a blocker nobody can reach counted as any other such blocker (-1)."""
+    return {(to, -1 if unreachable & BIT[block] else block) for to, block in turns}
+
+
 def _positions(seed: int) -> list[AblukaPosition]:
     """Middle games (wide: the narrowed candidates) and small regions (exact everywhere)."""
     rng = random.Random(seed)
@@ -131,14 +136,14 @@ def _solver() -> SurvivalSolver:
 
 def expected(position: AblukaPosition, depth: int, ply: int = 0, *, root: bool = False) -> int:
     """The reference's score of ``position`` searched ``depth`` plies from ``ply``."""
-    return reference(position.mover, position.waiter, position.blockers, depth, ply, _solver(), root=root)
+    return reference(*position_args(position), depth, ply, _solver(), root=root)
 
 
 def searched(
     position: AblukaPosition, depth: int, alpha: int = -WIN - 1, beta: int = WIN + 1, ply: int = 0
 ) -> int:
     """The engine's score of ``position`` by a search of ``depth`` plies, on a fresh table."""
-    return _searcher()._search(position.mover, position.waiter, position.blockers, depth, alpha, beta, ply)
+    return _searcher()._search(*position_args(position), depth, alpha, beta, ply)
 
 
 def position_args(position: AblukaPosition) -> tuple[int, int, int]:
@@ -231,24 +236,19 @@ def test_the_root_lists_every_turn_once_and_one_stand_in_for_squares_nobody_reac
 ) -> None:
     position = random_opening(10, 16)  # 28 squares the kings reach, 3 they never will
     empty = FULL & ~(position.blockers | BIT[position.mover] | BIT[position.waiter])
-    assert empty & ~reachable(BIT[position.mover], empty | BIT[position.waiter]), "a square nobody reaches"
-    searched: list[tuple[int, int]] = []
+    unreachable = empty & ~reachable(BIT[position.mover], empty | BIT[position.waiter])
+    assert unreachable, "a square nobody reaches"
+    visited: list[tuple[int, int]] = []
 
     def record(self: Searcher, mover: int, waiter: int, blockers: int, *rest: int) -> int:
-        searched.append((waiter, (blockers & ~position.blockers).bit_length() - 1))
+        visited.append((waiter, (blockers & ~position.blockers).bit_length() - 1))
         return 0  # every turn alike: each is searched once, none again
 
     monkeypatch.setattr(Searcher, "_search", record)
-    _searcher()._root(position.mover, position.waiter, position.blockers, 1, None)
-    unreachable = empty & ~reachable(BIT[position.mover], empty | BIT[position.waiter])
-
-    def classes(turns: list[tuple[int, int]]) -> set[tuple[int, int]]:
-        """A blocker nobody can reach counts as any other such blocker (-1)."""
-        return {(to, -1 if unreachable & BIT[block] else block) for to, block in turns}
-
-    promised = candidate_turns(position.mover, position.waiter, position.blockers, 1, root=True)
-    assert classes(searched) == classes(promised)
-    assert len(searched) == len(classes(searched))  # no turn twice, one stand-in a step
+    _searcher()._root(*position_args(position), 1, None)
+    promised = candidate_turns(*position_args(position), 1, root=True)
+    assert _up_to_stand_in(visited, unreachable) == _up_to_stand_in(promised, unreachable)
+    assert len(visited) == len(_up_to_stand_in(visited, unreachable))  # no turn twice, one stand-in a step
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -275,12 +275,12 @@ def test_inside_the_tree_the_candidates_are_those_promised(seed: int) -> None:
             codes = _searcher()._ordered_turns(mover, waiter, empty, reach, depth, 1, 0, root=False)
             listed = [(code & 63, code >> 6) for code in codes]
             assert len(listed) == len(set(listed))
-            unreachable = empty & ~reach
             promised = candidate_turns(mover, waiter, blockers, depth, root=False)
             # The stand-in for the squares nobody reaches may be any one of them.
-            assert {(to, -1 if unreachable & BIT[b] else b) for to, b in listed} == {
-                (to, -1 if unreachable & BIT[b] else b) for to, b in promised
-            }, (position.notation(), depth)
+            assert _up_to_stand_in(listed, empty & ~reach) == _up_to_stand_in(promised, empty & ~reach), (
+                position.notation(),
+                depth,
+            )
 
 
 def test_the_nodes_reported_are_the_nodes_visited(monkeypatch: pytest.MonkeyPatch) -> None:
