@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+# One BLAS thread in every test process, as the `tavla` command sets for its own
+# (src/tavla/cli/__init__.py): the bots' matrices are small, and OpenBLAS's threads in
+# two workers, spinning against each other and against the servers and browsers the
+# tests start, made the bots' tests two to seven times slower. Set before numpy is
+# imported (neither pytest, its plugins nor hypothesis import it); a setting in the
+# environment wins.
+for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")
 
 GNUBG = "/usr/games/gnubg"
 
