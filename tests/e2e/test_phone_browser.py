@@ -68,7 +68,7 @@ def _look(browser: Any, served: Served, account: Account, path: str, width: int,
 
 
 def test_the_lobby_a_game_and_a_federation_s_administration_fit_a_phone(
-    served: Served, screenshots: Path
+    served: Served, screenshots: Path, tmp_path: Path
 ) -> None:
     owner, admin, ayse = (Account(served, name) for name in ("owner", "admin", "ayse"))
     asyncio.run(set_owner(f"sqlite:///{served.database}", "owner", True))
@@ -117,5 +117,16 @@ def test_the_lobby_a_game_and_a_federation_s_administration_fit_a_phone(
             page = _look(browser, served, admin, path, 360, screenshots / "phone-federation-admin-bg.png")
             assert "Администриране" in page.locator("h1").inner_text()
             assert page.evaluate(SCROLLING_SIDEWAYS) == []
+            # Its file field speaks the page's language, not the browser's (English here):
+            # a click on its button opens the file picker, and the file chosen is named.
+            field = page.locator("#import-tournament label.file-pick")
+            assert field.locator(".file-button").inner_text() == "Избери файл"
+            assert field.locator(".file-name").inner_text() == "Няма избран файл"
+            with page.expect_file_chooser() as chooser:
+                field.locator(".file-button").click()
+            report = tmp_path / "турнир.trf"
+            report.write_text("012 Турнир\n", encoding="utf-8")
+            chooser.value.set_files(str(report))
+            assert field.locator(".file-name").inner_text() == "турнир.trf"
         finally:
             browser.close()

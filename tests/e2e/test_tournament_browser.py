@@ -221,7 +221,9 @@ def test_an_administrator_runs_a_swiss_abluka_tournament_of_bots_in_the_browser(
         broken = report.with_name("broken.trf")
         lines = report.read_text(encoding="utf-8").splitlines()
         broken.write_text("\n".join([*lines[:3], lines[3][:95] + "Q" + lines[3][96:], *lines[4:]]) + "\n")
+        assert form.locator(".file-name").inner_text() == "No file chosen"
         form.locator("[name=trf]").set_input_files(str(broken))
+        assert form.locator(".file-name").inner_text() == "broken.trf"
         form.locator("[name=name]").fill("Kopya")
         form.locator("button[type=submit]").click()
         page.wait_for_selector("#import-tournament .status:has-text('line 4')")

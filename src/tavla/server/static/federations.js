@@ -74,6 +74,16 @@ document.addEventListener("submit", async (event) => {
   send(method, url, method === "DELETE" ? undefined : fields, element.dataset.follow, element);
 });
 
+// A file field shows the file chosen in the page's language (federation_admin.html).
+document.addEventListener("change", (event) => {
+  const input = event.target;
+  if (!(input instanceof HTMLInputElement) || input.type !== "file") return;
+  const shown = input.closest("label.file-pick")?.querySelector(".file-name");
+  if (!(shown instanceof HTMLElement)) return;
+  const file = input.files && input.files[0];
+  shown.textContent = file ? file.name : shown.dataset.none || "";
+});
+
 document.addEventListener("click", async (event) => {
   const target = /** @type {Element | null} */ (event.target instanceof Element ? event.target : null);
   const element = /** @type {HTMLButtonElement | null} */ (target ? target.closest("button[data-method]") : null);
