@@ -271,13 +271,14 @@ def test_inside_the_tree_the_candidates_are_those_promised(seed: int) -> None:
         mover, waiter, blockers = position_args(position)
         empty = FULL & ~(blockers | BIT[mover] | BIT[waiter])
         reach = reachable(BIT[mover], empty | BIT[waiter]) & empty
+        unreachable = empty & ~reach
         for depth in (1, 2, 3):
             codes = _searcher()._ordered_turns(mover, waiter, empty, reach, depth, 1, 0, root=False)
             listed = [(code & 63, code >> 6) for code in codes]
             assert len(listed) == len(set(listed))
             promised = candidate_turns(mover, waiter, blockers, depth, root=False)
             # The stand-in for the squares nobody reaches may be any one of them.
-            assert _up_to_stand_in(listed, empty & ~reach) == _up_to_stand_in(promised, empty & ~reach), (
+            assert _up_to_stand_in(listed, unreachable) == _up_to_stand_in(promised, unreachable), (
                 position.notation(),
                 depth,
             )
