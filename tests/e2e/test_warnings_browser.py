@@ -145,7 +145,9 @@ def test_a_player_who_never_comes_is_awaited_then_forfeited_by_the_arbiter(
         _shoot(page, screenshots, "no-show-forfeited")
         arbiter.goto(f"/tournaments/{tournament}")
         row = arbiter.page.locator(f'tr[data-pairing="{board["id"]}"]')
-        assert "forfeit" in row.inner_text()
+        # The tournament records the result a moment after the board shows it (its own
+        # handler of the finished game); the page follows it by polling.
+        sync_api.expect(row).to_contain_text("forfeit", timeout=15_000)
         _shoot(arbiter.page, screenshots, "no-show-tournament")
     finally:
         for visitor in people.values():
@@ -208,7 +210,7 @@ def test_an_arbiter_warns_a_player_three_times_from_the_board_and_the_match_is_l
         # tournament's administration page.
         arbiter.goto(f"/tournaments/{tournament}")
         row = page.locator(f'tr[data-pairing="{board["id"]}"]')
-        assert "awaiting confirmation" in row.inner_text()
+        sync_api.expect(row).to_contain_text("awaiting confirmation", timeout=15_000)
         arbiter.goto(f"/tournaments/{tournament}/admin")
         row = page.locator(f'tr[data-pairing="{board["id"]}"]')
         with page.expect_navigation():
