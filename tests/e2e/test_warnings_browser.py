@@ -108,6 +108,22 @@ def round_of_two(
     return people, names, tournament, board
 
 
+WAITING_TEXTS = """() => {
+  const game = window.tavlaGame;
+  const match = game.state.match;
+  const position = match.position;
+  const text = (board, target) => {
+    match.position = { ...position, board };
+    return game.waitingText({ ...game.state.waiting, forfeit_at: target });
+  };
+  try {
+    return [text(position.board, 1), text("grid", 2), text("grid", 1)];
+  } finally {
+    match.position = position;
+  }
+}"""
+
+
 @pytest.mark.timeout(240)
 def test_a_player_who_never_comes_is_awaited_then_forfeited_by_the_arbiter(
     browser: Any, served: tuple[str, str], screenshots: Path
@@ -131,6 +147,12 @@ def test_a_player_who_never_comes_is_awaited_then_forfeited_by_the_arbiter(
         text = line.inner_text()
         assert f"Waiting for {absent}" in text and "4 points win by forfeit" in text, text
         assert "in 19:" in text or "in 20:00" in text, text  # 20 minutes from the round's start
+        # The same text for other matches, the board's state changed for a moment: a
+        # one-point match in the singular, Abluka's counted in sets.
+        texts = page.evaluate(WAITING_TEXTS)
+        assert "is credited a point in" in texts[0] and texts[0].endswith("; 1 point wins by forfeit")
+        assert "is credited a set in" in texts[1] and texts[1].endswith("; 2 sets win by forfeit")
+        assert "is credited a set in" in texts[2] and texts[2].endswith("; 1 set wins by forfeit")
         _shoot(page, screenshots, "no-show-waiting")
 
         arbiter = people["arbiter"]
@@ -148,6 +170,8 @@ def test_a_player_who_never_comes_is_awaited_then_forfeited_by_the_arbiter(
         # The tournament records the result a moment after the board shows it (its own
         # handler of the finished game); the page follows it by polling.
         sync_api.expect(row).to_contain_text("forfeit", timeout=15_000)
+        heading = arbiter.page.locator("#tournament").inner_text()
+        assert "· 1 round" in heading and "1 rounds" not in heading, heading
         _shoot(arbiter.page, screenshots, "no-show-tournament")
     finally:
         for visitor in people.values():

@@ -189,6 +189,11 @@ def test_the_terminal_tells_what_the_officials_did() -> None:
         for a, b, after in zip(match.actions, match.states[:-1], match.states[1:], strict=True)
     ]
     assert lines == ["Mehmet has not come: Ayşe is credited a point (1 now)."]
+    sets = waiting("abluka", 0, sets=3, names=("Ayşe", "Mehmet"))
+    sets.absent(W)
+    assert describe(sets.actions[-1], sets.states[-2], sets.state) == (
+        "Ayşe has not come: Mehmet is credited a set (1 now)."
+    )
     match.absent(B)
     assert (
         describe_match_end(match.state)

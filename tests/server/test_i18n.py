@@ -65,7 +65,34 @@ def test_the_server_reads_every_translation(language: str, stored_template: Cata
     loaded = translations(language)
     for message in stored_template:
         if message.id:
-            assert loaded.has(str(message.id), message.context), message.id
+            singular = message.id[0] if isinstance(message.id, tuple) else message.id
+            assert loaded.has(str(singular), message.context), message.id
+
+
+@pytest.mark.parametrize(
+    ("language", "one", "three"),
+    [("en", "1 round", "3 rounds"), ("tr", "1 tur", "3 tur"), ("bg", "1 кръг", "3 кръга")],
+)
+def test_a_count_takes_the_form_its_language_gives_it(language: str, one: str, three: str) -> None:
+    """Bulgarian says "1 кръг" and "3 кръга"; Turkish keeps the noun singular after a number."""
+    loaded = translations(language)
+    assert [loaded.ngettext("{number} round", "{number} rounds", n).format(number=n) for n in (1, 3)] == [
+        one,
+        three,
+    ]
+
+
+def test_a_plural_text_with_a_form_left_blank_is_reported(stored_template: Catalog, tmp_path: Any) -> None:
+    catalog = i18n_catalog.read(i18n_catalog.po_path("bg"), "bg")
+    plural = next(message for message in catalog if isinstance(message.id, tuple))
+    assert isinstance(plural.string, tuple) and all(plural.string)
+    plural.string = (plural.string[0], "")
+    blank = tmp_path / "messages.po"
+    i18n_catalog.write(catalog, blank)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(i18n_catalog, "po_path", lambda language: blank)
+        problems = i18n_catalog.translation_problems("bg", stored_template)
+    assert problems == [f"bg: {plural.id!r} is not translated"]
 
 
 @pytest.mark.parametrize(("language", "board", "table"), [("tr", "Tahta", "Masa"), ("bg", "Дъска", "Маса")])

@@ -123,8 +123,9 @@ def describe(action: MatchAction, before: MatchState, after: MatchState) -> str:
     note = f": {action.value}" if action.value else ""
     if kind == "absent":
         present = after.settings.names[1 - (action.seat or 0)]
+        unit = "point" if after.has_dice else "set"  # Abluka's matches count sets
         return (
-            f"{who} has not come: {present} is credited a point ({after.score[1 - (action.seat or 0)]} now)."
+            f"{who} has not come: {present} is credited a {unit} ({after.score[1 - (action.seat or 0)]} now)."
         )
     if kind == "forfeit":
         return f"{who} forfeits the match{note}."

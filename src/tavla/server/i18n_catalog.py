@@ -138,11 +138,15 @@ def translation_problems(language: str, template: Catalog) -> list[str]:
             continue
         message: Message | None = catalog.get(wanted.id, context=wanted.context)
         name = f"{language}: {wanted.id!r}"
-        if message is None or not message.string:
+        # A text with plural forms has a tuple of them, each to be translated.
+        english = wanted.id[0] if isinstance(wanted.id, tuple) else wanted.id
+        strings = () if message is None else message.string
+        forms = tuple(strings) if isinstance(strings, tuple) else (strings,)
+        if message is None or not all(forms):
             problems.append(f"{name} is not translated")
         elif message.fuzzy:
             problems.append(f"{name} is marked fuzzy")
-        elif fields(str(message.string)) != fields(str(wanted.id)):
+        elif any(fields(str(form)) != fields(str(english)) for form in forms):
             problems.append(f"{name}: the translation's parameters differ: {message.string!r}")
     return problems
 

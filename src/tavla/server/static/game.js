@@ -578,12 +578,19 @@ export class GameClient {
     const awaited = t("wait.for", { name: this.nameOf(absent) });
     if (waiting.credit_due_ms === null) return awaited;
     const left = Math.max(0, waiting.credit_due_ms - waiting.now_ms - (this.now() - this.receivedAt));
-    const credit = t("wait.credit", {
+    // Abluka's matches are counted in sets, the dice games' in points; one of either
+    // is said in the singular (a one-point match is common in a Swiss event).
+    const match = /** @type {StateMessage} */ (this.state).match;
+    const sets = Boolean(match && match.position && match.position.board === "grid");
+    const credit = t(sets ? "wait.credit_set" : "wait.credit_point", {
       name: this.nameOf(1 - absent),
       time: formatDuration(left),
-      points: waiting.forfeit_at,
     });
-    return `${awaited} · ${credit}`;
+    const target = waiting.forfeit_at;
+    let wins;
+    if (sets) wins = target === 1 ? t("wait.forfeit_set_1") : t("wait.forfeit_sets", { n: target });
+    else wins = target === 1 ? t("wait.forfeit_point_1") : t("wait.forfeit_points", { n: target });
+    return `${awaited} · ${credit}; ${wins}`;
   }
 
   turnText() {
