@@ -160,6 +160,15 @@ export function fillPartsLine(element, parts) {
   element.replaceChildren(...children);
 }
 
+/**
+ * Whether a match is Abluka's, played on the grid: it has no home side, and it counts
+ * sets, not points.
+ * @param {{ position?: { board: string } | null } | null | undefined} match
+ */
+export function playedOnGrid(match) {
+  return Boolean(match && match.position && match.position.board === "grid");
+}
+
 /** @param {Colour} colour @returns {Colour} */
 const other = (colour) => (colour === "white" ? "black" : "white");
 

@@ -18,7 +18,7 @@
  * - after a drop the client reconnects with a growing delay.
  */
 
-import { Board, fillPartsLine, html } from "./board.js";
+import { Board, playedOnGrid, fillPartsLine, html } from "./board.js";
 import { OfficialsPanel } from "./officials.js";
 import { seatName, t } from "./text.js";
 
@@ -523,7 +523,7 @@ export class GameClient {
     this.board.setOrientation({ bottom: this.bottomColour(), home: this.home });
     this.board.update({ match: state.match, steps: state.steps, seat: state.seat });
     // Abluka's grid has no home board to put on either side.
-    this.homeButton.hidden = Boolean(state.match && state.match.position && state.match.position.board === "grid");
+    this.homeButton.hidden = playedOnGrid(state.match);
     this.updateBusy();
     this.turnLine.textContent = this.turnText();
     this.renderPlayers();
@@ -580,8 +580,7 @@ export class GameClient {
     const left = Math.max(0, waiting.credit_due_ms - waiting.now_ms - (this.now() - this.receivedAt));
     // Abluka's matches are counted in sets, the dice games' in points; one of either
     // is said in the singular (a one-point match is common in a Swiss event).
-    const match = /** @type {StateMessage} */ (this.state).match;
-    const sets = Boolean(match && match.position && match.position.board === "grid");
+    const sets = playedOnGrid(/** @type {StateMessage} */ (this.state).match);
     const credit = t(sets ? "wait.credit_set" : "wait.credit_point", {
       name: this.nameOf(1 - absent),
       time: formatDuration(left),
@@ -710,7 +709,7 @@ export class GameClient {
     const match = /** @type {StateMessage} */ (this.state).match;
     const parts = [];
     const settings = match.settings;
-    if (match.position && match.position.board === "grid") parts.push(t("match.sets", { n: settings.sets }));
+    if (playedOnGrid(match)) parts.push(t("match.sets", { n: settings.sets }));
     else if (settings.length > 0) parts.push(t("match.length", { n: settings.length }));
     else parts.push(t("match.money"));
     if (match.game_number > 0) parts.push(t("match.game", { n: match.game_number }));

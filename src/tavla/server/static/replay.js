@@ -20,7 +20,7 @@
  * not in a text field; the step shown is kept in the address's `#n`.
  */
 
-import { Board, fillPartsLine, html } from "./board.js";
+import { Board, playedOnGrid, fillPartsLine, html } from "./board.js";
 import { seatName, t } from "./text.js";
 
 /**
@@ -297,7 +297,7 @@ export class Replay {
     const match = /** @type {ReplayData} */ (this.data).states[this.index].match;
     const settings = match.settings;
     const parts = [];
-    if (match.position && match.position.board === "grid") parts.push(t("match.sets", { n: settings.sets }));
+    if (playedOnGrid(match)) parts.push(t("match.sets", { n: settings.sets }));
     else if (settings.length > 0) parts.push(t("match.length", { n: settings.length }));
     else parts.push(t("match.money"));
     if (match.game_number > 0) parts.push(t("match.game", { n: match.game_number }));
