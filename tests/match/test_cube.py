@@ -77,3 +77,19 @@ def test_settle_closes_only_a_raccoon_window() -> None:
 def test_turned() -> None:
     assert not Cube().turned
     assert Cube(2, B).turned
+
+
+@pytest.mark.parametrize(
+    ("cube", "player", "reason"),
+    [
+        (Cube(1, None, CubeOffer(DOUBLE, W)), W, "a cube decision is pending"),
+        (Cube(2, W), B, "the opponent owns the cube"),
+        (Cube(64, B), B, "the cube is at 64: it stops at 64"),
+    ],
+)
+def test_a_refused_double_says_why(cube: Cube, player: int, reason: str) -> None:
+    """RULES.md 9.2: the refusal names the rule, for the player to read."""
+    assert cube.double_error(player) == reason
+    with pytest.raises(CubeError) as refused:
+        cube.double(player)
+    assert str(refused.value) == f"player {player} cannot double: {reason}"

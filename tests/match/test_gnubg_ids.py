@@ -498,7 +498,14 @@ BAD = [
         _ids(game_state=GAME_NONE, double_offered=True),
     ),
     ("resignation", "1", NO_GAME + "nobody can resign yet", _ids(game_state=GAME_NONE, resign=1, turn=0)),
+    ("turn", "0", NO_GAME + "nobody answers anything", _ids(game_state=GAME_NONE, turn=0)),
     ("game state", "2", "the game is over but the position is not finished", _ids(game_state=GAME_OVER)),
+    (
+        "resignation",
+        "1",
+        "a game played to the end was not resigned",
+        _ids(WHITE_OFF, game_state=GAME_OVER, dice_owner=0, turn=0, resign=1, score=(2, 0)),
+    ),
     (
         "score",
         "1-0",
@@ -543,6 +550,15 @@ def test_malformed_or_contradictory_ids_are_refused(
     with pytest.raises(NotationError) as raised:
         state_from_ids(*ids)
     assert (raised.value.field, raised.value.value, raised.value.reason) == (field, value, reason)
+
+
+def test_a_match_outside_the_tabla_family_has_no_ids() -> None:
+    """RULES.md 9.4: gnubg's IDs describe the tabla board; a tapa match is refused by name."""
+    match = new_match(game="tapa", length=3)
+    with pytest.raises(NotationError) as raised:
+        match_ids(match.state)
+    assert (raised.value.field, raised.value.value) == ("game", "tapa")
+    assert raised.value.reason == "gnubg IDs describe tabla, antitabla, chelebi only"
 
 
 NO_CUBE_MATCH = MatchSettings("tabla", 5, cube=False)

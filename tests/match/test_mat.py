@@ -177,6 +177,7 @@ OURS_0 = (DATA / "ours" / "ours_0.mat").read_text()
 """Game 1 ends on the board with Boris winning 8 points (a cube at 4, a gammon)."""
 ONE_MOVE = " 3 point match\n\n Game 1\n  1) 31: 8/5 6/5\n"
 
+CELLS = "expected a roll, Doubles, Takes, Drops or Wins"
 IMPORT_REFUSALS = [
     ("", "", "empty match file"),
     ("; only a comment\n\n", "; only a comment\n\n", "empty match file"),
@@ -184,6 +185,9 @@ IMPORT_REFUSALS = [
     (" 0 point match\n", "0 point match", "only matches to N points are read"),
     (ONE_MOVE + "\n Game 2\n", "Game 2", "the previous game has no result"),
     (ONE_MOVE + "      Wins 5 points\n", "Wins 5 points", "not 1, 2 or 3 times the cube (1)"),
+    (ONE_MOVE + "  2) Castles\n", "Castles", CELLS),
+    (ONE_MOVE + "  2) 5 2: 13/8 13/11\n", "5 2: 13/8 13/11", CELLS),
+    (ONE_MOVE + "  Black resigns   Wins 1 point\n", "Black resigns", CELLS),
     (
         OURS_0.replace("Wins 8 points", "Wins 4 points", 1),
         "Wins 4 points",

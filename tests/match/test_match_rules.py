@@ -10,11 +10,13 @@ from tests.match.match_helpers import new_match
 
 import tavla
 from tavla.core.errors import TavlaError, WrongPhaseError
+from tavla.core.protocol import OutcomeReason
 from tavla.match.actions import ActionKind, MatchAction, apply_action
 from tavla.match.cube import Cube
 from tavla.match.errors import CubeError, MatchError, MatchSettingsError, ResignError, WrongPlayerError
 from tavla.match.match import Match
 from tavla.match.resign import parse_level
+from tavla.match.state import GameResult
 
 W, B = 0, 1
 
@@ -219,6 +221,32 @@ def test_gammon_scores_with_cube_and_jacoby(jacoby: bool, cube: int, points: int
     result = match.state.result
     assert result is not None and result.reason == "gammon" and result.points == points
     assert match.state.over and match.state.score == (points, 0)
+
+
+def test_a_void_tapa_game_scores_nothing_and_the_match_goes_on() -> None:
+    """RULES.md 5, 1.4: both mothers pinned voids the game: no points, whatever the cube;
+    the next game begins with a new opening roll and a centred cube."""
+    match = new_match(game="tapa", length=3)
+    match.roll((5, 2))
+    fields = "/".join({1: "1b", 4: "1w", 24: "1w1b"}.get(point, "-") for point in range(1, 25))
+    position = tavla.from_notation(f"tapa {fields} 0,0 13,13 w 31")
+    match.state = replace(match.state, position=position, cube=Cube(2, B))
+    match.move(W, "4/1*")
+    state = match.state
+    assert state.result == GameResult(None, 0, OutcomeReason.VOID, 2)
+    assert state.phase == "between" and not state.over and state.score == (0, 0)
+    match.start_next_game()
+    assert match.state.phase == "opening" and match.state.game_number == 2
+    assert match.state.cube == Cube(1, None)
+
+
+def test_a_resignation_is_recorded_by_its_name() -> None:
+    """RULES.md 1.5: a resignation offered as a number is written in the record by name."""
+    match = opened(length=7)
+    match.resign(B, " 2 ")
+    assert match.actions[-1].kind == "resign" and match.actions[-1].value == "gammon"
+    match.decline(W)
+    assert match.state.phase == "roll" and match.state.actor == B
 
 
 @pytest.mark.parametrize(("level", "points"), [("single", 2), ("gammon", 4), ("backgammon", 6)])

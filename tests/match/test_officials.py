@@ -53,7 +53,9 @@ def refused(
     assert match.state is before_state and match.actions == before_actions
 
 
-@pytest.mark.parametrize(("length", "points"), [(1, 1), (3, 2), (5, 3), (7, 4), (11, 6), (13, 7)])
+@pytest.mark.parametrize(
+    ("length", "points"), [(1, 1), (2, 1), (3, 2), (4, 2), (5, 3), (7, 4), (11, 6), (13, 7)]
+)
 def test_the_no_show_forfeit_comes_at_half_the_length_rounded_up(length: int, points: int) -> None:
     """RULES.md 11.4: a point per five minutes, a forfeit win at half the length rounded up."""
     match = waiting(length=length)

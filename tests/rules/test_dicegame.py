@@ -33,3 +33,27 @@ def test_the_same_text_in_any_order_reads_as_the_one_legal_turn() -> None:
     """The counterpart: a legal turn is found whatever the order of its steps."""
     position = tavla.from_notation(TAPA_31)
     assert position.parse_turn("24/21 24/23").text == position.parse_turn("24/23 24/21").text
+
+
+def test_a_checker_written_through_its_stops_reads_as_the_turn_it_makes() -> None:
+    """RULES.md 1.2: '24/21/20' names one checker's walk, the same turn as '24/21 21/20'
+    and '24/20'; the turn is where the walk ends, not its first stop."""
+    position = tavla.from_notation(TAPA_31)
+    walked = position.parse_turn("24/21/20")
+    assert walked.text == position.parse_turn("24/21 21/20").text == "24/20"
+    assert walked.after == position.play("24/20")
+
+
+def test_a_turn_of_another_position_is_refused_and_changes_nothing() -> None:
+    """RULES.md 1.3: only this position's legal turns are played; a turn object made by
+    another position (here: the 6-5 of the start, played where 3-1 was rolled) is checked
+    against this one's turns, not trusted."""
+    position = tavla.from_notation(TAPA_31)
+    other = tavla.from_notation(TAPA_31[: -len("31")] + "65")
+    foreign = other.legal_turns()[0]
+    with pytest.raises(IllegalMoveError) as refused:
+        position.play(foreign)
+    assert (refused.value.move, refused.value.position) == (foreign.text, TAPA_31)
+    assert position.notation() == TAPA_31
+    # The same turn made by an equal position is this position's own turn.
+    assert tavla.from_notation(TAPA_31[: -len("31")] + "65").play(foreign) == foreign.after

@@ -263,11 +263,14 @@ class GameDefinition:
     def from_notation(self, text: str) -> AnyPosition:
         """A position of this game. The text's first field may name options; a text
         without them is read under this definition's options."""
+        head, space, rest = text.strip().partition(" ")
+        if head == self.name and self is not self.defaults:
+            # Read as if the text named the options: the reader's checks depend on them
+            # (a game a rule ends cannot have dice to play; a completion's roll count).
+            text = f"{self.head}{space}{rest}"
         position = self.position_class.from_notation(text)
         if position.definition is self or self is self.defaults:
             return position
-        if position.definition is self.defaults:
-            return position.with_rules(self)
         raise NotationError("game", position.definition.head, f"expected {self.head}")
 
     # ----------------------------------------------------------------- pickle

@@ -161,6 +161,9 @@ def _cells_of_line(line: str) -> list[Cell]:
         body_start = numbered.end()
     starts = [m.start() for m in _CELL_START.finditer(line, body_start)]
     starts = [s for s in starts if s == body_start or line[s - 1] == " "]
+    unread = line[body_start : starts[0] if starts else len(line)].strip()
+    if unread:
+        raise NotationError("mat", unread, "expected a roll, Doubles, Takes, Drops or Wins")
     cells: list[Cell] = []
     for index, start in enumerate(starts):
         end = starts[index + 1] if index + 1 < len(starts) else len(line)
@@ -213,10 +216,8 @@ class _Importer:
             self.act("double", seat)
         elif text.startswith(("Takes", "Drops", "Beavers", "Raccoons")):
             self.act(text.split()[0].lower()[:-1], seat)
-        elif text.startswith("Wins"):
+        else:  # "Wins": a cell starts with nothing else (_CELL_START)
             self.wins(seat, text)
-        else:
-            raise NotationError("mat", text, "expected a roll, Doubles, Takes, Drops or Wins")
 
     def _can_move(self) -> bool:
         """Whether the player on roll has a move other than passing."""

@@ -192,7 +192,7 @@ ON_1 = [1] + [0] * 24  # one checker on his 1 point: the other player's 24
         ("//////////////", "more than 30"),
         (key_text(unary([16] + [0] * 24, EMPTY), 10), "16 checkers"),
         (key_text(unary(ON_24, ON_1) + [0] * 10 + [1], 10), "after the last point"),
-        (key_text(unary(ON_24, ON_1), 10), "both sides"),
+        (key_text(unary(ON_24, ON_1), 10), "White's point 1 holds checkers of both sides"),
     ],
 )
 def test_bad_position_ids(pid: str, reason: str) -> None:
@@ -200,6 +200,13 @@ def test_bad_position_ids(pid: str, reason: str) -> None:
         decode_position_id(pid)
     assert caught.value.field == "position id"
     assert reason in caught.value.reason
+
+
+def test_a_position_id_is_read_for_white_or_black_to_act_only() -> None:
+    with pytest.raises(NotationError) as caught:
+        decode_position_id("4HPwATDgc/ABMA", side=2)
+    assert (caught.value.field, caught.value.value) == ("side", "2")
+    assert caught.value.reason == "expected 0 (White) or 1 (Black)"
 
 
 def test_the_bad_id_helpers_make_good_ids_when_asked() -> None:
@@ -247,6 +254,7 @@ SCORES = "expected two scores 0-32767"
         ({"dice": (7, 1)}, "dice", "(7, 1)", "expected two dice 1-6 or None"),
         ({"match_length": 32768}, "match length", "32768", "expected 0-32767"),
         ({"score": (-1, 0)}, "score", "(-1, 0)", SCORES),
+        ({"score": (32768, 0)}, "score", "(32768, 0)", SCORES),
         ({"score": (1, 2, 3)}, "score", "(1, 2, 3)", SCORES),
     ],
 )
@@ -255,6 +263,12 @@ def test_bad_match_fields(fields: dict[str, Any], field: str, value: str, reason
     with pytest.raises(NotationError) as caught:
         MatchInfo(**fields)
     assert (caught.value.field, caught.value.value, caught.value.reason) == (field, value, reason)
+
+
+def test_the_largest_match_fields_fit_a_match_id() -> None:
+    """15 bits each: a match to 32767 at 32767 all is written and read back."""
+    info = MatchInfo(match_length=32767, score=(32767, 32767), cube_value=32768, cube_owner=0)
+    assert decode_match_id(encode_match_id(info)) == info
 
 
 @pytest.mark.parametrize(

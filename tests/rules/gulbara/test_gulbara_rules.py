@@ -155,6 +155,22 @@ def test_a_double_started_with_exactly_four_dice_passes_the_rest() -> None:
     assert [done.text for done in turn.after.legal_turns()] == ["15/3 14/2"]
 
 
+def test_the_rule_set_stays_with_the_game_through_a_completion() -> None:
+    """RULES.md 6.2-6.3: under progressive_from_roll=1 Black completes White's double, then
+    rolls his own turn under the same rule set, where a double is progressive at once."""
+    always = tavla.find_game("gulbara").with_options(progressive_from_roll=1)
+    text = gulbara({2: "1b", 3: "1b", 4: "1w", 8: "1w"}, "13,13", side="b", extras="c=6666 r=1,0")
+    completing = always.from_notation(text)
+    assert isinstance(completing, GulbaraPosition)
+    assert completing.notation().startswith("gulbara(progressive_from_roll=1) ")
+    (done,) = completing.legal_turns()
+    assert done.text == "15/3 14/2"
+    after = done.after
+    assert after.options == completing.options and after.progressive()
+    assert after.notation().startswith("gulbara(progressive_from_roll=1) ")
+    assert not position(after.notation().replace("(progressive_from_roll=1)", "")).progressive()
+
+
 def test_a_double_that_was_not_started_is_simply_over() -> None:
     """RULES.md 6.3: only two 5's can be played (24/19/14, then 9 is closed): nothing passes."""
     before = position(gulbara({9: "1b", 24: "1w"}, "14,14", dice="55", extras="r=3,3"))
@@ -186,6 +202,8 @@ def test_the_first_die_the_opponent_cannot_play_ends_the_completion() -> None:
         ({13: "15b"}, "15,0", Outcome(WHITE, 2, OutcomeReason.GAMMON)),
         ({13: "14b", 8: "1b"}, "15,0", Outcome(WHITE, 3, OutcomeReason.BACKGAMMON)),  # Black's 20
         ({13: "14b", 2: "1b"}, "15,0", Outcome(WHITE, 3, OutcomeReason.BACKGAMMON)),  # Black's 14
+        ({13: "14b", 1: "1b"}, "15,0", Outcome(WHITE, 3, OutcomeReason.BACKGAMMON)),  # Black's 13
+        ({13: "14b", 24: "1b"}, "15,0", Outcome(WHITE, 2, OutcomeReason.GAMMON)),  # Black's 12
     ],
 )
 def test_results(points: dict[int, str], off: str, expected: Outcome) -> None:

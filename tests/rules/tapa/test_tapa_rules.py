@@ -167,6 +167,26 @@ def test_mother_pin_wins_option() -> None:
         tavla.find_game("tapa").with_options(no_such_rule=True)
 
 
+def test_a_rule_set_reads_text_without_options_under_its_own_rules() -> None:
+    """RULES.md 1.2, 5: a TPN without options, read by a rule set that has them, is
+    checked under that rule set. White has pinned Black's mother and has no checker on
+    his point 24: under mother_pin_wins the game is over, so Black has no dice to roll,
+    whether the text names the option or the rule set reading it does."""
+    text = tapa({1: "1b1w", 9: "1w"}, "13,14", side="b", dice="31")
+    assert TapaPosition.from_notation(text).outcome() is None
+    greek_class = tavla.find_game("tapa").with_options(mother_pin_wins=True)
+    for reader, written in (
+        (greek_class.from_notation, text),
+        (tavla.from_notation, text.replace("tapa ", "tapa(mother_pin_wins=true) ")),
+    ):
+        with pytest.raises(NotationError) as refused:
+            reader(written)
+        assert (refused.value.field, refused.value.reason) == ("dice", "the game is over: no dice to play")
+    over = greek_class.from_notation(text.replace(" 31", " -"))
+    assert over.definition is greek_class
+    assert over.outcome() == Outcome(WHITE, 2, OutcomeReason.MOTHER_PINNED)
+
+
 @pytest.mark.parametrize(
     ("points", "off", "expected"),
     [
