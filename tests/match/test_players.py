@@ -8,7 +8,7 @@ import random
 import pytest
 from tests.match.match_helpers import new_match
 
-from tavla.match.players import Choice, RandomPlayer, play
+from tavla.match.players import Choice, RandomPlayer, play, play_random_match
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -45,3 +45,22 @@ def test_a_move_choice_plays_the_turn_it_carries() -> None:
     play(match, Choice("move", "the text is not read", turn))
     assert match.actions[-1].value == turn.text
     assert match.state.position == turn.after
+
+
+def test_a_random_choice_of_a_move_carries_its_turn() -> None:
+    """The random player hands over the turn object it drew, which play() trusts."""
+    match = new_match(length=5)
+    match.roll((5, 2))
+    choice = RandomPlayer(random.Random(1)).choose(match.state)
+    assert choice.kind == "move" and choice.turn is not None
+    assert choice.turn.text == choice.value
+    assert choice.turn in match.state.position.legal_turns()
+
+
+def test_a_random_match_that_runs_past_its_actions_says_so() -> None:
+    match = new_match(length=5)
+    players = (RandomPlayer(random.Random(1)), RandomPlayer(random.Random(2)))
+    with pytest.raises(RuntimeError, match=r"^the match did not end within 3 actions$"):
+        play_random_match(match, players, max_actions=3)
+    # Three steps: the opening roll, the starter's move, the next roll.
+    assert [action.kind for action in match.actions] == ["start", "roll", "move", "roll"]

@@ -39,6 +39,24 @@ def test_bad_tpn_names_the_field(text: str, field: str) -> None:
     assert info.value.field == field
 
 
+@pytest.mark.parametrize(
+    ("extra", "reason"),
+    [("c", "expected key=value"), ("=5", "expected key=value"), ("c=", "expected key=value")],
+)
+def test_an_extra_field_is_key_equals_value(extra: str, reason: str) -> None:
+    """RULES.md 1.2: extra fields are key=value."""
+    with pytest.raises(NotationError) as info:
+        tavla.from_notation(f"{START} {extra}")
+    assert (info.value.field, info.value.value, info.value.reason) == ("extra field", extra, reason)
+
+
+def test_an_extra_field_given_twice_is_refused() -> None:
+    gulbara = "gulbara 15w/-/-/-/-/-/-/-/-/-/-/15b/-/-/-/-/-/-/-/-/-/-/-/- 0,0 0,0 w - r=0,0"
+    with pytest.raises(NotationError) as info:
+        tavla.from_notation(f"{gulbara} r=1,1")
+    assert (info.value.field, info.value.value, info.value.reason) == ("extra field", "r=1,1", "given twice")
+
+
 def test_an_unreadable_point_names_its_text() -> None:
     """RULES.md 1.2: a point field that is neither '-' nor runs is refused with its text."""
     with pytest.raises(NotationError) as info:
@@ -96,6 +114,10 @@ def test_parse_move_text() -> None:
     for bad in ("", "24-18", "18/24", "off/3", "3/bar", "25/20", "8/5(0)"):
         with pytest.raises(NotationError):
             parse_move(bad)
+    for backwards, step in (("18/24", "18/24"), ("8/8", "8/8"), ("13/7/9", "7/9")):
+        with pytest.raises(NotationError) as info:
+            parse_move(backwards)
+        assert (info.value.value, info.value.reason) == (backwards, f"{step} does not move forward")
 
 
 def test_a_checker_borne_off_after_a_step_is_written_as_one_move() -> None:

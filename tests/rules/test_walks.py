@@ -21,7 +21,7 @@ from tests.rules.backgammon.positions import parse, tpn
 
 from tavla.core.dice import ROLLS
 from tavla.rules.backgammon.movegen import State
-from tavla.rules.walks import walks_fit
+from tavla.rules.walks import _first_bear_off, walks_fit
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -302,3 +302,12 @@ def test_walks_fit_reads_the_order_of_the_dice_in_a_turn_that_bears_off(
     assert not walks_fit(start, end, dead, 0)
     assert end in [list(state) for state in play_out(tuple(start), alive)]
     assert walks_fit(start, end, alive, 0)
+
+
+def test_a_checker_that_cannot_get_home_leaves_no_dice_for_bearing_off() -> None:
+    """RULES.md 1.1: nothing is borne off before every checker is home. A checker on 9
+    with 2s reaches 7, its first stop, but with 5 closed never a home point: no turn
+    of these dice bears off. With 5 open (or only 3 closed) two dice take it home."""
+    assert _first_bear_off((9,), (2, 2, 2, 2), 1 << 5, 1) is None
+    assert _first_bear_off((9,), (2, 2, 2, 2), 0, 1) == 2
+    assert _first_bear_off((9,), (2, 2, 2, 2), 1 << 3, 1) == 2
