@@ -52,6 +52,15 @@ def test_opening_roll_decides_the_starter_who_plays_both_dice() -> None:
     assert match.state.position.dice == (6, 2)
 
 
+def test_the_opening_roll_names_no_player() -> None:
+    """RULES.md 1.4: both players throw one die each; the roll is nobody's."""
+    match = new_match(length=5)
+    with pytest.raises(WrongPlayerError) as raised:
+        match.act("roll", W, "31")
+    assert str(raised.value) == "the opening roll belongs to nobody: give no player"
+    assert match.state.phase == "opening" and [action.kind for action in match.actions] == ["start"]
+
+
 def test_double_only_before_rolling_and_by_the_player_to_act() -> None:
     """RULES.md 9.2: only before rolling; the answer belongs to the other player."""
     match = new_match(length=5)

@@ -76,6 +76,15 @@ def test_a_wrong_checker_count_and_an_unknown_game_say_what_was_found() -> None:
     assert set(info.value.reason.removeprefix("expected one of ").split(", ")) == set(tavla.game_names())
 
 
+@pytest.mark.parametrize("game", ["tabla", "antitabla", "chelebi"])
+def test_a_pin_on_a_board_without_pins_is_refused_by_name(game: str) -> None:
+    """RULES.md 1.2: two colours on one point are tapa's pins; the tabla family has none."""
+    with pytest.raises(NotationError) as info:
+        tavla.from_notation(START.replace("tabla", game).replace("5b/5w", "5b/1b4w"))
+    assert (info.value.field, info.value.value) == ("point 13", "1b4w")
+    assert info.value.reason == f"{game} has no stacked colours (pins)"
+
+
 @pytest.mark.parametrize(
     "text",
     [

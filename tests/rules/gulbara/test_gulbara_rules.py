@@ -158,17 +158,28 @@ def test_a_double_started_with_exactly_four_dice_passes_the_rest() -> None:
 def test_the_rule_set_stays_with_the_game_through_a_completion() -> None:
     """RULES.md 6.2-6.3: under progressive_from_roll=1 Black completes White's double, then
     rolls his own turn under the same rule set, where a double is progressive at once."""
-    always = tavla.find_game("gulbara").with_options(progressive_from_roll=1)
     text = gulbara({2: "1b", 3: "1b", 4: "1w", 8: "1w"}, "13,13", side="b", extras="c=6666 r=1,0")
-    completing = always.from_notation(text)
-    assert isinstance(completing, GulbaraPosition)
-    assert completing.notation().startswith("gulbara(progressive_from_roll=1) ")
+    completing = position(text.replace("gulbara ", "gulbara(progressive_from_roll=1) "))
     (done,) = completing.legal_turns()
     assert done.text == "15/3 14/2"
     after = done.after
     assert after.options == completing.options and after.progressive()
     assert after.notation().startswith("gulbara(progressive_from_roll=1) ")
     assert not position(after.notation().replace("(progressive_from_roll=1)", "")).progressive()
+
+
+def test_a_rule_set_reads_a_completion_under_its_own_rules() -> None:
+    """RULES.md 1.2, 6.2: a TPN without options, read by a rule set that has them, is
+    checked under that rule set: with progressive_from_roll=1 White's first roll can
+    have been a progressive double whose rest Black now owes (under the default, not)."""
+    always = tavla.find_game("gulbara").with_options(progressive_from_roll=1)
+    text = gulbara({2: "1b", 3: "1b", 4: "1w", 8: "1w"}, "13,13", side="b", extras="c=6666 r=1,0")
+    headed = text.replace("gulbara ", "gulbara(progressive_from_roll=1) ")
+    assert always.from_notation(text) == position(headed)
+    assert always.from_notation(text).notation() == headed
+    with pytest.raises(NotationError) as refused:
+        position(text)
+    assert refused.value.reason == "the opponent's double cannot have been progressive yet"
 
 
 def test_a_double_that_was_not_started_is_simply_over() -> None:
