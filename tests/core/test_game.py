@@ -212,6 +212,23 @@ def test_an_action_without_a_time_reads_as_time_0() -> None:
             {**VERSION_0, "actions": [["cube", "2"]]},
             ("actions[0]", "cube", "expected one of opening, roll, turn"),
         ),
+        # A misspelt key would otherwise read as one left out (RULES.md 9.4).
+        (
+            {**RECORD, "opennig": False},
+            (
+                "game record.opennig",
+                "false",
+                "not a key here; expected format, version, kind, settings, start, opening, actions",
+            ),
+        ),
+        (
+            {**RECORD, "settings": {"game": "tabla", "option": {}}},
+            ("settings.option", "{}", "not a key here; expected game, options"),
+        ),
+        (
+            {**RECORD, "actions": [{"k": "roll", "v": "31", "seat": 1}]},
+            ("actions[0].seat", "1", "not a key here; expected k, s, v, t"),
+        ),
     ],
 )
 def test_a_bad_game_record_is_refused_naming_the_field_the_value_and_the_reason(

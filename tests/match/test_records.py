@@ -97,6 +97,38 @@ def test_money_game_with_beavers_and_raccoons_replays() -> None:
         assert replay(MatchRecord.of(match)) == match.state
 
 
+KEYS_REFUSED = [
+    (("extra",), "match record.extra", "format, version, kind, settings, setup, actions, dice, final"),
+    (
+        ("settings", "lenght"),
+        "settings.lenght",
+        "game, length, cube, beavers, raccoons, jacoby, next_game_start, sets, clock, names, options",
+    ),
+    (("actions", 1, "seat"), "actions[1].seat", "k, t, s, v"),
+    (("final", "matchid"), "final.matchid", "position_id, match_id"),
+]
+
+
+@pytest.mark.parametrize(("path", "field", "keys"), KEYS_REFUSED)
+def test_a_key_the_record_format_does_not_have_is_refused_by_name(
+    path: tuple[str | int, ...], field: str, keys: str
+) -> None:
+    """RULES.md 9.4: a misspelt key would otherwise read as one left out (a length, a
+    seat); the refusal names it and lists the keys of that place."""
+    match = Match(MatchSettings("tabla", 3), dice=SeededDice(1))
+    match.roll()
+    data = json.loads(MatchRecord.of(match).to_json())
+    MatchRecord.from_json(json.dumps(data))  # as written: read
+    place = data
+    for step in path[:-1]:
+        place = place[step]
+    place[path[-1]] = 5
+    with pytest.raises(NotationError) as raised:
+        MatchRecord.from_json(json.dumps(data))
+    assert (raised.value.field, raised.value.value) == (field, "5")
+    assert raised.value.reason == f"not a key here; expected {keys}"
+
+
 def test_tampered_record_is_refused() -> None:
     match = random_match("tabla", 3)
     record = MatchRecord.of(match)

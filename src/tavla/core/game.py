@@ -17,7 +17,16 @@ from tavla.core.definition import GameDefinition
 from tavla.core.dice import DiceSource, Roll, roll
 from tavla.core.digits import parse_roll_text
 from tavla.core.errors import NotationError, TavlaError, WrongPhaseError
-from tavla.core.jsonread import member, shown, want_bool, want_int, want_list, want_object, want_str
+from tavla.core.jsonread import (
+    member,
+    only_keys,
+    shown,
+    want_bool,
+    want_int,
+    want_list,
+    want_object,
+    want_str,
+)
 from tavla.core.opening import OPENING_ROLLS, after_opening, roll_opening
 from tavla.core.protocol import AnyPosition, Outcome, Turn
 from tavla.core.record import LEGACY_GAME_VERSION, RecordKind, envelope, read_envelope
@@ -28,6 +37,7 @@ ACTION_KINDS = ("roll", "move")
 LEGACY_KINDS = {"opening": "roll", "roll": "roll", "turn": "move"}
 """The kinds of game records of version 0, and what they are now."""
 _GAME_RECORD = "game record"
+_GAME_RECORD_KEYS = ("format", "version", "kind", "settings", "start", "opening", "actions")
 
 
 @dataclass(frozen=True)
@@ -51,6 +61,7 @@ class Action:
     @classmethod
     def from_json(cls, data: object, field: str) -> Action:
         item = want_object(data, field)
+        only_keys(item, ("k", "s", "v", "t"), field)
         kind = want_str(member(item, "k", field), f"{field}.k")
         if kind not in ACTION_KINDS:
             raise NotationError(f"{field}.k", kind, f"a game's actions are {' and '.join(ACTION_KINDS)}")
@@ -99,7 +110,9 @@ class GameRecord:
         data = read.data
         if read.version == LEGACY_GAME_VERSION:
             return cls._from_version_0(data)
+        only_keys(data, _GAME_RECORD_KEYS, _GAME_RECORD)
         settings = want_object(member(data, "settings", _GAME_RECORD), "settings")
+        only_keys(settings, ("game", "options"), "settings")
         items = want_list(member(data, "actions", _GAME_RECORD), "actions")
         return cls(
             want_str(member(settings, "game", "settings"), "settings.game"),

@@ -118,6 +118,15 @@ def want_int(value: object, field: str, minimum: int | None = None, maximum: int
     return value
 
 
+def only_keys(data: dict[str, Any], keys: tuple[str, ...], field: str) -> None:
+    """NotationError naming ``field.key`` for the first key of ``data`` not in ``keys``:
+    a misspelt optional key would otherwise be read as left out."""
+    unknown = [key for key in data if key not in keys]
+    if unknown:
+        key = unknown[0]
+        raise NotationError(f"{field}.{key}", shown(data[key]), f"not a key here; expected {', '.join(keys)}")
+
+
 def member(data: dict[str, Any], key: str, field: str) -> object:
     """``data[key]``; NotationError naming ``field.key`` when it is missing."""
     if key not in data:

@@ -50,7 +50,7 @@ match's Jacoby bit is not checked (gnubg before 1.07 wrote 66-bit IDs without it
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, cast
 
 from tavla.core.definition import GameDefinition
 from tavla.core.errors import NotationError
@@ -113,9 +113,8 @@ def _info(state: MatchState, game_state: int, **fields: Any) -> MatchInfo:
 
 def _board(state: MatchState) -> BackgammonPosition:
     """The position of a match of the tabla family (checked by :func:`_tabla_class`)."""
-    position = state.position
-    assert isinstance(position, BackgammonPosition)  # match_ids refused other games first
-    return position
+    # match_ids refused every game outside the family first (_tabla_class).
+    return cast(BackgammonPosition, state.position)
 
 
 def _ids(state: MatchState, info: MatchInfo) -> tuple[str, str]:
@@ -379,11 +378,10 @@ def _result(reading: _Reading) -> GameResult:
 
 def _finished_state(reading: _Reading, definition: GameDefinition) -> MatchState:
     result = _result(reading)
-    winner = result.winner
-    assert winner is not None  # every ending _result reads names its winner: gnubg has no void games
+    scorer = cast(int, result.winner)  # every ending _result reads has one: gnubg has no void games
     before = list(reading.score)
-    before[winner] -= result.points
-    if before[winner] < 0:
+    before[scorer] -= result.points
+    if before[scorer] < 0:
         raise _fail(
             "score",
             f"{reading.score[0]}-{reading.score[1]}",

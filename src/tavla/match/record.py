@@ -28,8 +28,8 @@ from typing import Any
 from tavla.core.errors import NotationError, TavlaError
 from tavla.core.game import GameRecord
 from tavla.core.gamedice import GameDice
-from tavla.core.jsonread import member, want_list, want_object, want_str
-from tavla.core.record import RecordKind, envelope, read_envelope
+from tavla.core.jsonread import member, only_keys, want_list, want_object, want_str
+from tavla.core.record import RECORD_VERSION, RecordKind, envelope, read_envelope
 from tavla.match.actions import ActionKind, MatchAction, action_kind, apply_action
 from tavla.match.gnubg_ids import match_ids, state_from_setup
 from tavla.match.match import Match
@@ -37,6 +37,8 @@ from tavla.match.settings import MatchSettings
 from tavla.match.state import MatchState, new_state
 
 _MATCH_RECORD = "match record"
+_RECORD_KEYS = ("format", "version", "kind", "settings", "setup", "actions", "dice", "final")
+_SETTINGS_KEYS = tuple(MatchSettings("tabla").to_json())
 
 
 @dataclass
@@ -100,6 +102,8 @@ class MatchRecord:
                 "a single game's record: read it with tavla.GameRecord (MatchRecord.of_game: as a match)",
             )
         data = read.data
+        if read.version == RECORD_VERSION:  # earlier versions are read as they were written
+            _check_keys(data)
         settings = MatchSettings.from_json(member(data, "settings", "match record"))
         items = want_list(member(data, "actions", "match record"), "actions")
         actions = [MatchAction.from_json(item, f"actions[{index}]") for index, item in enumerate(items)]
@@ -146,6 +150,22 @@ class MatchRecord:
 
 def _ids_json(ids: tuple[str, str]) -> dict[str, str]:
     return {"position_id": ids[0], "match_id": ids[1]}
+
+
+def _check_keys(data: dict[str, Any]) -> None:
+    """Every key of a record written now is one this version writes (NotationError)."""
+    only_keys(data, _RECORD_KEYS, _MATCH_RECORD)
+    settings = data.get("settings")
+    if isinstance(settings, dict):
+        only_keys(settings, _SETTINGS_KEYS, "settings")
+    actions = data.get("actions")
+    for index, item in enumerate(actions if isinstance(actions, list) else []):
+        if isinstance(item, dict):
+            only_keys(item, ("k", "t", "s", "v"), f"actions[{index}]")
+    for name in ("setup", "final"):
+        ids = data.get(name)
+        if isinstance(ids, dict):
+            only_keys(ids, ("position_id", "match_id"), name)
 
 
 def _ids_from_json(data: object, name: str) -> tuple[str, str] | None:
