@@ -133,3 +133,24 @@ def test_the_path_search_alone_reads_texts_walkable_as_written(
 
     monkeypatch.setattr(textsearch.BoardWalk, "run", no_fallback)
     reads_a_random_turn_and_a_hit(die, seed)
+
+
+BLACK_AWAY = "-/-/-/-/-/5b/-/-/-/-/-/-/5b/-/-/-/-/5b"  # White's points 7-24
+
+
+@pytest.mark.parametrize(
+    ("home", "roll", "seed"),
+    [("5w/5w/5w/-/-/-", "11", 0), ("-/-/-/5w/5w/5w", "11", 1), ("2w/2w/2w/3w/3w/3w", "22", 1)],
+)
+def test_the_text_search_reads_a_bear_off_whose_last_dice_waste_pips(
+    home: str, roll: str, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """RULES.md 2, 4: a progressive double that bears off checkers from below the die
+    leaves pips unused; the search that reads a huge double's text (here forced, the
+    listing switched off) must allow that waste to the dice still to come, the largest
+    of which are the last."""
+    position = chelebi(f"chelebi {home}/{BLACK_AWAY} 0,0 0,0 w {roll}")
+    text, after = random_turn(position, random.Random(seed))
+    assert "/off" in text
+    monkeypatch.setattr(BackgammonPosition, "legal_turns_within", lambda self, limit: None)
+    assert position.parse_turn(text).after == after
