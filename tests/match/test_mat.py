@@ -178,30 +178,43 @@ OURS_0 = (DATA / "ours" / "ours_0.mat").read_text()
 ONE_MOVE = " 3 point match\n\n Game 1\n  1) 31: 8/5 6/5\n"
 
 CELLS = "expected a roll, Doubles, Takes, Drops or Wins"
+WINS_8 = 1 + OURS_0.splitlines().index(next(line for line in OURS_0.splitlines() if "Wins 8 points" in line))
 IMPORT_REFUSALS = [
-    ("", "", "empty match file"),
-    ("; only a comment\n\n", "; only a comment\n\n", "empty match file"),
-    (" Game 1\n", "Game 1", "expected 'N point match' first"),
-    (" 0 point match\n", "0 point match", "only matches to N points are read"),
-    (ONE_MOVE + "\n Game 2\n", "Game 2", "the previous game has no result"),
-    (ONE_MOVE + "      Wins 5 points\n", "Wins 5 points", "not 1, 2 or 3 times the cube (1)"),
-    (ONE_MOVE + "  2) Castles\n", "Castles", CELLS),
-    (ONE_MOVE + "  2) 5 2: 13/8 13/11\n", "5 2: 13/8 13/11", CELLS),
-    (ONE_MOVE + "  Black resigns   Wins 1 point\n", "Black resigns", CELLS),
+    ("", "mat", "", "empty match file"),
+    ("; only a comment\n\n", "mat", "; only a comment\n\n", "empty match file"),
+    (" Game 1\n", "mat line 1", "Game 1", "expected 'N point match' first"),
+    ("; a comment\n 0 point match\n", "mat line 2", "0 point match", "only matches to N points are read"),
+    (ONE_MOVE + "\n Game 2\n", "mat line 6", "Game 2", "the previous game has no result"),
+    (ONE_MOVE + "      Wins 5 points\n", "mat line 5", "Wins 5 points", "not 1, 2 or 3 times the cube (1)"),
+    (ONE_MOVE + "  2) Castles\n", "mat line 5", "Castles", CELLS),
+    (ONE_MOVE + "  2) 5 2: 13/8 13/11\n", "mat line 5", "5 2: 13/8 13/11", CELLS),
+    (ONE_MOVE + "  Black resigns   Wins 1 point\n", "mat line 5", "Black resigns", CELLS),
     (
         OURS_0.replace("Wins 8 points", "Wins 4 points", 1),
+        f"mat line {WINS_8}",
         "Wins 4 points",
         "the game ended with player 1 winning 8 points",
     ),
 ]
 
 
-@pytest.mark.parametrize(("text", "value", "reason"), IMPORT_REFUSALS)
-def test_a_file_that_cannot_be_imported_says_which_line_and_why(text: str, value: str, reason: str) -> None:
-    """RULES.md 9.4: the importer names the text it could not take and the reason."""
+@pytest.mark.parametrize(("text", "field", "value", "reason"), IMPORT_REFUSALS)
+def test_a_file_that_cannot_be_imported_says_which_line_and_why(
+    text: str, field: str, value: str, reason: str
+) -> None:
+    """RULES.md 9.4: the importer names the line, the text it could not take and the reason."""
     with pytest.raises(NotationError) as raised:
         import_mat(text)
-    assert (raised.value.field, raised.value.value, raised.value.reason) == ("mat", value, reason)
+    assert (raised.value.field, raised.value.value, raised.value.reason) == (field, value, reason)
+
+
+def test_a_refused_move_names_its_line_and_game() -> None:
+    """RULES.md 9.4: an action the rules refuse is named by its line and its game."""
+    with pytest.raises(NotationError) as raised:
+        import_mat(ONE_MOVE + "  2)                             62: 24/18 13/12\n")
+    assert raised.value.field == "mat line 5"
+    assert raised.value.value == "move 24/18 13/12"
+    assert raised.value.reason.startswith("game 1: ")
 
 
 def test_export_refusals_say_what_cannot_be_written() -> None:

@@ -243,15 +243,18 @@ class _Importer:
             )
 
 
-def import_mat(text: str) -> MatchRecord:
-    """Read a Jellyfish ``.mat`` tabla match into a record; raises NotationError."""
-    importer: _Importer | None = None
-    names = ("White", "Black")
-    pending_header = False
-    for raw in text.splitlines():
-        line = raw.rstrip()
+class _Reader:
+    """The lines of a ``.mat`` file, one by one: the match length, game headers, actions."""
+
+    def __init__(self) -> None:
+        self.importer: _Importer | None = None
+        self.names = ("White", "Black")
+        self.pending_header = False
+
+    def line(self, line: str) -> None:
         if not line.strip() or line.lstrip().startswith(";"):
-            continue
+            return
+        importer = self.importer
         if importer is None:
             found = _MATCH_LENGTH.match(line)
             if found is None:
@@ -259,25 +262,39 @@ def import_mat(text: str) -> MatchRecord:
             length = int(found.group(1))
             if length < 1:
                 raise NotationError("mat", line.strip(), "only matches to N points are read")
-            importer = _Importer(MatchSettings("tabla", length))
-            continue
+            self.importer = _Importer(MatchSettings("tabla", length))
+            return
         if _GAME.match(line):
             if importer.state.phase != "between":
                 raise NotationError("mat", line.strip(), "the previous game has no result")
             importer.act("start", None)
-            pending_header = True
-            continue
+            self.pending_header = True
+            return
         header = _HEADER.match(line)
-        if pending_header and header:
-            pending_header = False
-            names = (header.group(1), header.group(3))
+        if self.pending_header and header:
+            self.pending_header = False
+            self.names = (header.group(1), header.group(3))
             expected = (int(header.group(2)), int(header.group(4)))
             if expected != importer.state.score:
                 raise NotationError("mat", line.strip(), f"the score so far is {importer.state.score}")
-            continue
+            return
         for seat, cell in _cells_of_line(line):
             importer.cell(seat, cell)
+
+
+def import_mat(text: str) -> MatchRecord:
+    """Read a Jellyfish ``.mat`` tabla match into a record; raises NotationError, whose
+    field names the line (``mat line 12``) of anything it cannot read."""
+    reader = _Reader()
+    for number, raw in enumerate(text.splitlines(), start=1):
+        try:
+            reader.line(raw.rstrip())
+        except NotationError as error:
+            if error.field != "mat":
+                raise
+            raise NotationError(f"mat line {number}", error.value, error.reason) from None
+    importer = reader.importer
     if importer is None:
         raise NotationError("mat", text[:40], "empty match file")
-    settings = replace(importer.state.settings, names=names)
+    settings = replace(importer.state.settings, names=reader.names)
     return MatchRecord(settings, importer.actions)
