@@ -185,9 +185,11 @@ def _command(run: TrainingRun, folder: Path, resume: bool) -> str:
 
 
 def _train(run: TrainingRun, *, plot: bool) -> None:
+    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     settings = run.settings
+    console = Console()
     with Progress(
         TextColumn(f"training {settings.game}"),
         BarColumn(),
@@ -195,6 +197,10 @@ def _train(run: TrainingRun, *, plot: bool) -> None:
         TextColumn("{task.fields[speed]}"),
         TimeRemainingColumn(),
         TextColumn("{task.fields[strength]}"),
+        console=console,
+        # Written to a file (a night's run), the bar would end as one line cut at 80
+        # columns; the benchmark lines and the closing summary say it all there.
+        transient=not console.is_terminal,
     ) as progress:
         task = progress.add_task(
             "train", total=settings.games, completed=run.games_played, speed="", strength=""
