@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -125,3 +127,58 @@ def test_a_request_that_is_not_utf8_gets_an_error_reply(server: EngineServer) ->
     server.serve(source, sink)
     replies = [json.loads(line) for line in sink.getvalue().splitlines()]
     assert [reply["id"] for reply in replies] == [None, 2]
+
+
+class _BrokenEngine:
+    """An engine with a bug: one move raises, the other gives an equity JSON cannot hold."""
+
+    def move(self, position: object, level: str, movetime_ms: int | None) -> dict[str, object]:
+        if level == "easy":
+            return {"move": "-", "equity": float("nan")}
+        raise RuntimeError("the network file\nis gone")
+
+
+def test_a_bug_in_an_engine_is_reported_on_one_line_and_the_server_goes_on(
+    server: EngineServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("tavla.engine.server.engine_for", lambda game: _BrokenEngine())
+    request = {"id": 7, "cmd": "move", "position": TABLA.replace(" w -", " w 31"), "level": "hard"}
+    assert server.handle(request) == {
+        "id": 7,
+        "error": "internal error: RuntimeError: the network file is gone",
+    }
+    reply = json.loads(server.reply_line(json.dumps({**request, "level": "easy"})) or "")
+    assert reply["id"] is None
+    assert reply["error"].startswith("internal error: ValueError: Out of range float values")
+    monkeypatch.undo()
+    assert "move" in server.handle(request)
+
+
+def test_python_m_tavla_engine_reads_bytes_whatever_the_locale() -> None:
+    """Standard input is read as bytes: a line that is not UTF-8 gets an error reply even
+    where Python would decode text strictly, and the engine answers the next line."""
+    done = subprocess.run(
+        [sys.executable, "-m", "tavla.engine"],
+        input=b'\xff{"cmd": "hello", "id": 1}\n{"cmd": "hello", "id": 2}\n',
+        capture_output=True,
+        timeout=60,
+        check=False,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8:strict"},
+    )
+    assert done.returncode == 0, done.stderr
+    replies = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [reply["id"] for reply in replies] == [None, 2]
+
+
+def test_python_m_tavla_engine_refuses_a_weights_file_it_cannot_read(tmp_path: Path) -> None:
+    missing = tmp_path / "nowhere.npz"
+    done = subprocess.run(
+        [sys.executable, "-m", "tavla.engine", "--weights", str(missing)],
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith(f"tavla: {missing}: not a network file")

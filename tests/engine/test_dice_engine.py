@@ -112,3 +112,24 @@ def test_level_players_play_what_the_engine_plays(game: str) -> None:
     reply = ask(cmd="move", position=position.notation(), level="medium")
     assert mine.text == reply["move"]
     assert "equity" in reply  # the network's estimate: the heuristic gives none
+
+
+def test_the_engine_reports_the_search_s_equity_to_six_places() -> None:
+    from tavla.bots.levels import level_search
+
+    position = midgame("tapa", seed=5)
+    reply = ask(cmd="move", position=position.notation(), level="medium")
+    choice = level_search("tapa", "medium").choose(position, None)
+    assert reply["move"] == choice.turn.text and reply["depth"] == 0
+    assert reply["equity"] == round(choice.equity, 6) != round(choice.equity)
+
+
+def test_movetime_ms_bounds_the_lookahead() -> None:
+    """Level ``max`` looks two rolls ahead within its default 8 s; given a millisecond
+    it answers from a shallower look (the 0-ply choice is always made). Seed 10's
+    position keeps more than one turn for the second roll of lookahead."""
+    position = midgame("tapa", seed=10)
+    deep = ask(cmd="move", position=position.notation(), level="max")
+    quick = ask(cmd="move", position=position.notation(), level="max", movetime_ms=1)
+    assert deep["depth"] == 2 and quick["depth"] < 2
+    assert quick["nodes"] < deep["nodes"]

@@ -6,10 +6,12 @@ misbehave (an illegal move, a false ``after``, silence, a crash) are named, not 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 from typing import Any
 
@@ -252,3 +254,68 @@ def test_an_engine_that_never_says_hello_is_not_left_running(tmp_path: Path) -> 
     if pid_file.exists():  # (a machine so busy that it was ended before it wrote it: ended all the same)
         with pytest.raises(ProcessLookupError):
             os.kill(int(pid_file.read_text()), 0)
+
+
+def recording_engine(folder: Path) -> tuple[list[str], Path]:
+    """``tavla engine`` behind a script that first writes down every request line."""
+    log = folder / "requests.jsonl"
+    script = folder / "recorder.py"
+    script.write_text(
+        textwrap.dedent(
+            f"""
+            import sys
+            from tavla.engine.server import EngineServer, Quit
+            server = EngineServer()
+            with open({str(log)!r}, "a", encoding="utf-8") as log:
+                for line in sys.stdin:
+                    log.write(line)
+                    log.flush()
+                    try:
+                        reply = server.reply_line(line)
+                    except Quit:
+                        break
+                    if reply is not None:
+                        print(reply, flush=True)
+            """
+        )
+    )
+    return [sys.executable, str(script)], log
+
+
+def test_the_client_asks_for_its_level_time_and_cube_and_counts_its_time(tmp_path: Path) -> None:
+    command, log = recording_engine(tmp_path)
+    start = tavla.find_game("tabla").start()
+    assert isinstance(start, DiceGame)
+    opening, later = start.with_side(0).with_roll((6, 4)), start.with_side(1).with_roll((5, 2))
+    with EngineProcess(command, label="the recorder") as engine:
+        player = EnginePlayer(engine, "beginner", movetime_ms=400)
+        started = time.perf_counter()
+        player.choose(opening)
+        first = player.seconds
+        assert 0 < first <= time.perf_counter() - started
+        player.choose(later)
+        assert player.moves == 2 and player.seconds > first
+        assert player.double(start.with_side(1), 1, None) is False  # nothing to double for at the start
+        assert player.take(start.with_side(0), 2, 1) is True
+    requests = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    for request in requests:
+        request.pop("id", None)
+    money = {"length": 0, "jacoby": False, "beavers": False}
+    assert requests == [
+        {"cmd": "hello"},
+        {"cmd": "move", "position": opening.notation(), "level": "beginner", "movetime_ms": 400},
+        {"cmd": "move", "position": later.notation(), "level": "beginner", "movetime_ms": 400},
+        {
+            "cmd": "double",
+            "position": start.with_side(1).notation(),
+            "level": "beginner",
+            "match": {**money, "cube": 1, "owner": None},
+        },
+        {
+            "cmd": "take",
+            "position": start.with_side(0).notation(),
+            "level": "beginner",
+            "match": {**money, "cube": 2, "owner": "b"},
+        },
+        {"cmd": "quit"},
+    ]

@@ -6,7 +6,15 @@ import pytest
 from tests.cli.cli_helpers import START, tpn
 
 from tavla.core.protocol import BLACK, WHITE
-from tavla.render.board import Checker, board_view, own_point, player_summary, status_line, white_point
+from tavla.render.board import (
+    Checker,
+    board_view,
+    extra_lines,
+    own_point,
+    player_summary,
+    status_line,
+    white_point,
+)
 
 
 @pytest.mark.parametrize("same_direction", [False, True])
@@ -30,6 +38,13 @@ def test_gulbara_start_seen_by_black() -> None:
     assert view.points[11] == ((15, WHITE),)
     assert view.pips == (15 * 24, 15 * 24)
     assert status_line(view) == "Black to roll"
+    assert extra_lines(view) == ["rolls made: White 1, Black 0"]
+
+
+def test_checkers_on_the_bar_count_25_pips_for_either_side() -> None:
+    view = board_view(tpn({1: "1b", 6: "13w", 13: "12b"}, bar="1,2", off="1,0", side="b", dice="52"))
+    # White's 1 is Black's 24, White's 13 his 12: pips are counted for each side in its own numbering.
+    assert view.pips == (13 * 6 + 25, 24 + 12 * 12 + 2 * 25)
 
 
 def test_opposite_directions_seen_by_black() -> None:

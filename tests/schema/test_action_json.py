@@ -12,7 +12,7 @@ from tavla.match.actions import ActionKind, MatchAction
 from tavla.match.match import Match
 from tavla.match.settings import MatchSettings
 from tavla.schema import ActionJson, ActionJsonError, match_action, parse_action
-from tavla.schema.actions import BUILDER_KINDS, CLIENT_KINDS, TEXT_LIMIT
+from tavla.schema.actions import BUILDER_KINDS, CLIENT_KINDS, MESSAGE_LIMIT, TEXT_LIMIT
 
 VALUES = {"move": ("turn", "13/8 13/11"), "step": ("step", "13/8"), "resign": ("level", "gammon")}
 
@@ -80,6 +80,7 @@ def test_resign_defaults_to_a_single() -> None:
         (10**400, "action", "object"),
         (float("nan"), "action", "not JSON"),
         (None, "action", "object"),
+        (" " * MESSAGE_LIMIT + '{"kind": "roll"}', "action", f"at most {MESSAGE_LIMIT}"),
     ],
 )
 def test_bad_action_json_names_the_field(data: object, field: str, words: str) -> None:

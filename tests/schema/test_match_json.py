@@ -4,17 +4,20 @@ and says what the state says (phase, actor, score, cube, clock, position, result
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 from tests.match.match_helpers import FakeTime
 from tests.match.test_records import NoSmallDoubles, jittery_time
 
+from tavla.core.protocol import OutcomeReason
 from tavla.core.registry import find_game, game_names
+from tavla.match.actions import ActionKind, MatchAction, apply_action
 from tavla.match.clock import ClockSettings
 from tavla.match.match import Match
 from tavla.match.players import RandomPlayer, play_random_match
 from tavla.match.settings import MatchSettings
-from tavla.match.state import MatchState
+from tavla.match.state import GameResult, MatchState, new_state
 from tavla.schema import MatchStateJson, match_state_json, position_json
 
 
@@ -88,3 +91,45 @@ def test_abluka_colours_alternate_by_game() -> None:
     match.accept(1 - (match.state.resign.by if match.state.resign else 0))
     match.start_next_game()
     assert check_state(match.state, 0).colours == ["black", "white"]
+
+
+@pytest.mark.parametrize("flag_loses", ["game", "match"])
+def test_the_clock_settings_name_what_a_flag_loses(flag_loses: str) -> None:
+    clock = ClockSettings(move_ms=9_000, reserve_ms=90_000, per_game=False, flag_loses=flag_loses)
+    match = Match(MatchSettings("tabla", length=7, clock=clock), now=lambda: 0)
+    data = check_state(match.state, 0).model_dump(mode="json")
+    assert data["settings"]["clock"] == {
+        "move_ms": 9_000,
+        "reserve_ms": 90_000,
+        "per_game": False,
+        "flag_loses": flag_loses,
+    }
+
+
+def test_a_beaver_awaiting_a_raccoon_is_an_offer_of_its_own_by_the_doubler() -> None:
+    match = Match(MatchSettings("tabla", length=0, beavers=True, raccoons=True), now=lambda: 0)
+    match.roll((3, 1))
+    match.move(0, "8/5 6/5")
+    match.double(1)
+    assert check_state(match.state, 0).model_dump(mode="json")["cube"]["offer"] == {"kind": "double", "by": 1}
+    match.beaver(0)
+    cube = check_state(match.state, 0).model_dump(mode="json")["cube"]
+    assert cube["offer"] == {"kind": "beaver", "by": 1} and cube["value"] == 4
+
+
+@pytest.mark.parametrize(("level", "points"), [("single", 1), ("gammon", 2), ("backgammon", 3)])
+def test_a_resignation_names_its_level_and_points(level: str, points: int) -> None:
+    match = Match(MatchSettings("tabla", length=5), now=lambda: 0)
+    match.roll((3, 1))
+    match.resign(0, level)
+    resign = check_state(match.state, 0).model_dump(mode="json")["resign"]
+    assert resign == {"by": 0, "level": level, "points": points}
+
+
+def test_breaks_left_count_down_for_the_player_who_took_one() -> None:
+    state = replace(
+        new_state(MatchSettings(length=13)), game_number=1, result=GameResult(0, 1, OutcomeReason.SINGLE)
+    )
+    assert check_state(state, 0).breaks_left == [2, 2]
+    state = apply_action(state, MatchAction(ActionKind.BREAK, 1, "", 5_000))[0]
+    assert check_state(state, 5_000).breaks_left == [2, 1]
