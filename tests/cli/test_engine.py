@@ -130,12 +130,15 @@ def test_a_request_that_is_not_utf8_gets_an_error_reply(server: EngineServer) ->
 
 
 class _BrokenEngine:
-    """An engine with a bug: one move raises, the other gives an equity JSON cannot hold."""
+    """An engine with bugs: one move raises, the other gives an equity JSON cannot hold."""
 
     def move(self, position: object, level: str, movetime_ms: int | None) -> dict[str, object]:
         if level == "easy":
             return {"move": "-", "equity": float("nan")}
         raise RuntimeError("the network file\nis gone")
+
+    def fault(self, line: str) -> None:
+        raise RuntimeError("the line was lost")
 
 
 def test_a_bug_in_an_engine_is_reported_on_one_line_and_the_server_goes_on(
@@ -148,8 +151,12 @@ def test_a_bug_in_an_engine_is_reported_on_one_line_and_the_server_goes_on(
         "error": "internal error: RuntimeError: the network file is gone",
     }
     reply = json.loads(server.reply_line(json.dumps({**request, "level": "easy"})) or "")
-    assert reply["id"] is None
-    assert reply["error"].startswith("internal error: ValueError: Out of range float values")
+    assert reply["id"] == 7
+    assert reply["error"].startswith("internal error: a reply JSON cannot hold (Out of range float values")
+    # The last guard: a fault outside any request's handling, where no id is known.
+    monkeypatch.setattr(server, "handle_line", _BrokenEngine().fault)
+    reply = json.loads(server.reply_line(json.dumps(request)) or "")
+    assert reply == {"id": None, "error": "internal error: RuntimeError: the line was lost"}
     monkeypatch.undo()
     assert "move" in server.handle(request)
 

@@ -76,6 +76,12 @@ class EngineServer:
             raise
         except Exception as error:  # a bug must not end the session: report it and go on
             reply = {"error": _one_line(f"internal error: {type(error).__name__}: {error}")}
+        try:
+            json.dumps(reply, allow_nan=False)
+        except (TypeError, ValueError) as error:
+            # Answered here, with the request's id: a reply with "id": null would leave a
+            # client waiting for its answer until it gives the engine up.
+            reply = {"error": _one_line(f"internal error: a reply JSON cannot hold ({error})")}
         if "id" in request:
             reply = {"id": request_id, **reply}
         elif "error" in reply:
