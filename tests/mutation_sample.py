@@ -41,10 +41,21 @@ def main(argv: list[str]) -> int:
     if not results:
         print("no mutants under mutants/: run `make mutate` once to generate them", file=sys.stderr)
         return 1
-    chosen = sample(sorted(results), int(argv[0]), int(argv[1]), argv[2:])
+    globs = argv[2:]
+    chosen = sample(sorted(results), int(argv[0]), int(argv[1]), globs)
+    if not chosen:
+        # Mutants are generated only when mutants/ is empty: a path added to only_mutate
+        # since then has none, and an empty sample would make `mutmut run` run them all.
+        print(
+            f"no mutants of {' '.join(globs)} under mutants/: delete mutants/ to generate them "
+            "(a path added to [tool.mutmut] only_mutate since they were made)",
+            file=sys.stderr,
+        )
+        return 1
     if pending:
         chosen = [name for name in chosen if results[name] is None]
-    print("\n".join(chosen))
+    if chosen:
+        print("\n".join(chosen))
     return 0
 
 
