@@ -118,10 +118,11 @@ def test_a_network_file_without_its_game_is_refused(tmp_path: Path) -> None:
             "is not where",
         ),
         ('print(json.dumps({"id": request["id"], "error": "no idea"}), flush=True)', "refused move: no idea"),
+        ('print(json.dumps({"id": None, "error": "not JSON"}), flush=True)', "refused move: not JSON"),
         ('sys.stderr.write("out of memory\\n"); sys.exit(3)', "stopped (exit status 3): out of memory"),
         ("print('{not json', flush=True)", "a reply that is not JSON: {not json"),
     ],
-    ids=["illegal", "false after", "error reply", "crash", "not json"],
+    ids=["illegal", "false after", "error reply", "error without id", "crash", "not json"],
 )
 def test_an_engine_that_misbehaves_is_named_and_not_followed(
     tmp_path: Path, answer: str, expected: str

@@ -101,6 +101,9 @@ class EngineProcess:
                 raise EngineFailure(f"{self.label}: a reply that is not JSON: {line.strip()[:200]}") from None
             if not isinstance(reply, dict):
                 raise EngineFailure(f"{self.label}: a reply that is not a JSON object: {line.strip()[:200]}")
+            if reply.get("id") is None and "error" in reply:
+                # The engine could not read a request, and only this one is waiting.
+                raise EngineFailure(f"{self.label}: refused {message['cmd']}: {reply['error']}")
             if reply.get("id") != request_id:
                 continue  # a late answer to a request given up on
             if "error" in reply:
