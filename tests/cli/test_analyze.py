@@ -47,6 +47,23 @@ def test_the_report_names_each_player_and_the_marked_turns(tmp_path: Path) -> No
     assert "Ayşe" in result.output and "Boyan" in result.output
     assert "Marked decisions" in result.output
     assert "blunder" in result.output  # random turns blunder somewhere in 40 turns
+    players, marked = result.output.split("Marked decisions")
+    heading = next(line for line in players.splitlines() if "player" in line)
+    assert cells(heading) == ["player", "turns", "rate", "marks", "cube", "rate", "marks", "luck"]
+    figures = r"\d+", r"\d+\.\d", r"\d+/\d+/\d+", r"\d+", r"\d+\.\d", r"\d+/\d+/\d+", r"[+-]\d\.\d{3}"
+    for name in ("Ayşe", "Boyan"):
+        (row,) = [cells(line) for line in players.splitlines() if f"│ {name} " in line]
+        assert row[0] == name and len(row) == 8
+        assert all(re.fullmatch(pattern, cell) for pattern, cell in zip(figures, row[1:], strict=True)), row
+    heading = next(line for line in marked.splitlines() if "player" in line)
+    assert cells(heading) == ["game", "player", "roll", "played", "best", "loss", "mark"]
+    loss = heading.split("┃")[6]
+    assert loss.startswith("  ") and loss.endswith("loss "), loss  # figures are aligned right
+
+
+def cells(line: str) -> list[str]:
+    """The cells of a row of a table drawn by Rich."""
+    return [cell.strip() for cell in re.split("[│┃]", line)[1:-1]]
 
 
 def test_the_plot_is_written(tmp_path: Path) -> None:

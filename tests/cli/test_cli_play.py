@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from rich.console import Console
-from tests.cli.cli_helpers import Invoke
+from tests.cli.cli_helpers import Invoke, tpn
 
 import tavla
 from tavla.cli import moves
@@ -94,7 +94,7 @@ ALWAYS_ILLEGAL = [
 
 
 def test_illegal_input_is_explained_and_changes_nothing(invoke: Invoke) -> None:
-    script = ["position", *(text for text, _ in ALWAYS_ILLEGAL), "position", "help", "quit"]
+    script = ["position", *(text for text, _ in ALWAYS_ILLEGAL), "tpn", "help", "quit"]
     result = invoke("play", "tabla", "--seed", "7", input="\n".join(script) + "\n")
     assert result.exit_code == 0
     out = result.stdout
@@ -106,6 +106,12 @@ def test_illegal_input_is_explained_and_changes_nothing(invoke: Invoke) -> None:
     replies = out.split("> ")
     for (text, expected), reply in zip(ALWAYS_ILLEGAL, replies[2:], strict=False):
         assert reply.startswith(text) and expected in reply, (text, reply)
+    opening = re.search(r"Opening roll: White (\d), Black (\d)\. (White|Black) starts with (\d)-(\d)\.", out)
+    assert opening is not None
+    white, black, starter, high, low = opening.groups()
+    assert starter == ("White" if white > black else "Black") and (high, low) == tuple(
+        sorted((white, black))[::-1]
+    )
     assert "24/18 13/11" in out  # the help shows the syntax
     assert "Legal turns (" in out
     assert out.rstrip().endswith("You left the game.")
@@ -238,3 +244,18 @@ def test_an_unknown_level_is_refused_in_one_line(invoke: Invoke) -> None:
     result = invoke("play", "tapa", "--level", "grand")
     assert result.exit_code == 2
     assert "--level 'grand'" in result.stderr and len(result.stderr.splitlines()) == 1
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize(
+    ("black", "off", "human", "said"),
+    [
+        ({1: "1b"}, "15,14", 0, "White (you) wins: single, 1 point."),
+        ({13: "15b"}, "15,0", 1, "White (your opponent) wins: gammon, 2 points."),
+    ],
+)
+def test_the_result_names_the_winner_for_the_player(
+    black: dict[int, str], off: str, human: int, said: str
+) -> None:
+    game = tavla.Game(tavla.from_notation(tpn(black, off=off, side="b")))
+    assert describe_outcome(game, human) == said

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ from tavla.match.mat import import_mat
 from tavla.match.match import Match
 from tavla.match.record import MatchRecord, replay, replay_states
 from tavla.match.settings import MatchSettings
+from tavla.match.state import EndReason, new_state
 from tavla.rules.turns import TURN_LIST_LIMIT
 
 DATA = Path(__file__).parent.parent / "data" / "match"
@@ -342,15 +344,21 @@ def test_replay_steps_forwards_and_backwards(tmp_path: Path) -> None:
     assert played.exit_code == 0, played.output
     record = MatchRecord.from_json(out.read_text())
     states = list(replay_states(record))
-    result = run("replay", str(out), "--step", input="\n\nb\ng 5\ng 99999\nxyz\ne\nq\n")
+    result = run("replay", str(out), "--step", input="\nnext\nb\ng 5\ng 99999\nxyz\ng 0\nn\ne\nq\n")
     assert result.exit_code == 0, result.output
     prompts = [line.split(">")[0] for line in result.output.splitlines() if line.startswith("[")]
     last = len(record.actions)
-    assert prompts == [f"[{n}/{last}]" for n in (0, 1, 2, 1, 5, 5, 5, last)]
+    assert prompts == [f"[{n}/{last}]" for n in (0, 1, 2, 1, 5, 5, 5, 0, 1, last)]
     assert f"There is no action 99999: the record has actions 1 to {last}." in result.output
     assert "'xyz': Enter or n: next" in result.output
     assert result.output.count(describe_match_end(states[-1])) == 1  # once, on reaching the end
     assert f"{last:4d}. " in result.output
+    # Every action shown is followed by the match's status line at that action.
+    for index in (0, 5, last):
+        line = match_cli.status_line(states[index], 0)
+        assert line in result.output, (index, line)
+    # The board is drawn: the points' numbers of the terminal board.
+    assert result.output.count("13 14 15 16 17 18") == 8  # actions 0, 1, 2, 1, 5, 0, 1 and the last
 
 
 def test_the_prompt_shows_the_clocks_as_they_run(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -469,3 +477,45 @@ def test_a_bad_rule_option_is_one_line_before_play(rule: str, message: str) -> N
     result = run("match", "--game", game, "--white", "random", "--black", "random", "--rule", rule)
     assert result.exit_code == 2
     assert message in result.output and len(result.output.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("forfeit", "why"),
+    [
+        (None, ""),
+        ("warnings", " (three warnings)"),
+        ("flag", " (time forfeit)"),
+        ("absent", " (the opponent did not come)"),
+        ("forfeit", " (forfeit)"),
+    ],
+)
+def test_the_end_of_a_match_says_why_it_ended(forfeit: str | None, why: str) -> None:
+    state = new_state(MatchSettings("tabla", 5, names=("Ayşe", "Boyan")))
+    state = replace(state, score=(2, 3), winner=1, forfeit=EndReason(forfeit) if forfeit else None)
+    assert describe_match_end(state) == f"Boyan wins the match{why}: Ayşe 2 - Boyan 3."
+
+
+def test_a_record_that_cannot_be_written_where_asked_is_kept_elsewhere(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    match = Match(MatchSettings("tabla", 1), dice=SeededDice(3))
+    match.roll()
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "no such folder" / "final.json"
+    said: list[str] = []
+    assert match_cli.save_record(match, out, said.append) is False and said == []
+    error = capsys.readouterr().err
+    (kept,) = tmp_path.glob("final-*.json")
+    assert error == f"tavla: could not write {out} (No such file or directory); the record is in {kept}\n"
+    assert kept.read_text(encoding="utf-8") == MatchRecord.of(match).to_json() + "\n"
+
+    def no_room(*args: object, **options: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("tavla.cli.match.tempfile.mkstemp", no_room)
+    assert match_cli.save_record(match, out, said.append) is False
+    error = capsys.readouterr().err
+    assert error.startswith(
+        f"tavla: could not write {out} (No such file or directory) nor a fallback; the record:\n"
+    )
+    assert error.split("\n", 1)[1] == MatchRecord.of(match).to_json() + "\n\n"

@@ -66,6 +66,21 @@ def test_a_position_awaiting_its_roll_is_rolled_out_for_the_side_to_roll() -> No
     words = " ".join(table.output.split())
     assert table.exit_code == 0 and TAPA_START in words and "rollout 4x2 vr" in words
     assert "cubeless equity for the side to roll" in words
+    heading = next(line for line in table.output.splitlines() if "equity" in line and "┃" in line)
+    assert heading.split("┃")[1].strip() == "equity"  # no turn column: the roll is to come
+
+
+def test_figures_are_given_to_four_places_and_the_table_names_the_mover() -> None:
+    position = f"{BEAR_OFF} 31"
+    rows = json.loads(run(position, "--trials", "2", "--candidates", "2", "--json").stdout)["rollouts"]
+    for row in rows:
+        figures = [row["equity"], row["equity_error"], row["zero_ply_equity"], *row["chances"].values()]
+        assert all(value == round(value, 4) for value in figures), row
+        assert 0 < row["chances"]["win"] < 1
+    table = run(position, "--trials", "2", "--candidates", "2")
+    heading = next(line for line in table.output.splitlines() if "equity" in line and "┃" in line)
+    assert [cell.strip() for cell in heading.split("┃")[1:3]] == ["turn", "equity"]
+    assert "cubeless equity for the mover, ± its standard error" in " ".join(table.output.split())
 
 
 @pytest.mark.parametrize(

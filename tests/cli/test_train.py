@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 
 import numpy as np
@@ -187,3 +188,27 @@ def test_a_run_may_play_by_a_policy_network_and_names_it(tmp_path: Path) -> None
         "--game", "tabla", "--dir", str(tmp_path / "b"), "--policy", str(tmp_path / "x.npz"), "--no-plot"
     )
     assert missing.exit_code == 2 and "no such policy weights" in missing.output
+
+
+@pytest.mark.timeout(120)
+def test_the_commands_noted_with_the_weights_make_them_again(tmp_path: Path) -> None:
+    """The metadata's commands, run as written in another folder, give the same weights:
+    the first run's every setting, then the resumption's."""
+    first = tmp_path / "first"
+    options = ["--seed", "5", "--coached", "0.5", "--alpha", "0.05", "--no-plot", *QUICK]
+    assert run("--game", "tapa", "--dir", str(first), *options).exit_code == 0
+    resumed = run(
+        "--game", "tapa", "--dir", str(first), "--resume", "--games", "6", "--alpha", "0.02", "--no-plot"
+    )
+    assert resumed.exit_code == 0, resumed.output
+    made = Network.load(first / "tapa.npz")
+    again = tmp_path / "again"
+    for command in made.metadata["commands"]:
+        words = shlex.split(command)
+        assert words[:2] == ["tavla", "train"] and words[words.index("--dir") + 1] == str(first)
+        words[words.index("--dir") + 1] = str(again)
+        done = run(*words[2:], "--no-plot")
+        assert done.exit_code == 0, (command, done.output)
+    remade = Network.load(again / "tapa.npz")
+    assert remade.metadata["games"] == 6 and remade.metadata["alpha"] == 0.02
+    assert np.array_equal(remade.w1, made.w1) and np.array_equal(remade.w2, made.w2)

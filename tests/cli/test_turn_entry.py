@@ -97,3 +97,29 @@ def test_a_step_beyond_a_complete_turn_points_to_done() -> None:
         "'13/12' is not legal here: neither a whole turn nor a single step.",
         "The turn is complete: 'done' commits it, 'undo' takes back a step.",
     ]
+
+
+def test_hint_lists_the_turns_and_the_messages_name_every_legal_step() -> None:
+    entry, said = entry_for(START.replace(" w -", " w 31"))
+    entry.handle("hint")
+    texts = [turn.text for turn in entry.position.legal_turns()]
+    assert said[0] == f"Legal turns ({len(texts)}):"
+    listed = "\n".join(said[1:])
+    assert all(f"  {text}  " in f"  {listed}  ".replace("\n", "    ") for text in texts)
+    entry.handle("8/5")
+    legal = ", ".join(entry.builder.legal_steps())
+    said.clear()
+    assert entry.handle("done") is None
+    assert said == [f"The turn is not complete yet. Legal steps now: {legal}"]
+    said.clear()
+    entry.handle("24/1")
+    assert (
+        said[-1]
+        == f"Legal steps after 8/5: {legal}. Type 'moves' for the whole turns, 'help' for the syntax."
+    )
+
+
+def test_abluka_s_syntax_gives_its_first_legal_turn_as_the_example() -> None:
+    entry, _ = entry_for("3W3/7/7/7/7/7/3B3 b")
+    first = entry.position.legal_turns()[0].text
+    assert entry.syntax() == f"Enter a whole turn, e.g. {first}, or one step at a time, then 'done'."

@@ -13,7 +13,9 @@ from tests.match.fair_helpers import fair_record
 from typer.testing import CliRunner, Result
 
 from tavla.cli import verify_dice
+from tavla.core.diceverify import DiceVerdict
 from tavla.match.actions import MatchAction
+from tavla.match.fairdice import GameCheck
 from tavla.match.match import Match
 from tavla.match.record import MatchRecord
 from tavla.match.settings import MatchSettings
@@ -141,3 +143,11 @@ def test_a_match_on_one_seed_chain_is_said_to_be_one_and_separate_seeds_are_name
     separate = run(saved(tmp_path, fair_record(THREE_GAMES))).output.splitlines()
     assert separate[-2] == "The games' seeds were drawn one by one, not as one chain."
     assert separate[-1] == "All 3 games' dice verify."
+
+
+@pytest.mark.timeout(30)
+def test_a_game_without_a_client_seed_is_named_alone() -> None:
+    line = verify_dice.check_line(GameCheck(2, DiceVerdict(None, "12 rolls verified", rolls=12)), None)
+    assert line.plain == "Game 2: OK (12 rolls verified)"
+    line = verify_dice.check_line(GameCheck(2, DiceVerdict(None, "12 rolls verified", rolls=12)), "a:b")
+    assert line.plain == "Game 2 (client seed 'a:b'): OK (12 rolls verified)"
