@@ -96,7 +96,9 @@ def test_a_run_can_start_from_weights_made_elsewhere(tmp_path: Path) -> None:
     assert meta["init_games"] == 4 and meta["games"] == 2
     source = first / "tabla.npz"
     assert meta["init_weights"] == {"path": str(source), "sha256": file_digest(source)}
-    assert meta["commands"][0] == start.metadata["commands"][0] and "--init" in meta["commands"][-1]
+    assert meta["commands"][0] == start.metadata["commands"][0]
+    words = shlex.split(meta["commands"][-1])
+    assert words[words.index("--init") + 1] == str(source)
     assert meta["command"] == meta["commands"][-1]  # this run's own, the lineage before it
     # The weights were loaded, not drawn: its benchmark at game 0 is the first run's last.
     first_log = (first / "strength.csv").read_text().splitlines()
