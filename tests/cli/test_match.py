@@ -519,3 +519,33 @@ def test_a_record_that_cannot_be_written_where_asked_is_kept_elsewhere(
         f"tavla: could not write {out} (No such file or directory) nor a fallback; the record:\n"
     )
     assert error.split("\n", 1)[1] == MatchRecord.of(match).to_json() + "\n\n"
+
+
+def test_a_human_sees_the_board_when_it_changes_and_the_prompt_says_what_is_to_do(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    prompts: list[str] = []
+    lines = iter(["", "board", "8/3 6/3", "quit"])
+
+    def answer(prompt: str) -> str:
+        prompts.append(prompt)
+        return next(lines)
+
+    monkeypatch.setattr(match_cli, "input", answer, raising=False)
+    match = Match(MatchSettings("tabla", 3, names=("Ayşe", "Boyan")), dice=SeededDice(5))
+    buffer = io.StringIO()
+    session = match_cli.MatchSession(
+        match, ("human", "random"), random.Random(1), Console(file=buffer, width=120)
+    )
+    assert session.run() is False
+    out = buffer.getvalue()
+    # Ayşe opens with 5-3; an empty line is no move; Boyan answers; Ayşe is to roll.
+    assert prompts[:3] == ["Ayşe, 5-3 to play (move)> "] * 3 and prompts[3] == "Ayşe (roll)> "
+    assert "'' is not possible now: a whole turn" in out
+    # Drawn on her turn, on request, and again once Boyan has moved.
+    assert out.count("13 14 15 16 17 18") == 3
+
+    quiet = Match(MatchSettings("tabla", 1), dice=SeededDice(5))
+    buffer = io.StringIO()
+    assert match_cli.MatchSession(quiet, ("random", "random"), random.Random(1), Console(file=buffer)).run()
+    assert "13 14 15 16 17 18" not in buffer.getvalue()  # no board for nobody to look at
