@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 
 import numpy as np
@@ -175,6 +176,14 @@ def test_a_variant_is_taught_by_its_network_s_own_lookahead(tmp_path: Path) -> N
     assert network.metadata["teacher"] == "network 1-ply and network 2-ply" and network.metadata["games"] == 1
     teacher = Network.shipped("tapa").metadata["commands"]
     assert network.metadata["commands"][: len(teacher)] == teacher
+    # The fit's own command, run again as written but for its --out, fits the same weights.
+    words = shlex.split(network.metadata["command"])
+    assert words[:2] == ["tavla", "teach"] and words[words.index("--out") + 1] == str(out)
+    words[words.index("--out") + 1] = str(tmp_path / "remade")
+    remade = run(*words[2:])
+    assert remade.exit_code == 0, (words, remade.output)
+    again_fitted = Network.load(tmp_path / "remade.npz")
+    assert again_fitted.term_label == network.term_label and np.array_equal(again_fitted.w1, network.w1)
     # A dataset of another game is refused by name.
     wrong = run("--game", "gulbara", "--dataset", str(data), "--out", str(tmp_path / "gulbara"))
     assert wrong.exit_code == 2 and f"{data} holds positions of tapa, not gulbara" in wrong.output
