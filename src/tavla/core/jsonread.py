@@ -121,9 +121,8 @@ def want_int(value: object, field: str, minimum: int | None = None, maximum: int
 def only_keys(data: dict[str, Any], keys: tuple[str, ...], field: str) -> None:
     """NotationError naming ``field.key`` for the first key of ``data`` not in ``keys``:
     a misspelt optional key would otherwise be read as left out."""
-    unknown = [key for key in data if key not in keys]
-    if unknown:
-        key = unknown[0]
+    key = next((key for key in data if key not in keys), None)
+    if key is not None:
         raise NotationError(f"{field}.{key}", shown(data[key]), f"not a key here; expected {', '.join(keys)}")
 
 

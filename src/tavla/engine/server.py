@@ -76,12 +76,6 @@ class EngineServer:
             raise
         except Exception as error:  # a bug must not end the session: report it and go on
             reply = {"error": _one_line(f"internal error: {type(error).__name__}: {error}")}
-        try:
-            json.dumps(reply, allow_nan=False)
-        except (TypeError, ValueError) as error:
-            # Answered here, with the request's id: a reply with "id": null would leave a
-            # client waiting for its answer until it gives the engine up.
-            reply = {"error": _one_line(f"internal error: a reply JSON cannot hold ({error})")}
         if "id" in request:
             reply = {"id": request_id, **reply}
         elif "error" in reply:
@@ -126,7 +120,15 @@ class EngineServer:
         """
         try:
             reply = self.handle_line(line)
-            return None if reply is None else json.dumps(reply, allow_nan=False)
+            if reply is None:
+                return None
+            try:
+                return json.dumps(reply, allow_nan=False)
+            except (TypeError, ValueError) as error:
+                # Answered with the request's id: a reply with "id": null would leave a
+                # client waiting for its answer until it gives the engine up.
+                fault = _one_line(f"internal error: a reply JSON cannot hold ({error})")
+                return json.dumps({"id": reply.get("id"), "error": fault})
         except Quit:
             raise
         except Exception as error:  # a bug must not end the session: report it and go on
