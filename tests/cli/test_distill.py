@@ -37,6 +37,11 @@ def test_decisions_then_a_network_each_from_one_command(tmp_path: Path) -> None:
     assert about["decisions"] == len(decisions) and about["games"] == 1 and about["plies"] == 1
     assert about["network"] == Network.shipped("tapa").metadata["commands"]
     assert about["command"].startswith("tavla distill --game tapa --make-decisions")
+    candidates = int(decisions.counts.sum())
+    assert (
+        made.output.splitlines()[-1]
+        == f"{len(decisions)} decisions ({candidates} candidates) from 1 game: {data}"
+    )
     assert run("--game", "tapa", "--make-decisions", str(data)).exit_code == 2  # never overwritten
 
     out = tmp_path / "net"
@@ -53,6 +58,17 @@ def test_decisions_then_a_network_each_from_one_command(tmp_path: Path) -> None:
     assert network.metadata["distilled_decisions"] == len(decisions)
     assert network.metadata["games"] == shipped.metadata["games"] + 1 and network.metadata["seed"] == 0
     assert "last_benchmark" not in network.metadata  # it was the shipped network's
+    last_epoch = [line for line in fitted.output.splitlines() if line.startswith("epoch 2:")]
+    assert f"picked {network.metadata['distilled_agreement']:.1%}" in last_epoch[0]
+
+    # Ten decisions are too few to hold one out: the fit says so and writes no figure for it.
+    few = tmp_path / "few.npz"
+    Decisions(decisions.texts[:10], decisions.estimates[:10]).save(few)
+    small = run("--game", "tapa", "--decisions", str(few), "--epochs", "1", "--out", str(tmp_path / "small"))
+    assert small.exit_code == 0, small.output
+    assert "epoch 1: nothing held out (too few decisions)" in small.output
+    written = json.loads((tmp_path / "small.json").read_text())
+    assert written["distilled_agreement"] is None and written["distilled_equity_lost"] is None
 
 
 @pytest.mark.parametrize(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shlex
 from pathlib import Path
 
@@ -217,57 +218,186 @@ def test_a_variant_is_taught_by_its_network_s_own_rollouts(tmp_path: Path) -> No
     assert network.metadata["positions"] == len(set(texts))
 
 
+def remade(command: str, option: str, path: Path) -> Result:
+    """``command`` run again as written, but for the file given to ``option``."""
+    words = shlex.split(command)
+    assert words[:2] == ["tavla", "teach"]
+    words[words.index(option) + 1] = str(path)
+    return run(*words[2:])
+
+
+def test_each_command_noted_with_a_dataset_or_network_makes_it_again(tmp_path: Path) -> None:
+    weights = Network.shipped("antitabla").save(tmp_path / "student")
+    data = tmp_path / "played.npz"
+    made = run(
+        *("--game", "antitabla", "--games", "1", "--seed", "3", "--alternatives", "0", "--processes", "1"),
+        *("--player", "network", "--weights", str(weights), "--teacher", "network", "--plies", "1"),
+        *("--make-dataset", str(data)),
+    )
+    assert made.exit_code == 0, made.output
+    texts, targets = load_dataset(str(data))
+    assert made.output.splitlines()[-1] == f"{len(texts)} positions from 1 game: {data}"
+    assert re.search(r"network 1-ply estimates .* 100%", made.output)  # the bar was kept up to date
+    command = json.loads(data.with_suffix(".json").read_text())["command"]
+    assert f"--weights {weights}" in command
+    again = tmp_path / "again.npz"
+    assert remade(command, "--make-dataset", again).exit_code == 0
+    assert load_dataset(str(again))[0] == texts and np.array_equal(load_dataset(str(again))[1], targets)
+    # A sample of it labelled again: its command draws the same sample.
+    sample = tmp_path / "sample.npz"
+    relabelled = run(
+        *("--game", "antitabla", "--make-dataset", str(sample), "--relabel", str(data)),
+        *("--teacher", "network", "--plies", "1", "--sample", "25", "--seed", "9", "--processes", "1"),
+    )
+    assert relabelled.exit_code == 0, relabelled.output
+    sampled, _ = load_dataset(str(sample))
+    about = json.loads(sample.with_suffix(".json").read_text())
+    assert len(sampled) == 25 and about["source"] == command
+    assert remade(about["command"], "--make-dataset", tmp_path / "resampled.npz").exit_code == 0
+    assert load_dataset(str(tmp_path / "resampled.npz"))[0] == sampled
+    # A network fitted on the sample notes the commands behind it, in order, then its own.
+    fitted = tmp_path / "fitted"
+    fit = run(
+        *("--game", "antitabla", "--dataset", str(sample), "--terms", "--chances"),
+        *("--hidden", "4", "--epochs", "2", "--seed", "1", "--out", str(fitted)),
+    )
+    assert fit.exit_code == 0, fit.output
+    assert "fitting 25 positions" in fit.output
+    epochs = [line for line in fit.output.splitlines() if line.startswith("epoch")]
+    assert [line.split(",")[1].split()[:2] for line in epochs] == [["held", "out"]] * 2
+    network = Network.load(f"{fitted}.npz")
+    meta = network.metadata
+    teacher = Network.shipped("antitabla").metadata["commands"]
+    assert meta["commands"] == [*teacher, command, about["command"], meta["command"]]
+    assert network.term_label == "chances" and "--terms --chances" in meta["command"]
+    # One position of 25 held out: its error is the last epoch's.
+    assert "--refine" not in meta["command"] and f"{meta['validation_equity_error']:.4f}" in epochs[-1]
+    # Refined on the same sample: the network keeps its inputs, and says so.
+    refined = tmp_path / "refined"
+    assert remade(meta["command"], "--out", tmp_path / "refitted").exit_code == 0
+    assert np.array_equal(Network.load(tmp_path / "refitted.npz").w1, network.w1)
+    more = run(
+        *("--game", "antitabla", "--dataset", str(sample), "--refine", f"{fitted}.npz"),
+        *("--epochs", "1", "--out", str(refined)),
+    )
+    assert more.exit_code == 0, more.output
+    refined_meta = Network.load(f"{refined}.npz").metadata
+    assert "--hidden 4 --terms --chances" in refined_meta["command"]
+    assert refined_meta["command"].endswith(f"--refine {fitted}.npz")
+
+
+def test_a_dataset_without_its_description_is_still_relabelled(tmp_path: Path) -> None:
+    data = tmp_path / "bare.npz"
+    taught_by_own_network(data, "antitabla", "--teacher", "network", "--plies", "1")
+    data.with_suffix(".json").unlink()
+    sample = tmp_path / "sample.npz"
+    relabelled = run(
+        *("--game", "antitabla", "--make-dataset", str(sample), "--relabel", str(data)),
+        *("--teacher", "network", "--plies", "1", "--sample", "2", "--processes", "1"),
+    )
+    assert relabelled.exit_code == 0, relabelled.output
+    about = json.loads(sample.with_suffix(".json").read_text())
+    assert about["source"] == str(data) and about["games"] == about["source_games"] == 0
+    # Two positions are too few to hold one out: no error is made up for them.
+    out = tmp_path / "net"
+    fitted = run(
+        "--game", "antitabla", "--dataset", str(sample), "--hidden", "4", "--epochs", "1", "--out", str(out)
+    )
+    assert fitted.exit_code == 0, fitted.output
+    assert re.search(
+        r"^epoch 1: loss \d\.\d{4}, nothing held out \(too few positions\)$", fitted.output, re.M
+    )
+    assert json.loads(out.with_suffix(".json").read_text())["validation_equity_error"] is None
+
+
+GNUBG_TABLA_ONLY = (
+    "GNU Backgammon plays and teaches tabla only, not tapa: "
+    "use --teacher network (the network's own lookahead) or rollout"
+)
+
+
 @pytest.mark.parametrize(
-    ("args", "words"),
+    ("args", "message"),
     [
-        (["--game", "tapa", "--make-dataset", "x.npz"], "plays and teaches tabla only, not tapa"),
+        (["--game", "tapa", "--make-dataset", "x.npz"], GNUBG_TABLA_ONLY),
         (
             ["--game", "tapa", "--make-dataset", "x.npz", "--teacher", "network", "--player", "gnubg"],
-            "plays and teaches tabla only, not tapa",
+            GNUBG_TABLA_ONLY,
         ),
-        (["--game", "indiyka", "--dataset", "x.npz"], "indiyka has no network to teach"),
+        (
+            ["--game", "indiyka", "--dataset", "x.npz"],
+            "indiyka has no network to teach (games with one: tabla, antitabla, chelebi, tapa, gulbara)",
+        ),
         (
             ["--game", "tapa", "--make-dataset", "x.npz", "--teacher", "pubeval"],
-            "gnubg, network or rollout, not 'pubeval'",
+            "--teacher is gnubg, network or rollout, not 'pubeval'",
         ),
         (
             ["--game", "tapa", "--make-dataset", "x.npz", "--teacher", "rollout", "--plies", "1"],
             "--teacher rollout plays the positions out: give --trials and --truncate, not --plies",
         ),
         (
-            ["--game", "tapa", "--make-dataset", "x.npz", "--teacher", "rollout", "--trials", "0"],
-            "Invalid value for '--trials'",
-        ),
-        (
             ["--game", "tapa", "--make-dataset", "x.npz", "--teacher", "network"],
             "--teacher network needs --plies 1 or 2 (its own 0-ply teaches nothing), not 0",
         ),
-        (["--game", "tabla"], "either --make-dataset FILE or one or more --dataset FILE"),
-        (["--game", "tabla", "--dataset", "missing.npz"], "missing.npz: no such dataset"),
+        (["--game", "tabla"], "give either --make-dataset FILE or one or more --dataset FILE"),
+        (
+            ["--game", "tabla", "--dataset", "missing.npz"],
+            "missing.npz: no such dataset (make one with --make-dataset)",
+        ),
         (
             ["--game", "tabla", "--make-dataset", "x.npz", "--player", "pubeval"],
-            "gnubg or network, not 'pubeval'",
+            "--player is gnubg or network, not 'pubeval'",
         ),
-        (["--game", "tabla", "--make-dataset", "x.npz", "--close", "3"], "--close needs --player network"),
+        (
+            ["--game", "tabla", "--make-dataset", "x.npz", "--close", "3"],
+            "--close needs --player network: gnubg does not tell its next best turns here",
+        ),
         (["--game", "tabla", "--make-dataset", "x.npz", "--plies", "3"], "--plies is 0, 1 or 2, not 3"),
         (
             ["--game", "tabla", "--make-dataset", "x.npz", "--relabel", "none.npz"],
-            "none.npz: no such dataset",
+            "none.npz: no such dataset to relabel",
         ),
-        (["--game", "tabla", "--dataset", "x.npz", "--refine", "none.npz"], "none.npz: no such weights"),
+        # Two plies of gnubg are allowed: the next thing wrong is what is refused.
+        (
+            ["--game", "tabla", "--make-dataset", "x.npz", "--relabel", "none.npz", "--plies", "2"],
+            "none.npz: no such dataset to relabel",
+        ),
+        (
+            ["--game", "tabla", "--dataset", "x.npz", "--refine", "none.npz"],
+            "none.npz: no such weights to refine",
+        ),
         (
             ["--game", "tabla", "--make-dataset", "x.npz", "--relabel", __file__, "--skip", "none.npz"],
             "none.npz: no such dataset to skip",
+        ),
+        (
+            ["--game", "tabla", "--dataset", "x.npz", "--raw", "--chances"],
+            "--chances goes with --terms: they are terms of the board",
+        ),
+    ],
+)
+def test_what_cannot_be_taught_is_refused_in_one_line(args: list[str], message: str) -> None:
+    result = run(*args)
+    assert result.exit_code == 2
+    assert result.output == f"tavla: {message}\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (
+            ["--game", "tapa", "--make-dataset", "x.npz", "--teacher", "rollout", "--trials", "0"],
+            "Invalid value for '--trials'",
         ),
         (
             ["--game", "tabla", "--make-dataset", "x.npz", "--relabel", __file__],
             f"{__file__}: not a dataset made by tavla teach",
         ),
         (["--game", "tabla", "--dataset", __file__], f"{__file__}: not a dataset made by tavla teach"),
-        (["--game", "tabla", "--dataset", "x.npz", "--raw", "--chances"], "--chances goes with --terms"),
     ],
 )
-def test_what_cannot_be_taught_is_refused_in_one_line(args: list[str], words: str) -> None:
+def test_what_cannot_be_read_is_refused_by_name(args: list[str], words: str) -> None:
     result = run(*args)
     assert result.exit_code == 2
     assert words in result.output and "Traceback" not in result.output

@@ -67,7 +67,7 @@ def test_an_altered_roll_fails_with_its_action(tmp_path: Path) -> None:
     result = run(path)
     assert result.exit_code == 1, result.output
     assert f"): FAILED [mismatch] at action {target + 1}:" in result.output
-    assert result.output.splitlines()[-1] == "1 of 3 games do not verify."
+    assert result.output.splitlines()[-1] == "1 of 3 games does not verify."
 
 
 def test_a_hidden_seed_fails(tmp_path: Path) -> None:
@@ -151,3 +151,15 @@ def test_a_game_without_a_client_seed_is_named_alone() -> None:
     assert line.plain == "Game 2: OK (12 rolls verified)"
     line = verify_dice.check_line(GameCheck(2, DiceVerdict(None, "12 rolls verified", rolls=12)), "a:b")
     assert line.plain == "Game 2 (client seed 'a:b'): OK (12 rolls verified)"
+
+
+def test_a_one_game_record_is_spoken_of_in_the_singular(tmp_path: Path) -> None:
+    record = fair_record(THREE_GAMES, length=1)
+    assert len(record.dice) == 1
+    result = run(saved(tmp_path, record))
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[-1] == "The game's dice verify."
+    game = record.dice[0]
+    altered = replace(record, dice=(replace(game, commitment=game.commitment[::-1]),))
+    failed = run(saved(tmp_path, altered))
+    assert failed.exit_code == 1 and failed.output.splitlines()[-1] == "1 of 1 game does not verify."

@@ -16,6 +16,7 @@ estimates do (docs/bots.md, "Distilling the lookahead").
 from __future__ import annotations
 
 import json
+import math
 import shlex
 from datetime import date
 from pathlib import Path
@@ -24,9 +25,10 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from tavla.cli.errors import fail, reports_errors
+from tavla.cli.wording import counted, rounded
 
 if TYPE_CHECKING:
-    from tavla.training.distill import DistilSettings
+    from tavla.training.distill import DistilReport, DistilSettings
 
 GAMES = ("tabla", "antitabla", "chelebi", "tapa", "gulbara")
 """Games played by a network (indiyka's bot computes its chances exactly)."""
@@ -144,7 +146,10 @@ def _make(
         "weights": str(weights) if weights is not None else f"shipped {game} network",
     }
     path.with_suffix(".json").write_text(json.dumps(about, indent=2) + "\n")
-    typer.echo(f"{len(made)} decisions ({about['candidates']} candidates) from {games} games: {path}")
+    typer.echo(
+        f"{counted(len(made), 'decision')} ({counted(int(made.counts.sum()), 'candidate')}) "
+        f"from {counted(games, 'game')}: {path}"
+    )
 
 
 def _fit(game: str, paths: list[Path], settings: DistilSettings, refine: Path | None, out: Path) -> None:
@@ -193,10 +198,7 @@ def _fit(game: str, paths: list[Path], settings: DistilSettings, refine: Path | 
             joined.estimates,
             valid,
             settings,
-            on_epoch=lambda report: progress.console.print(
-                f"epoch {report.epoch}: held out, the lookahead's best picked {report.agreement:.1%}, "
-                f"its equity lost {report.equity_lost:.5f} a decision"
-            ),
+            on_epoch=lambda report: progress.console.print(_epoch_line(report)),
             on_batch=lambda done, total: progress.update(task, completed=done, total=total),
         )
     command = shlex.join(
@@ -220,11 +222,20 @@ def _fit(game: str, paths: list[Path], settings: DistilSettings, refine: Path | 
             "date": date.today().isoformat(),
             "distilled_decisions": len(joined),
             "distilled_games": games,
-            "distilled_agreement": round(reports[-1].agreement, 4),
-            "distilled_equity_lost": round(reports[-1].equity_lost, 6),
+            "distilled_agreement": rounded(reports[-1].agreement, 4),
+            "distilled_equity_lost": rounded(reports[-1].equity_lost, 6),
         }
     )
     typer.echo(f"weights: {network.save(out)}")
+
+
+def _epoch_line(report: DistilReport) -> str:
+    if math.isnan(report.agreement):
+        return f"epoch {report.epoch}: nothing held out (too few decisions)"
+    return (
+        f"epoch {report.epoch}: held out, the lookahead's best picked {report.agreement:.1%}, "
+        f"its equity lost {report.equity_lost:.5f} a decision"
+    )
 
 
 def register(app: typer.Typer) -> None:

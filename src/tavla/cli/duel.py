@@ -20,6 +20,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from tavla.cli.errors import fail, reports_errors
+from tavla.cli.wording import counted
 
 OWN_ENGINE = f"{shlex.quote(sys.executable)} -m tavla.engine"
 """This installation's ``tavla engine``, run by the Python that runs ``tavla``."""
@@ -97,9 +98,10 @@ def duel_command(
     console.print(table)
     void = result.games - result.wins - result.losses - result.unfinished
     if void:
-        console.print(f"{void} games void (tapa: both mothers pinned), won by neither")
+        console.print(f"{counted(void, 'game')} void (tapa: both mothers pinned), won by neither")
     if result.unfinished:
-        console.print(f"{result.unfinished} games left unfinished (no result after {MAX_TURNS} turns)")
+        unfinished = counted(result.unfinished, "game")
+        console.print(f"{unfinished} left unfinished (no result after {MAX_TURNS} turns)")
 
 
 def register(app: typer.Typer) -> None:

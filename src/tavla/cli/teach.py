@@ -23,6 +23,7 @@ batches shuffled from ``--seed`` + 1) to the positions of every dataset, in orde
 from __future__ import annotations
 
 import json
+import math
 import shlex
 from collections.abc import Sequence
 from datetime import date
@@ -33,6 +34,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from tavla.cli.errors import fail, reports_errors
+from tavla.cli.wording import counted, rounded
 
 if TYPE_CHECKING:
     import numpy as np
@@ -40,6 +42,7 @@ if TYPE_CHECKING:
 
     from tavla.bots.network import Network
     from tavla.bots.rollout import RolloutSettings
+    from tavla.training.supervised import EpochReport
 
 TEACHER_GAMES = ("tabla",)
 """Games GNU Backgammon can teach: its rules are tabla's."""
@@ -305,7 +308,7 @@ def _make(
     except GnubgError as error:
         raise fail(str(error)) from None
     _save(path, positions, targets, {"command": command, "games": games, **labeller.about()})
-    typer.echo(f"{len(positions)} positions from {games} games: {path}")
+    typer.echo(f"{counted(len(positions), 'position')} from {counted(games, 'game')}: {path}")
 
 
 def _relabel(
@@ -443,10 +446,7 @@ def _fit(
             inputs,
             targets,
             FitSettings(epochs=epochs, batch=batch, learning_rate=learning_rate, decay=decay, seed=seed + 1),
-            on_epoch=lambda report: progress.console.print(
-                f"epoch {report.epoch}: loss {report.train_loss:.4f}, held out {report.validation_loss:.4f}, "
-                f"equity error {report.validation_equity_error:.4f}"
-            ),
+            on_epoch=lambda report: progress.console.print(_epoch_line(report)),
             on_batch=lambda done, total: progress.update(task, completed=done, total=total),
         )
     command = shlex.join(
@@ -469,10 +469,17 @@ def _fit(
             "games": games,
             "date": date.today().isoformat(),
             "positions": len(texts),
-            "validation_equity_error": round(reports[-1].validation_equity_error, 5),
+            "validation_equity_error": rounded(reports[-1].validation_equity_error, 5),
         }
     )
     typer.echo(f"weights: {network.save(out)}")
+
+
+def _epoch_line(report: EpochReport) -> str:
+    line = f"epoch {report.epoch}: loss {report.train_loss:.4f}"
+    if math.isnan(report.validation_loss):
+        return f"{line}, nothing held out (too few positions)"
+    return f"{line}, held out {report.validation_loss:.4f}, equity error {report.validation_equity_error:.4f}"
 
 
 def register(app: typer.Typer) -> None:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from tavla.cli.errors import fail, reports_errors
+from tavla.cli.wording import counted
 
 if TYPE_CHECKING:
     from tavla.training.run import TrainingRun
@@ -153,7 +154,7 @@ def train_command(
     _train(run, plot=not no_plot)
     weights = run.save_weights(out)
     typer.echo(
-        f"{run.games_played} games in {run.train_seconds:.0f} s of CPU "
+        f"{counted(run.games_played, 'game')} in {run.train_seconds:.0f} s of CPU "
         f"({run.games_per_second:.1f} games/s); weights: {weights}"
     )
 

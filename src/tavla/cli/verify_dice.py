@@ -17,6 +17,7 @@ from rich.text import Text
 
 from tavla.cli.errors import reports_errors
 from tavla.cli.replay import load_record
+from tavla.cli.wording import counted
 from tavla.match.fairdice import GameCheck, chain_breaks, verify_match_dice
 
 NOT_VERIFIED = 1
@@ -60,14 +61,16 @@ def verify_dice_command(
         console.print(check_line(check, None if entry is None else entry.client_seed))
     failed = sum(not check.verdict.ok for check in checks)
     if failed:
-        console.print(f"{failed} of {len(checks)} games do not verify.", markup=False)
+        verb = "does" if failed == 1 else "do"
+        console.print(f"{failed} of {counted(len(checks), 'game')} {verb} not verify.", markup=False)
         raise typer.Exit(NOT_VERIFIED)
     if len(record.dice) > 1:
         if chain_breaks(record.dice):
             console.print("The games' seeds were drawn one by one, not as one chain.", markup=False)
         else:
             console.print("Each game's commitment is the seed revealed before it: one chain.", markup=False)
-    console.print(f"All {len(checks)} games' dice verify.", markup=False)
+    verdict = "The game's dice verify." if len(checks) == 1 else f"All {len(checks)} games' dice verify."
+    console.print(verdict, markup=False)
 
 
 def register(app: typer.Typer) -> None:
