@@ -259,3 +259,11 @@ def test_the_result_names_the_winner_for_the_player(
 ) -> None:
     game = tavla.Game(tavla.from_notation(tpn(black, off=off, side="b")))
     assert describe_outcome(game, human) == said
+
+
+def test_a_void_tapa_game_is_said_to_be_void_and_why() -> None:
+    """RULES.md 5: both mothers pinned at once, nobody scores."""
+    position = tavla.from_notation(tpn({1: "1b", 4: "1w", 24: "1w1b"}, off="13,13", dice="31", game="tapa"))
+    game = tavla.Game(position)
+    game.play(game.position.parse_turn("4/1*"))
+    assert describe_outcome(game, 0) == "The game is void, both mothers pinned: nobody scores."

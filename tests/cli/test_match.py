@@ -17,7 +17,7 @@ from typer.testing import CliRunner, Result
 
 from tavla.cli import match as match_cli
 from tavla.cli import replay as replay_cli
-from tavla.cli.match import describe_match_end
+from tavla.cli.match import describe_match_end, describe_result
 from tavla.core.dice import SeededDice
 from tavla.match.clock import parse_clock_spec
 from tavla.match.gnubg_ids import match_ids
@@ -25,7 +25,7 @@ from tavla.match.mat import import_mat
 from tavla.match.match import Match
 from tavla.match.record import MatchRecord, replay, replay_states
 from tavla.match.settings import MatchSettings
-from tavla.match.state import EndReason, new_state
+from tavla.match.state import EndReason, GameResult, new_state
 from tavla.rules.turns import TURN_LIST_LIMIT
 
 DATA = Path(__file__).parent.parent / "data" / "match"
@@ -376,6 +376,26 @@ def test_the_prompt_shows_the_clocks_as_they_run(monkeypatch: pytest.MonkeyPatch
     assert "clocks White* 0s+5:52, Black 0s+6:00" in buffer.getvalue()
 
 
+def test_a_player_out_of_time_is_named_once_and_loses_the_game() -> None:
+    """RULES.md 10: a player whose allowance and reserve are spent loses at his next action."""
+    time = FakeTime(0)
+    settings = MatchSettings("tabla", 1, clock=parse_clock_spec("12s+2m", 1))
+    match = Match(settings, dice=SeededDice(2), now=time)
+    match.roll((3, 1))  # White to move, and he lets his time run out
+    time.advance(600_000)
+    buffer = io.StringIO()
+    session = match_cli.MatchSession(
+        match, ("random", "random"), random.Random(1), Console(file=buffer, width=200)
+    )
+    assert session.run() is True
+    assert buffer.getvalue().splitlines() == [
+        "White has run out of time.",
+        "Black wins the game: flag, 3 points.",
+        "Game 1 | White 0 - Black 3 (to 1) | cube 1 centred | clocks White 12s+0:00, Black 12s+2:00",
+        "Black wins the match: White 0 - Black 3.",
+    ]
+
+
 def test_flag_loses_the_match_when_asked(tmp_path: Path) -> None:
     """RULES.md 10: the option flag_loses is game (default) or match."""
     out = tmp_path / "m.json"
@@ -493,6 +513,23 @@ def test_the_end_of_a_match_says_why_it_ended(forfeit: str | None, why: str) -> 
     state = new_state(MatchSettings("tabla", 5, names=("Ayşe", "Boyan")))
     state = replace(state, score=(2, 3), winner=1, forfeit=EndReason(forfeit) if forfeit else None)
     assert describe_match_end(state) == f"Boyan wins the match{why}: Ayşe 2 - Boyan 3."
+
+
+@pytest.mark.parametrize(
+    ("result", "said"),
+    [
+        (GameResult(1, 1, "single"), "Boyan wins the game: single, 1 point."),
+        (GameResult(0, 4, "gammon", cube=2), "Ayşe wins the game: gammon, 4 points."),
+        (GameResult(None, 0, "void"), "The game is void: nobody scores."),
+        (GameResult(None, 0, "flag"), "The game is void (flag): nobody scores."),
+        (GameResult(0, 5, "warnings"), "Boyan has a third warning and loses the match: the game stops."),
+        (GameResult(1, 5, "forfeit"), "Ayşe forfeits and loses the match: the game stops."),
+    ],
+)
+def test_the_end_of_a_game_says_who_scores_what_and_why(result: GameResult, said: str) -> None:
+    state = new_state(MatchSettings("tabla", 5, names=("Ayşe", "Boyan")))
+    assert describe_result(state) == ""
+    assert describe_result(replace(state, result=result)) == said
 
 
 def test_a_record_that_cannot_be_written_where_asked_is_kept_elsewhere(

@@ -123,3 +123,9 @@ def test_abluka_s_syntax_gives_its_first_legal_turn_as_the_example() -> None:
     entry, _ = entry_for("3W3/7/7/7/7/7/3B3 b")
     first = entry.position.legal_turns()[0].text
     assert entry.syntax() == f"Enter a whole turn, e.g. {first}, or one step at a time, then 'done'."
+
+
+def test_the_turns_are_listed_in_columns_as_wide_as_the_longest_and_two_spaces() -> None:
+    entry, said = entry_for(tpn({1: "2w", 3: "1w", 5: "1w", 24: "2b"}, off="11,13", dice="31"))
+    entry.handle("moves")
+    assert said == ["Legal turns (5):", "  5/2 3/2      5/1          5/2 1/off    5/4 3/off    3/off 1/off"]

@@ -140,11 +140,12 @@ def describe_result(state: MatchState) -> str:
     if result is None:
         return ""
     if result.winner is None:
-        return f"The game is void ({result.reason}): nobody scores."
+        why = "" if result.reason == "void" else f" ({result.reason})"
+        return f"The game is void{why}: nobody scores."
     if result.reason == "warnings":
-        return f"{names[1 - result.winner]} has a third warning: the game stops and he loses the match."
+        return f"{names[1 - result.winner]} has a third warning and loses the match: the game stops."
     if result.reason == "forfeit":
-        return f"{names[1 - result.winner]} forfeits: the game stops and he loses the match."
+        return f"{names[1 - result.winner]} forfeits and loses the match: the game stops."
     unit = "point" if result.points == 1 else "points"
     return f"{names[result.winner]} wins the game: {result.reason}, {result.points} {unit}."
 
@@ -205,8 +206,8 @@ class MatchSession:
                 elif not self._human_turn():
                     self._report(seen)
                     return False
-            except TimeForfeitError as error:
-                self.say(str(error))
+            except TimeForfeitError:
+                pass  # the flag is recorded: the report names whose time ran out
             self._report(seen)
         self.say(describe_match_end(match.state))
         return True

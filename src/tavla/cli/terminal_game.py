@@ -35,7 +35,7 @@ def describe_outcome(game: Game, human: int) -> str:
     if outcome is None:
         return "The game is not over."
     if outcome.winner is None:
-        return f"The game is void ({outcome.reason}): nobody scores."
+        return "The game is void, both mothers pinned: nobody scores."  # tapa's only void (RULES.md 5)
     who = "you" if outcome.winner == human else "your opponent"
     unit = "point" if outcome.points == 1 else "points"
     return f"{COLOURS[outcome.winner]} ({who}) wins: {outcome.reason}, {outcome.points} {unit}."
