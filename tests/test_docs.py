@@ -61,8 +61,9 @@ def test_cli_help_points_at_the_docs_not_at_internal_files() -> None:
     assert "docs/engine-protocol.md" in engine_help
     for module in COMMAND_MODULES:
         command = module.rsplit(".", 1)[1].replace("_", "-")  # verify_dice is verify-dice
-        output = runner.invoke(app, [command, "--help"], terminal_width=200).output
-        assert "RULES.md" not in output and "ENGINE_PROTOCOL.md" not in output, command
+        result = runner.invoke(app, [command, "--help"], terminal_width=200)
+        assert result.exit_code == 0 and f"Usage: tavla {command} " in result.output, command
+        assert "RULES.md" not in result.output and "ENGINE_PROTOCOL.md" not in result.output, command
 
 
 RULE_OPTIONS = [("tapa", "mother_pin_wins"), ("gulbara", "progressive_from_roll")]

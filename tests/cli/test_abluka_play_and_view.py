@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 
 from rich.console import Console
+from rich.text import Text
 
 from tavla.cli.abluka_view import render
 from tavla.cli.play_abluka import play_abluka
@@ -27,6 +28,19 @@ def test_board_picture_puts_rank_7_on_top() -> None:
     assert rows[2].split() == ["5", ".", ".", "#", ".", "#", ".", "."]
     assert rows[6].split() == ["1", ".", ".", ".", ".", ".", ".", "B"]
     assert "White (W) to move" in picture
+
+
+def test_each_piece_has_its_own_colour() -> None:
+    picture = render(AblukaPosition.from_notation("W6/7/2x1x2/7/7/7/6B w"))
+    assert isinstance(picture, Text)
+    console = Console(file=io.StringIO(), color_system="truecolor")
+    grid = picture.plain.index("\n   a b")  # the squares end where the files are named
+    styles = {
+        picture.plain[offset]: str(picture.get_style_at_offset(console, offset))
+        for offset in range(grid)
+        if picture.plain[offset] in "WB#*" and picture.plain[offset - 1] == " "
+    }
+    assert styles == {"W": "bold bright_white", "B": "bold red", "#": "dim", "*": "green"}
 
 
 def test_finished_game_names_the_winner() -> None:

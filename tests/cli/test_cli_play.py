@@ -243,7 +243,13 @@ def test_the_bot_at_a_level_plays_its_turns(invoke: Invoke) -> None:
 def test_an_unknown_level_is_refused_in_one_line(invoke: Invoke) -> None:
     result = invoke("play", "tapa", "--level", "grand")
     assert result.exit_code == 2
-    assert "--level 'grand'" in result.stderr and len(result.stderr.splitlines()) == 1
+    assert result.stderr == "tavla: --level 'grand': expected random or one of beginner, easy, medium, hard, max\n"
+
+
+def test_the_random_level_says_whom_you_meet(invoke: Invoke) -> None:
+    result = invoke("play", "tabla", "--seed", "1", "--level", "random", input="quit\n")
+    assert result.exit_code == 0, result.stdout
+    assert result.stdout.splitlines()[0] == "tabla: you play White against a random-legal opponent."
 
 
 @pytest.mark.timeout(30)

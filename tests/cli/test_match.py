@@ -15,10 +15,12 @@ from rich.console import Console
 from tests.match.match_helpers import FakeTime
 from typer.testing import CliRunner, Result
 
+import tavla
 from tavla.cli import match as match_cli
 from tavla.cli import replay as replay_cli
 from tavla.cli.match import describe_match_end, describe_result
 from tavla.core.dice import SeededDice
+from tavla.core.game import GameRecord
 from tavla.match.clock import parse_clock_spec
 from tavla.match.gnubg_ids import match_ids
 from tavla.match.mat import import_mat
@@ -134,6 +136,22 @@ def test_replay_steps_through_a_json_record(tmp_path: Path) -> None:
     assert short.exit_code == 0
     assert len(short.output.splitlines()) == 3
     assert f"White {final.score[0]} - Black {final.score[1]}" in short.output
+
+
+def test_replay_reads_a_one_game_record_as_a_one_game_match(tmp_path: Path) -> None:
+    game = tavla.Game(tavla.find_game("tapa").start(), opening=True)
+    dice, rng = SeededDice(4), random.Random(4)
+    for _ in range(30):
+        if game.is_chance:
+            game.roll(source=dice)
+        else:
+            game.play(rng.choice(game.position.legal_turns()))
+    path = tmp_path / "game.json"
+    path.write_text(game.record().to_json(), encoding="utf-8")
+    result = run("replay", str(path))
+    assert result.exit_code == 0, result.output
+    assert game.position.notation() in result.output
+    assert len(MatchRecord.of_game(GameRecord.from_json(path.read_text())).actions) > 20
 
 
 def test_replay_reads_a_gnubg_mat_to_its_final_score() -> None:

@@ -66,6 +66,8 @@ class Cluster:
             if options.state_dir is None
             else options.state_dir
         )
+        if self.folder.exists() and not self.folder.is_dir():
+            raise ValueError(f"{self.folder} is a file, not a folder for the cluster's state")
         self.folder.mkdir(parents=True, exist_ok=True)
         self.folder.chmod(0o755)  # PostgreSQL's and nginx's users must reach their folders
         self.postgres = None if options.database_url else Postgres(self.folder / "postgres", free_port())
