@@ -243,7 +243,8 @@ def test_the_bot_at_a_level_plays_its_turns(invoke: Invoke) -> None:
 def test_an_unknown_level_is_refused_in_one_line(invoke: Invoke) -> None:
     result = invoke("play", "tapa", "--level", "grand")
     assert result.exit_code == 2
-    assert result.stderr == "tavla: --level 'grand': expected random or one of beginner, easy, medium, hard, max\n"
+    levels = "beginner, easy, medium, hard, max"
+    assert result.stderr == f"tavla: --level 'grand': expected random or one of {levels}\n"
 
 
 def test_the_random_level_says_whom_you_meet(invoke: Invoke) -> None:
