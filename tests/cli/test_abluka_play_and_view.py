@@ -91,3 +91,21 @@ def test_playing_to_the_end_reports_the_result() -> None:
     assert outcome is not None and outcome.winner in (WHITE, BLACK)
     assert ("You win!" if outcome.winner == WHITE else "The engine wins.") in output
     assert output.count("Black plays") in (len(typed), len(typed) + 1)
+
+
+def test_a_human_who_wins_is_told_so() -> None:
+    # The human's turns are the engine's own at a strong level, against the beginner.
+    import tavla.engine.builtin  # noqa: F401  (registers the engines)
+    from tavla.engine.registry import engine_for
+
+    engine = engine_for("abluka")
+    console = Console(file=io.StringIO(), width=100, color_system=None)
+
+    def read(prompt: str) -> str:
+        shown = [line for line in console.file.getvalue().splitlines() if line.startswith("abluka: ")]  # type: ignore[attr-defined]
+        position = AblukaPosition.from_notation(shown[-1].removeprefix("abluka: "))
+        return str(engine.move(position, "hard", 50)["move"])
+
+    outcome = play_abluka("beginner", "w", 20, read=read, console=console, seed=0, echo=False)
+    assert outcome is not None and outcome.winner == WHITE
+    assert console.file.getvalue().splitlines()[-1] == "You win!"  # type: ignore[attr-defined]
