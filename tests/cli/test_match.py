@@ -21,6 +21,7 @@ from tavla.cli import replay as replay_cli
 from tavla.cli.match import describe_match_end, describe_result
 from tavla.core.dice import SeededDice
 from tavla.core.game import GameRecord
+from tavla.core.protocol import OutcomeReason
 from tavla.match.clock import parse_clock_spec
 from tavla.match.gnubg_ids import match_ids
 from tavla.match.mat import import_mat
@@ -536,12 +537,15 @@ def test_the_end_of_a_match_says_why_it_ended(forfeit: str | None, why: str) -> 
 @pytest.mark.parametrize(
     ("result", "said"),
     [
-        (GameResult(1, 1, "single"), "Boyan wins the game: single, 1 point."),
-        (GameResult(0, 4, "gammon", cube=2), "Ayşe wins the game: gammon, 4 points."),
-        (GameResult(None, 0, "void"), "The game is void: nobody scores."),
-        (GameResult(None, 0, "flag"), "The game is void (flag): nobody scores."),
-        (GameResult(0, 5, "warnings"), "Boyan has a third warning and loses the match: the game stops."),
-        (GameResult(1, 5, "forfeit"), "Ayşe forfeits and loses the match: the game stops."),
+        (GameResult(1, 1, OutcomeReason.SINGLE), "Boyan wins the game: single, 1 point."),
+        (GameResult(0, 4, OutcomeReason.GAMMON, cube=2), "Ayşe wins the game: gammon, 4 points."),
+        (GameResult(None, 0, OutcomeReason.VOID), "The game is void: nobody scores."),
+        (GameResult(None, 0, EndReason.FLAG), "The game is void (flag): nobody scores."),
+        (
+            GameResult(0, 5, EndReason.WARNINGS),
+            "Boyan has a third warning and loses the match: the game stops.",
+        ),
+        (GameResult(1, 5, EndReason.FORFEIT), "Ayşe forfeits and loses the match: the game stops."),
     ],
 )
 def test_the_end_of_a_game_says_who_scores_what_and_why(result: GameResult, said: str) -> None:
