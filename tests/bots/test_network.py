@@ -111,13 +111,22 @@ def test_shipped_weights_are_small() -> None:
     assert sum(path.stat().st_size for path in files) < 4_000_000
 
 
-def test_a_policy_ships_for_tapa_alone() -> None:
-    """Tapa's policy (``tavla distill``) has the shipped network's inputs; the games
+@pytest.mark.parametrize("game", ["tapa", "gulbara"])
+def test_a_policy_ships_for_tapa_and_gulbara(game: str) -> None:
+    """Their policies (``tavla distill``) have the shipped networks' inputs; the games
     without one get None, not an error."""
-    policy = Network.shipped_policy("tapa")
+    policy = Network.shipped_policy(game)
     assert policy is not None
-    assert policy.inputs == Network.shipped("tapa").inputs
-    assert policy.metadata["command"].startswith("tavla distill --game tapa --decisions")
+    assert policy.inputs == Network.shipped(game).inputs and policy.hidden == Network.shipped(game).hidden
+    assert policy.metadata["command"].startswith(f"tavla distill --game {game} --decisions")
+    assert policy.metadata["games"] > Network.shipped(game).metadata["games"]
+
+
+def test_the_games_without_a_policy_get_none() -> None:
+    assert [game for game in shipped_games() if Network.shipped_policy(game) is not None] == [
+        "gulbara",
+        "tapa",
+    ]
     assert Network.shipped_policy("tabla") is None
     assert Network.shipped_policy("nosuch") is None
 

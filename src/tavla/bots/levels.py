@@ -47,9 +47,9 @@ def level_search(
     ``network`` (a file that training wrote) alone.
 
     The levels that do not look ahead choose with the game's policy network where one
-    ships (``Network.shipped_policy``: tapa's, fitted to rank a roll's turns as one roll
-    of lookahead does); the lookahead levels search the shipped network alone, which
-    plays better over it than over the policy (docs/bots.md)."""
+    ships (``Network.shipped_policy``: tapa's and gulbara's, fitted to rank a roll's turns
+    as one roll of lookahead does); the lookahead levels search the shipped network alone,
+    which plays better over it than over the policy (docs/bots.md)."""
     settings = level_settings(level)
     policy = None
     if network is None:
