@@ -135,19 +135,20 @@ def _make(
         )
     made.save(path)
     metadata = network.metadata
+    candidates = int(made.counts.sum())
     about = {
         "command": shlex.join(words),
         "game": game,
         "games": games,
         "decisions": len(made),
-        "candidates": int(made.counts.sum()),
+        "candidates": candidates,
         "plies": plies,
         "network": metadata.get("commands") or [metadata.get("command", str(weights or "shipped"))],
         "weights": str(weights) if weights is not None else f"shipped {game} network",
     }
     path.with_suffix(".json").write_text(json.dumps(about, indent=2) + "\n")
     typer.echo(
-        f"{counted(len(made), 'decision')} ({counted(int(made.counts.sum()), 'candidate')}) "
+        f"{counted(len(made), 'decision')} ({counted(candidates, 'candidate')}) "
         f"from {counted(games, 'game')}: {path}"
     )
 

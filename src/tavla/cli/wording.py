@@ -5,10 +5,10 @@ from __future__ import annotations
 import math
 
 
-def counted(number: int, noun: str, plural: str | None = None) -> str:
-    """``number`` and ``noun``, the noun in the plural (``plural``, or ``noun`` + "s")
-    unless the number is one."""
-    return f"{number} {noun if number == 1 else plural or noun + 's'}"
+def counted(number: int, noun: str) -> str:
+    """``number`` and ``noun``, the noun with an "s" unless the number is one (the nouns
+    counted are regular ones)."""
+    return f"{number} {noun if number == 1 else noun + 's'}"
 
 
 def rounded(value: float, places: int) -> float | None:
