@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench strength clean system-packages mutate
+.PHONY: run test lint bench strength clean system-packages mutate mutate-platform
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -66,7 +66,7 @@ strength: $(STAMP) system-packages
 	$(PY) benchmarks/bot_strength.py --game indiyka --player exact --opponent random --games 1000
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache mutants
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache mutants .mutate-platform
 	find src \( -name '*.nbi' -o -name '*.nbc' \) -delete  # numba's cache (see tavla/bots/fast/jit.py)
 
 # Mutation testing with mutmut over the modules configured in [tool.mutmut]
@@ -105,3 +105,14 @@ else
 	[ ! -s $(SAMPLE_FILE).run ] || $(VENV)/bin/mutmut run --max-children $(MUTATE_JOBS) $$(cat $(SAMPLE_FILE).run)
 	$(PY) tests/mutation_summary.py --names $(SAMPLE_FILE) $(GLOBS)
 endif
+
+# The platform (the server, its storage, the realtime hub) mutated against the server's
+# tests, with the same PATHS, SAMPLE, SEED, RESUME and MUTATE_JOBS, in a copy of the
+# project kept in .mutate-platform/ (tests/mutation_platform.py: mutmut reads one
+# configuration a folder). The copy's make reuses this virtual environment as it is.
+PLATFORM_COPY := .mutate-platform
+mutate-platform: $(VENV)/.mutation-installed
+	$(PY) tests/mutation_platform.py $(PLATFORM_COPY)
+	$(MAKE) -C $(PLATFORM_COPY) -o $(abspath $(STAMP)) -o $(abspath $(VENV))/.mutation-installed \
+		mutate VENV=$(abspath $(VENV)) PATHS="$(PATHS)" SAMPLE="$(SAMPLE)" SEED="$(SEED)" \
+		RESUME="$(RESUME)" MUTATE_JOBS="$(MUTATE_JOBS)"

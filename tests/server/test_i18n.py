@@ -72,6 +72,7 @@ def test_the_server_reads_every_translation(language: str, stored_template: Cata
 @pytest.mark.parametrize(
     ("language", "one", "three"),
     [("en", "1 round", "3 rounds"), ("tr", "1 tur", "3 tur"), ("bg", "1 кръг", "3 кръга")],
+    ids=["en", "tr", "bg"],  # test ids in ASCII: a run of named tests (mutmut's) finds them again
 )
 def test_a_count_takes_the_form_its_language_gives_it(language: str, one: str, three: str) -> None:
     """Bulgarian says "1 кръг" and "3 кръга"; Turkish keeps the noun singular after a number."""
@@ -95,7 +96,9 @@ def test_a_plural_text_with_a_form_left_blank_is_reported(stored_template: Catal
     assert problems == [f"bg: {plural.id!r} is not translated"]
 
 
-@pytest.mark.parametrize(("language", "board", "table"), [("tr", "Tahta", "Masa"), ("bg", "Дъска", "Маса")])
+@pytest.mark.parametrize(
+    ("language", "board", "table"), [("tr", "Tahta", "Masa"), ("bg", "Дъска", "Маса")], ids=["tr", "bg"]
+)
 def test_one_english_word_with_two_meanings_gets_one_translation_for_each(
     language: str, board: str, table: str
 ) -> None:

@@ -1,0 +1,89 @@
+"""A copy of the project in which mutmut mutates the platform (``make mutate-platform``).
+
+Usage: ``python tests/mutation_platform.py DIR``: brings DIR up to date with the
+project's sources, tests and documents, and writes its ``pyproject.toml`` with the
+project's ``[tool.mutmut-platform]`` table in place of ``[tool.mutmut]``.
+
+mutmut reads one configuration, from the ``pyproject.toml`` of the folder it runs
+in, and keeps its mutants and its map of tests in that folder's ``mutants/``. The
+library's parts are mutated against the library's tests; the server, its storage and
+the realtime hub need the server's tests, which cover the rules too and would slow
+every rules mutant down. A second folder with its own table keeps the two runs and
+their maps apart. Files are copied only when they changed, with their times, so that
+mutmut regenerates the mutants of changed modules alone.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+COPIED = ("src", "tests", "docs", "benchmarks", "README.md", "Makefile")
+SKIPPED = ("__pycache__", "*.pyc", "*.nbi", "*.nbc")
+
+
+def toml_value(value: object) -> str:
+    """The TOML text of a table's value: strings, numbers, booleans and lists of them."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(toml_value(item) for item in value) + "]"
+    raise TypeError(f"no TOML text for {value!r}")
+
+
+def platform_pyproject(text: str) -> str:
+    """The project's pyproject.toml with the platform's table as mutmut's."""
+    table = tomllib.loads(text)["tool"]["mutmut-platform"]
+    start = text.index("[tool.mutmut]\n")
+    end = text.find("\n[", start + 1)
+    body = "".join(f"{key} = {toml_value(value)}\n" for key, value in table.items())
+    return text[:start] + "[tool.mutmut]\n" + body + (text[end:] if end >= 0 else "")
+
+
+def copy_if_changed(source: str, target: str) -> None:
+    source_stat = Path(source).stat()
+    target_path = Path(target)
+    if target_path.exists():
+        target_stat = target_path.stat()
+        if (target_stat.st_size, target_stat.st_mtime_ns) == (source_stat.st_size, source_stat.st_mtime_ns):
+            return
+    shutil.copy2(source, target)
+
+
+def sync(target: Path) -> None:
+    target.mkdir(exist_ok=True)
+    for name in COPIED:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(
+                source,
+                target / name,
+                ignore=shutil.ignore_patterns(*SKIPPED),
+                copy_function=copy_if_changed,
+                dirs_exist_ok=True,
+            )
+        else:
+            copy_if_changed(str(source), str(target / name))
+    pyproject = platform_pyproject((ROOT / "pyproject.toml").read_text())
+    destination = target / "pyproject.toml"
+    if not destination.exists() or destination.read_text() != pyproject:
+        destination.write_text(pyproject)
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 1:
+        print(__doc__, file=sys.stderr)
+        return 2
+    sync(Path(argv[0]).resolve())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
