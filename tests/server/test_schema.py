@@ -1,0 +1,81 @@
+"""The migrations make the schema the models describe (tavla.storage.models, tavla.ledger.tables).
+
+The server's queries are written against the models, and a database is made by the
+migrations alone: a column the migrations make nullable, of another type, without its
+index or under another name would go unnoticed until a query met it. Alembic's own
+comparison (the one behind ``alembic revision --autogenerate``) reads the migrated
+database back and lists every difference from the models; there must be none, after
+the migrations and after going all the way back and up again. That comparison passes
+over a text column's length when the database reports none, so lengths are compared
+on their own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import create_engine, inspect
+from sqlalchemy.engine import make_url
+
+from tavla.ledger.tables import LedgerBase
+from tavla.storage.database import _alembic_config
+from tavla.storage.models import Base
+
+SYNC_DRIVERS = {"sqlite": "sqlite+pysqlite", "postgresql": "postgresql+psycopg"}
+
+
+def differences(url: str) -> list[Any]:
+    parsed = make_url(url)
+    engine = create_engine(parsed.set(drivername=SYNC_DRIVERS[parsed.get_backend_name()]))
+    try:
+        with engine.connect() as connection:
+            context = MigrationContext.configure(connection, opts={"compare_type": True})
+            found: list[Any] = list(compare_metadata(context, [Base.metadata, LedgerBase.metadata]))
+        database = inspect(engine)
+        for metadata in (Base.metadata, LedgerBase.metadata):
+            for table in metadata.sorted_tables:
+                reflected = {column["name"]: column["type"] for column in database.get_columns(table.name)}
+                for column in table.columns:
+                    length = getattr(column.type, "length", None)
+                    if length is not None and getattr(reflected[column.name], "length", None) != length:
+                        found.append(("length", table.name, column.name, reflected[column.name], length))
+        return found
+    finally:
+        engine.dispose()
+
+
+def migrate(url: str, revision: str) -> None:
+    parsed = make_url(url)
+    engine = create_engine(parsed.set(drivername=SYNC_DRIVERS[parsed.get_backend_name()]))
+    try:
+        with engine.begin() as connection:
+            if revision == "base":
+                command.downgrade(_alembic_config(connection), revision)
+            else:
+                command.upgrade(_alembic_config(connection), revision)
+    finally:
+        engine.dispose()
+
+
+def tables(url: str) -> set[str]:
+    parsed = make_url(url)
+    engine = create_engine(parsed.set(drivername=SYNC_DRIVERS[parsed.get_backend_name()]))
+    try:
+        return set(inspect(engine).get_table_names())
+    finally:
+        engine.dispose()
+
+
+def test_the_migrated_schema_is_the_models_schema(database_url: str) -> None:
+    assert differences(database_url) == []
+    assert tables(database_url) >= {"users", "games", "ledger_entries", "tournaments"}
+
+
+def test_the_migrations_go_back_to_nothing_and_up_to_the_same_schema(database_url: str) -> None:
+    migrate(database_url, "base")
+    assert tables(database_url) == {"alembic_version"}
+    migrate(database_url, "head")
+    assert differences(database_url) == []
