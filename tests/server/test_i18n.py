@@ -88,7 +88,7 @@ def test_a_plural_text_with_a_form_left_blank_is_reported(stored_template: Catal
     plural = next(message for message in catalog if isinstance(message.id, tuple))
     assert isinstance(plural.string, tuple) and all(plural.string)
     plural.string = (plural.string[0], "")
-    blank = tmp_path / "messages.po"
+    blank = tmp_path / "bg" / "LC_MESSAGES" / "messages.po"  # a language's folders are made as needed
     i18n_catalog.write(catalog, blank)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(i18n_catalog, "po_path", lambda language: blank)

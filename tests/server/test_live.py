@@ -319,6 +319,10 @@ def analysed_by_the_bot(site: Site, game_id: str, game: str) -> None:
     assert [move["step"] for move in found["moves"]] == [review.action_index + 1 for review in expected.moves]
     assert [move["loss"] for move in found["moves"]] == [round(review.loss, 3) for review in expected.moves]
     assert [move["mark"] for move in found["moves"]] == [review.mark for review in expected.moves]
+    assert [move["forced"] for move in found["moves"]] == [review.forced for review in expected.moves]
+    assert [move["game"] for move in found["moves"]] == [review.game_number for review in expected.moves]
+    documented = {"step", "game", "seat", "played", "best", "equity", "best_equity", "loss", "judged_loss"}
+    assert all(set(move) == documented | {"rollout", "mark", "forced"} for move in found["moves"])
     for totals, player in zip(found["totals"], expected.players, strict=True):
         assert totals["decisions"] == player.decisions > 0
         assert totals["error_rate"] == round(player.error_rate, 1)

@@ -5,6 +5,7 @@ reads alone, the federation's books, and refusals that change nothing."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -222,6 +223,9 @@ def test_the_money_pages_in_every_language(world: World, language: str) -> None:
     # Who recorded it, in the reader's words: the ledger's "admin:admin" is not shown.
     by = {"en": "admin (administrator)", "tr": "admin (yönetici)", "bg": "admin (администратор)"}[language]
     assert f">{by}</td>" in own.text and "admin:admin" not in own.text
+    # When, in universal time as ISO 8601 writes it, whatever the language.
+    made = world.get("member", "/api/federations/tbf/money/member").json()["lines"][-1]["created_ms"]
+    assert datetime.fromtimestamp(made / 1000, UTC).isoformat(" ", "minutes")[:16] in own.text
     books = world.get("admin", "/federations/tbf/books")
     # Amounts as each language writes them: a decimal comma in Turkish and Bulgarian.
     zero = {"en": "0.00", "tr": "0,00", "bg": "0,00"}[language]

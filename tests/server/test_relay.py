@@ -13,7 +13,7 @@ from typing import Any, cast
 import pytest
 
 from tavla.realtime.hub import Hub
-from tavla.server.relay import SERVICE_RESTART, Relay
+from tavla.server.relay import SERVICE_RESTART, Relay, game_topic
 
 pytestmark = pytest.mark.timeout(30)
 LEASE_MS = 300
@@ -165,5 +165,42 @@ def test_an_owner_that_stalled_judges_no_one_until_it_runs_on_time() -> None:
         await asyncio.sleep(2 * LEASE_MS / 1000)
         assert socket.dropped == [] and room.left == []
         assert list(owner.visitors[room.game_id]) == ["second/1"]
+
+    two_processes(scenario)
+
+
+def test_the_owner_knows_a_visitor_by_the_seat_and_the_player_of_its_socket() -> None:
+    async def scenario(owner: Relay, visiting: Relay, room: Room, socket: Socket, hub: Hub) -> None:
+        # Who may move, chat or act as an official is decided by the owner from these.
+        (visitor,) = owner.visitors[room.game_id].values()
+        assert (visitor.node, visitor.seat, visitor.user_id, visitor.language) == ("second", 0, 7, "en")
+
+    two_processes(scenario)
+
+
+def test_a_socket_the_owner_does_not_know_is_told_to_reconnect() -> None:
+    async def scenario(owner: Relay, visiting: Relay, room: Room, socket: Socket, hub: Hub) -> None:
+        # The owner forgot the socket (it joined before this owner took the game over):
+        # its next message makes it reconnect and join here afresh.
+        owner.visitors.clear()
+        visiting.forward(socket, {"type": "sync"})
+        await settle(lambda: socket.dropped == [SERVICE_RESTART])
+
+    two_processes(scenario)
+
+
+def test_a_relayed_message_that_is_not_an_object_is_ignored(monkeypatch: pytest.MonkeyPatch) -> None:
+    async def scenario(owner: Relay, visiting: Relay, room: Room, socket: Socket, hub: Hub) -> None:
+        handled: list[Any] = []
+
+        async def dispatch(platform: Any, room: Any, viewer: Any, user_id: Any, data: Any) -> None:
+            handled.append(data)
+
+        monkeypatch.setattr("tavla.server.relay.dispatch", dispatch)
+        (conn,) = visiting.relayed
+        hub.publish(game_topic(room.game_id), {"op": "msg", "node": "second", "conn": conn, "data": "sync"})
+        visiting.forward(socket, {"type": "sync"})
+        await settle(lambda: handled != [])
+        assert handled == [{"type": "sync"}] and socket.dropped == []
 
     two_processes(scenario)
