@@ -272,6 +272,20 @@ def test_the_sites_settings_are_the_games_defaults_unless_the_site_sets_them() -
     assert rollouts_module.site_settings("tabla", truncate=3) == RolloutSettings(36, 3, True)
 
 
+def test_a_finished_runs_turns_carry_the_settings_it_ran_with() -> None:
+    """The analysis names how each turn was rolled out (plain trials in chelebi and
+    gulbara): the label is rebuilt from the stored settings, every one of them."""
+    stored = {"trials": 144, "truncate": 10, "variance_reduction": False}
+    result = {"action": 7, "loss": 0.125, "error": 0.031, "trials": 144}
+    row = AnalysisRollout(state="done", settings=stored, results=[result])
+    (rolled,) = rollouts_module.results_of(row).items()
+    assert rolled[0] == 7 and (rolled[1].loss, rolled[1].error, rolled[1].trials) == (0.125, 0.031, 144)
+    assert rolled[1].settings == RolloutSettings(144, 10, False).label != RolloutSettings(144, 10, True).label
+    assert (
+        rollouts_module.results_of(AnalysisRollout(state="running", settings=stored, results=[result])) == {}
+    )
+
+
 def test_a_process_holding_its_most_runs_refuses_another_and_starts_nothing(
     site: Site, monkeypatch: pytest.MonkeyPatch
 ) -> None:
