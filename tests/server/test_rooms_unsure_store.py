@@ -45,6 +45,9 @@ async def _scenario(folder: Path) -> None:
         )
         assert last_answer(viewer)["type"] == "ack"
     actions = len(room.actions)
+    seq += 1
+    await room.say(viewer, seq, "iyi oyunlar")
+    assert last_answer(viewer)["type"] == "ack"
 
     store = rooms.rows.store
 
@@ -72,6 +75,10 @@ async def _scenario(folder: Path) -> None:
     await again.intent(viewer, seq, again.book.version, {"kind": "commit"})
     assert last_answer(viewer) == {"type": "ack", "seq": seq, "v": again.book.version}
     assert len(again.actions) == actions + 1
+    # What was said at the board is read back too, each line with its speaker.
+    assert [(line.seat, line.text) for line in again.chat] == [
+        (seat, "iyi oyunlar")
+    ] and room.chat == again.chat
     rooms.close()
     await engine.dispose()
 
