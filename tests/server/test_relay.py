@@ -13,6 +13,7 @@ from typing import Any, cast
 import pytest
 
 from tavla.realtime.hub import Hub
+from tavla.server.live.basics import Refused
 from tavla.server.relay import SERVICE_RESTART, Relay, game_topic
 
 pytestmark = pytest.mark.timeout(30)
@@ -202,5 +203,25 @@ def test_a_relayed_message_that_is_not_an_object_is_ignored(monkeypatch: pytest.
         visiting.forward(socket, {"type": "sync"})
         await settle(lambda: handled != [])
         assert handled == [{"type": "sync"}] and socket.dropped == []
+
+    two_processes(scenario)
+
+
+def test_an_officials_action_reaches_the_owner_and_its_refusal_comes_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    async def scenario(owner: Relay, visiting: Relay, room: Room, socket: Socket, hub: Hub) -> None:
+        # An arbiter on the second process warns a player of a game the first one runs.
+        done: list[tuple[str, Any, Any]] = []
+
+        async def officiate(room: Any, action: str, seat: Any, note: Any) -> None:
+            done.append((action, seat, note))
+            raise Refused("forbidden", "only {who} may", who="an arbiter")
+
+        monkeypatch.setattr("tavla.server.relay.officiate", officiate)
+        with pytest.raises(Refused) as refused:
+            await visiting.call(room.game_id, "first", "warn", 1, "slow play")
+        assert done == [("warn", 1, "slow play")]
+        assert (refused.value.code, refused.value.message) == ("forbidden", "only an arbiter may")
 
     two_processes(scenario)
