@@ -17,7 +17,7 @@ from typing import Any
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import create_engine, inspect
+from sqlalchemy import MetaData, create_engine, inspect
 from sqlalchemy.engine import make_url
 
 from tavla.ledger.tables import LedgerBase
@@ -27,21 +27,29 @@ from tavla.storage.models import Base
 SYNC_DRIVERS = {"sqlite": "sqlite+pysqlite", "postgresql": "postgresql+psycopg"}
 
 
+def models() -> MetaData:
+    """The platform's tables and the ledger's, which share the database, in one."""
+    both = MetaData()
+    for metadata in (Base.metadata, LedgerBase.metadata):
+        for table in metadata.sorted_tables:
+            table.to_metadata(both)
+    return both
+
+
 def differences(url: str) -> list[Any]:
     parsed = make_url(url)
     engine = create_engine(parsed.set(drivername=SYNC_DRIVERS[parsed.get_backend_name()]))
     try:
         with engine.connect() as connection:
             context = MigrationContext.configure(connection, opts={"compare_type": True})
-            found: list[Any] = list(compare_metadata(context, [Base.metadata, LedgerBase.metadata]))
+            found: list[Any] = list(compare_metadata(context, models()))
         database = inspect(engine)
-        for metadata in (Base.metadata, LedgerBase.metadata):
-            for table in metadata.sorted_tables:
-                reflected = {column["name"]: column["type"] for column in database.get_columns(table.name)}
-                for column in table.columns:
-                    length = getattr(column.type, "length", None)
-                    if length is not None and getattr(reflected[column.name], "length", None) != length:
-                        found.append(("length", table.name, column.name, reflected[column.name], length))
+        for table in models().sorted_tables:
+            reflected = {column["name"]: column["type"] for column in database.get_columns(table.name)}
+            for column in table.columns:
+                length = getattr(column.type, "length", None)
+                if length is not None and getattr(reflected[column.name], "length", None) != length:
+                    found.append(("length", table.name, column.name, reflected[column.name], length))
         return found
     finally:
         engine.dispose()
