@@ -121,6 +121,10 @@ def test_a_round_robin_of_three_bots_rests_one_player_each_round(world: World) -
         met.add(frozenset((games[0]["white_number"], games[0]["black_number"])))
     assert met == {frozenset(p) for p in ((1, 2), (1, 3), (2, 3))}  # everyone met everyone
     assert sum(line["points"] for line in final["standings"]) == 3  # a rest scores nothing
+    # A bot entrant is an account that plays under its own name, not the site's bot.
+    for game_id in world.games(tournament):
+        summary = world.site.as_(None).get(f"/api/games/{game_id}").json()
+        assert summary["bots"] == [None, None] and all(summary["players"]), summary
 
 
 def enter_people(world: World, tournament: int, names: tuple[str, ...]) -> None:
