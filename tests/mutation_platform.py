@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import shutil
 import sys
-import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,26 +24,19 @@ COPIED = ("src", "tests", "docs", "benchmarks", "README.md", "Makefile")
 SKIPPED = ("__pycache__", "*.pyc", "*.nbi", "*.nbc")
 
 
-def toml_value(value: object) -> str:
-    """The TOML text of a table's value: strings, numbers, booleans and lists of them."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    if isinstance(value, int | float):
-        return repr(value)
-    if isinstance(value, list):
-        return "[" + ", ".join(toml_value(item) for item in value) + "]"
-    raise TypeError(f"no TOML text for {value!r}")
+def table_text(text: str, header: str) -> tuple[int, int]:
+    """Where the table ``header`` of a TOML text starts and ends (the next table's start)."""
+    start = text.index(f"{header}\n")
+    end = text.find("\n[", start + 1)
+    return start, (len(text) if end < 0 else end + 1)
 
 
 def platform_pyproject(text: str) -> str:
-    """The project's pyproject.toml with the platform's table as mutmut's."""
-    table = tomllib.loads(text)["tool"]["mutmut-platform"]
-    start = text.index("[tool.mutmut]\n")
-    end = text.find("\n[", start + 1)
-    body = "".join(f"{key} = {toml_value(value)}\n" for key, value in table.items())
-    return text[:start] + "[tool.mutmut]\n" + body + (text[end:] if end >= 0 else "")
+    """The project's pyproject.toml with the platform's table, as written, as mutmut's."""
+    platform_start, platform_end = table_text(text, "[tool.mutmut-platform]")
+    body = text[platform_start:platform_end].split("\n", 1)[1]
+    start, end = table_text(text, "[tool.mutmut]")
+    return text[:start] + "[tool.mutmut]\n" + body + text[end:]
 
 
 def copy_if_changed(source: str, target: str) -> None:

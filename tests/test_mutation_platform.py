@@ -6,7 +6,6 @@ import os
 import tomllib
 from pathlib import Path
 
-import pytest
 from tests import mutation_platform
 
 PYPROJECT = Path(__file__).resolve().parent.parent / "pyproject.toml"
@@ -25,15 +24,6 @@ def test_a_table_at_the_end_of_the_file_is_replaced_too() -> None:
     text = '[tool.mutmut-platform]\nonly_mutate = ["src/a/*"]\nflag = true\n\n[tool.mutmut]\nold = 1\n'
     table = tomllib.loads(mutation_platform.platform_pyproject(text))["tool"]["mutmut"]
     assert table == {"only_mutate": ["src/a/*"], "flag": True}
-
-
-@pytest.mark.parametrize(
-    ("value", "text"),
-    [('say "x"\\', '"say \\"x\\"\\\\"'), (2.5, "2.5"), (3, "3"), (False, "false"), (["a", 1], '["a", 1]')],
-)
-def test_values_are_written_as_toml_reads_them(value: object, text: str) -> None:
-    assert mutation_platform.toml_value(value) == text
-    assert tomllib.loads(f"v = {text}")["v"] == value
 
 
 def test_a_file_is_copied_again_only_when_it_changed(tmp_path: Path) -> None:

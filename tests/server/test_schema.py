@@ -12,19 +12,19 @@ on their own.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import MetaData, create_engine, inspect
-from sqlalchemy.engine import make_url
+from sqlalchemy import Engine, MetaData, create_engine, inspect
+from tests.server.federation_world import sync_url
 
 from tavla.ledger.tables import LedgerBase
 from tavla.storage.database import _alembic_config
 from tavla.storage.models import Base
-
-SYNC_DRIVERS = {"sqlite": "sqlite+pysqlite", "postgresql": "postgresql+psycopg"}
 
 
 def models() -> MetaData:
@@ -36,45 +36,42 @@ def models() -> MetaData:
     return both
 
 
-def differences(url: str) -> list[Any]:
-    parsed = make_url(url)
-    engine = create_engine(parsed.set(drivername=SYNC_DRIVERS[parsed.get_backend_name()]))
+@contextmanager
+def opened(url: str) -> Iterator[Engine]:
+    engine = create_engine(sync_url(url))
     try:
+        yield engine
+    finally:
+        engine.dispose()
+
+
+def differences(url: str) -> list[Any]:
+    expected = models()
+    with opened(url) as engine:
         with engine.connect() as connection:
             context = MigrationContext.configure(connection, opts={"compare_type": True})
-            found: list[Any] = list(compare_metadata(context, models()))
+            found: list[Any] = list(compare_metadata(context, expected))
         database = inspect(engine)
-        for table in models().sorted_tables:
+        for table in expected.sorted_tables:
             reflected = {column["name"]: column["type"] for column in database.get_columns(table.name)}
             for column in table.columns:
                 length = getattr(column.type, "length", None)
                 if length is not None and getattr(reflected[column.name], "length", None) != length:
                     found.append(("length", table.name, column.name, reflected[column.name], length))
-        return found
-    finally:
-        engine.dispose()
+    return found
 
 
 def migrate(url: str, revision: str) -> None:
-    parsed = make_url(url)
-    engine = create_engine(parsed.set(drivername=SYNC_DRIVERS[parsed.get_backend_name()]))
-    try:
-        with engine.begin() as connection:
-            if revision == "base":
-                command.downgrade(_alembic_config(connection), revision)
-            else:
-                command.upgrade(_alembic_config(connection), revision)
-    finally:
-        engine.dispose()
+    with opened(url) as engine, engine.begin() as connection:
+        if revision == "base":
+            command.downgrade(_alembic_config(connection), revision)
+        else:
+            command.upgrade(_alembic_config(connection), revision)
 
 
 def tables(url: str) -> set[str]:
-    parsed = make_url(url)
-    engine = create_engine(parsed.set(drivername=SYNC_DRIVERS[parsed.get_backend_name()]))
-    try:
+    with opened(url) as engine:
         return set(inspect(engine).get_table_names())
-    finally:
-        engine.dispose()
 
 
 def test_the_migrated_schema_is_the_models_schema(database_url: str) -> None:
