@@ -10,11 +10,13 @@ import asyncio
 import contextlib
 import logging
 import random
-from collections.abc import Awaitable, Callable
+import socket
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 import pytest
 from redis.asyncio import Redis
+from redis.exceptions import TimeoutError as RedisTimeout
 from tests.realtime.conftest import RedisServer, free_port
 
 from tavla.realtime.redis_hub import HubNotStarted, HubUnavailable, RedisHub
@@ -158,6 +160,43 @@ def test_a_hub_refuses_to_start_without_redis() -> None:
     asyncio.run(scenario())
 
 
+@contextlib.contextmanager
+def refusing_port() -> Iterator[int]:
+    """A port whose queue of new connections is full: Linux drops the requests that come
+    next without an answer, as an address that swallows packets does."""
+    with socket.socket() as full:
+        full.bind(("127.0.0.1", 0))
+        full.listen(0)
+        port = int(full.getsockname()[1])
+        waiting = [socket.socket() for _ in range(3)]
+        try:
+            for connection in waiting:
+                connection.setblocking(False)
+                with contextlib.suppress(BlockingIOError):
+                    connection.connect(("127.0.0.1", port))
+            yield port
+        finally:
+            for connection in waiting:
+                connection.close()
+
+
+def test_neither_connection_waits_longer_than_its_timeout_for_a_redis_that_does_not_take_it() -> None:
+    async def scenario() -> None:
+        with refusing_port() as port:
+            silent = RedisHub(f"redis://127.0.0.1:{port}/0", connect_timeout_s=0.3)
+            loop = asyncio.get_running_loop()
+            try:
+                for connection in (silent._sender, silent._listener):
+                    began = loop.time()
+                    with pytest.raises(RedisTimeout):
+                        await asyncio.wait_for(connection.ping(), 5)
+                    assert loop.time() - began < 2
+            finally:
+                await silent.close()
+
+    asyncio.run(scenario())
+
+
 def test_retrying_leaves_the_process_random_state_alone() -> None:
     """The pauses between tries are spread by a generator of the hub's own."""
 
@@ -231,6 +270,38 @@ def test_both_hubs_reconnect_after_redis_restarts_and_say_what_was_lost(
     )
 
 
+def test_a_listening_connection_redis_drops_is_noticed_and_its_loss_told(
+    redis_server: RedisServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Redis drops a subscriber's connection of its own accord (one too slow to read:
+    its output buffer overflowed) and stays up. What was published meanwhile is lost:
+    the hub must say so and tell its listeners (the lobby catches up), not reconnect
+    quietly."""
+    caplog.set_level(logging.WARNING, logger="tavla.realtime.redis_hub")
+    seen: list[Any] = []
+    told: list[str] = []
+
+    async def scenario(first: RedisHub, second: RedisHub) -> None:
+        second.subscribe("room", lambda message: seen.append(message["n"]))
+        second.on_reconnect.append(lambda: told.append("back"))
+        await second.settled()
+        admin = Redis.from_url(redis_server.url)
+        try:
+            assert await admin.client_kill_filter(_type="pubsub") >= 2  # both hubs' listeners
+        finally:
+            await admin.aclose()
+        await until(lambda: told == ["back"] and first.connected and second.connected)
+        await first.settled()
+        await second.settled()
+        first.publish("room", {"n": "after"})
+        await until(lambda: seen == ["after"])
+
+    asyncio.run(both(redis_server.url, scenario))
+    lines = [record.getMessage() for record in caplog.records]
+    assert sum("lost Redis" in line for line in lines) == 2
+    assert sum("is back" in line for line in lines) == 2
+
+
 def test_a_redis_that_stops_answering_is_noticed_by_pings_and_left_until_it_answers(
     redis_server: RedisServer,
 ) -> None:
@@ -261,6 +332,29 @@ def test_a_redis_that_stops_answering_is_noticed_by_pings_and_left_until_it_answ
         assert first.dropped == 1
 
     asyncio.run(both(redis_server.url, scenario))
+
+
+def test_a_hub_that_lost_redis_closes_at_once_without_waiting_for_what_it_queued(
+    redis_server: RedisServer,
+) -> None:
+    """A server stopping sends what it queued (for a second at most) only while Redis
+    is there to take it: with Redis gone the wait would be for nothing."""
+
+    async def scenario() -> None:
+        quick = hub(redis_server.url)
+        await quick.start()
+        loop = asyncio.get_running_loop()
+        redis_server.pause()
+        try:
+            quick.publish("room", {"n": "into the silence"})  # the sender waits for an answer
+            await until(lambda: not quick.connected)
+            began = loop.time()
+            await quick.close()
+            assert loop.time() - began < 0.8
+        finally:
+            redis_server.resume()
+
+    asyncio.run(scenario())
 
 
 def test_a_failing_subscriber_stops_neither_the_others_nor_the_listening(

@@ -14,6 +14,7 @@ import random
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -100,6 +101,35 @@ def test_a_thread_when_asked_for_no_processes() -> None:
     assert asyncio.run(scenario()) == os.getpid()
     with pytest.raises(ValueError):
         BotThinking(-1)
+
+
+def _held(release: threading.Event, ran: list[str], name: str) -> str:
+    release.wait(10)
+    ran.append(name)
+    return name
+
+
+def test_stopping_lets_the_running_call_finish_and_drops_the_waiting_ones() -> None:
+    # A server stopping waits for the bot that is thinking, not for every bot queued
+    # behind it (their games are taken over by the next process).
+    ran: list[str] = []
+
+    async def scenario() -> None:
+        thinking = BotThinking(0)
+        release = threading.Event()
+        running = asyncio.ensure_future(thinking.run(_held, release, ran, "running"))
+        waiting = asyncio.ensure_future(thinking.run(_held, release, ran, "waiting"))
+        await asyncio.sleep(0.1)
+        stopping = asyncio.ensure_future(thinking.aclose())
+        await asyncio.sleep(0.1)
+        release.set()
+        await asyncio.wait_for(stopping, 10)
+        assert await running == "running"
+        await asyncio.wait([waiting])
+        assert waiting.cancelled()
+
+    asyncio.run(scenario())
+    assert ran == ["running"]
 
 
 def test_a_killed_worker_is_replaced_and_the_bot_answers() -> None:

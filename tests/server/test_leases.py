@@ -18,7 +18,9 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import OperationalError
 
 from tavla.match.settings import MatchSettings
+from tavla.server.live.basics import Refused
 from tavla.server.live.leases import LeaseLost, Leases, wall_ms
+from tavla.server.live.officials import Outcome
 from tavla.server.live.room import SeatInfo
 from tavla.server.live.rooms import Rooms
 from tavla.storage.database import migrate, open_engine, sessions
@@ -183,6 +185,35 @@ def test_looking_up_an_owner_claims_nothing_and_a_game_let_go_meanwhile_is_taken
         taken, owner = await second.locate(room.game_id)
         assert taken is not None and owner is None and len(claims) == 2
         assert await holder(engine, room.game_id) == ("second", 2)
+        second.close()
+
+    run(tmp_path, scenario)
+
+
+def test_an_officials_action_on_a_game_held_elsewhere_goes_to_its_owner_whole(tmp_path: Path) -> None:
+    async def scenario(engine: Any) -> None:
+        first, second = rooms_of(engine, "first"), rooms_of(engine, "second")
+        room = await first.create(MatchSettings(game="tabla"), SEATS, client_seeds=SEEDS)
+        stored = await actions(engine, room.game_id)
+        sent: list[tuple[Any, ...]] = []
+        owners_answer = Outcome.of(room)
+
+        async def forward(game_id: str, owner: str, action: str, seat: object, note: object) -> Outcome:
+            sent.append((game_id, owner, action, seat, note))
+            return owners_answer
+
+        # Sent as it was asked, to the process that holds the game; nothing done here.
+        second.forward = forward
+        assert await second.officiate(room.game_id, "warn", 1, "slow play") is owners_answer
+        assert sent == [(room.game_id, "first", "warn", 1, "slow play")]
+        assert await actions(engine, room.game_id) == stored
+        assert await holder(engine, room.game_id) == ("first", 1)
+        # Nothing to reach it by: the caller hears the owner cannot be reached.
+        second.forward = None
+        with pytest.raises(Refused) as refused:
+            await second.officiate(room.game_id, "forfeit", 0, "no show")
+        assert refused.value.code == "unavailable" and len(sent) == 1
+        first.close()
         second.close()
 
     run(tmp_path, scenario)

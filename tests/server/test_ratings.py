@@ -110,11 +110,6 @@ def test_a_tabla_round_robin_is_rated_by_fibs_match_by_match(world: World) -> No
     # each match is rated from the ratings the one before it left.
     assert len({round(r.rating, 2) for r in expected.values()}) > 1
     assert ratings(world, "tbf", "abluka") == {}  # another game's list is its own
-    # The next tournament in the game seeds its entrants by these ratings.
-    following = world.create(game="tabla", format="round_robin", match_lengths=[1])
-    enter_people(world, following, ("ali", "bora", "cem"))
-    entered = {e["name"]: e["rating"] for e in world.view(following)["entrants"]}
-    assert entered == {name: round(rating.rating) for name, rating in expected.items()}
 
 
 def test_the_match_length_counts_in_the_change_and_the_experience(world: World) -> None:
@@ -143,6 +138,13 @@ def test_the_match_length_counts_in_the_change_and_the_experience(world: World) 
     assert shown["ali"]["rating"] == pytest.approx(1514.14, abs=0.006)
     assert shown["bora"]["rating"] == pytest.approx(loser.rating, abs=0.006)
     assert shown["ali"]["experience"] == shown["bora"]["experience"] == 2
+    # The next tournament in the game seeds its entrants by these ratings (and a
+    # newcomer at the start rating).
+    following = world.create(game="tabla", format="round_robin", match_lengths=[1])
+    enter_people(world, following, ("ali", "bora", "cem"))
+    entered = {e["name"]: e["rating"] for e in world.view(following)["entrants"]}
+    assert entered == {"ali": round(winner.rating), "bora": round(loser.rating), "cem": 1500}
+    assert entered["ali"] == 1514 and entered["bora"] == 1486
 
 
 def test_abluka_is_rated_by_glicko2_one_round_at_a_time(world: World) -> None:
@@ -290,6 +292,12 @@ def test_the_profile_plots_the_history_and_lists_the_changes(world: World) -> No
     assert f">{shown:.0f}</title></circle>" in svg  # the last point is the current rating
     rows = section[: section.index("</table>")].count("<tr>") - 1
     assert rows == 2  # the two changes, newest first
+    # Each change is signed, up for the win (over bora) and down for the loss (to cem).
+    body = section[section.index("<tbody>") : section.index("</tbody>")]
+    cells = re.findall(r"<td>(Win|Loss)</td>\s*<td>[\d.]+</td>\s*<td>([^<]*)</td>", body)
+    assert sorted(result for result, _ in cells) == ["Loss", "Win"]
+    for result, change in cells:
+        assert re.fullmatch(r"\+\d+\.\d\d" if result == "Win" else r"-\d+\.\d\d", change), (result, change)
     assert "bora" in section and "cem" in section
     assert 'id="rating-' not in world.site.as_(None).get("/u/deniz").text  # never rated
 

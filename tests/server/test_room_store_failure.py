@@ -172,7 +172,11 @@ def test_a_bot_whose_thinking_fails_tries_again_and_plays(monkeypatch: pytest.Mo
     assert calls > 3 and after > version  # two failures, then the bots play on
 
 
-def test_a_bot_that_keeps_failing_stops_after_its_retries(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_bot_that_keeps_failing_stops_after_its_retries(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     monkeypatch.setattr(room_module, "BOT_RETRIES_S", (0.01, 0.02, 0.03))
     calls, version, after = asyncio.run(_bot_scenario(failures=100))
     assert (calls, after) == (4, version)  # the first try and three more, then nothing
+    # The operator's log says the bot gave up (the game waits for an arbiter).
+    assert any("gives up after 4 failures" in record.getMessage() for record in caplog.records)

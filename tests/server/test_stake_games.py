@@ -145,6 +145,8 @@ def test_the_federations_example_to_the_cent(world: World) -> None:
         ("fee 5% of the pot", -50),
     ]
     assert won["lines"][-1]["balance_after_cents"] == 2450
+    # The settlement says why it was made, in words the statement translates.
+    assert {line["reason"] for line in won["lines"][-3:]} == {"official result: game over"}
     # The loser's whole reservation was his final stake: nothing comes back to him.
     assert [line["kind"] for line in lost["lines"]] == ["deposit", "reservation"]
     assert not lost["lines"][-1]["held"]

@@ -214,12 +214,13 @@ def test_an_arbiter_makes_a_result_official_alone(world: World) -> None:
     assert {e["name"]: e["final_rank"] for e in final["entrants"]} == {"cem": 1, "deniz": 2}
 
 
-def refused(world: World, who: str, method: str, url: str, status: int, body: Any = None) -> None:
-    """``who`` tries; the answer is ``status`` and no tournament row changed."""
+def refused(world: World, who: str, method: str, url: str, status: int, body: Any = None) -> Any:
+    """``who`` tries; the answer is ``status`` and no tournament row changed. The answer."""
     before = world.snapshot()
     response = world.send(method, who, url, body)
     assert response.status_code == status, (who, url, response.text)
     assert world.snapshot() == before, (who, url)
+    return response
 
 
 NOT_ADMINISTRATORS = {
@@ -276,17 +277,19 @@ def test_only_the_federations_administrators_run_its_tournaments(world: World) -
 
 def test_a_tournament_refuses_impossible_settings(world: World) -> None:
     create = "/api/federations/tbf/tournaments"
-    for choice in (
-        {"name": "Kupa", "game": "chess"},
-        {"name": "Kupa", "format": "ladder"},
-        {"name": "Kupa", "format": "swiss"},  # a Swiss tournament needs its rounds
-        {"name": "Kupa", "format": "knockout", "rounds": 3},
-        {"name": "Kupa", "format": "swiss", "rounds": 3, "match_lengths": [1, 3]},
-        {"name": "Kupa", "format": "knockout", "match_lengths": [0]},
-        {"name": "K", "format": "knockout"},
-        {"name": "Kupa", "game": "abluka", "format": "knockout", "match_lengths": [2]},  # could end level
+    # Each refusal names the setting at fault, as the form's field is named.
+    for choice, field in (
+        ({"name": "Kupa", "game": "chess"}, "game"),
+        ({"name": "Kupa", "format": "ladder"}, "format"),
+        ({"name": "Kupa", "format": "swiss"}, "rounds"),  # a Swiss tournament needs its rounds
+        ({"name": "Kupa", "format": "knockout", "rounds": 3}, "rounds"),
+        ({"name": "Kupa", "format": "swiss", "rounds": 3, "match_lengths": [1, 3]}, "match_lengths"),
+        ({"name": "Kupa", "format": "knockout", "match_lengths": [0]}, "match_lengths"),
+        ({"name": "K", "format": "knockout"}, "name"),
+        ({"name": "Kupa", "game": "abluka", "format": "knockout", "match_lengths": [2]}, "match_lengths"),
     ):
-        refused(world, "admin", "POST", create, 422, choice)
+        answer = refused(world, "admin", "POST", create, 422, choice)
+        assert answer.json()["error"]["message"].startswith(f"{field}: "), (choice, answer.text)
 
 
 def page(world: World, who: str, path: str, language: str = "en") -> Any:

@@ -8,6 +8,7 @@ Everybody else is refused, as is a warning in a game of no tournament or after t
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -48,6 +49,21 @@ def recorded(world: World, game: str) -> list[tuple[Any, ...]]:
             )
             status = connection.execute(select(LiveGame.status).where(LiveGame.id == game)).scalar_one()
             return [*(tuple(row) for row in rows), ("status", status)]
+    finally:
+        engine.dispose()
+
+
+def action_times(world: World, game: str) -> list[tuple[str, int]]:
+    """The match record's actions in order: each one's kind and its time on the match clock."""
+    engine = create_engine(sync_url(world.database_url))
+    try:
+        with engine.connect() as connection:
+            rows = connection.execute(
+                select(GameAction.kind, GameAction.t_ms)
+                .where(GameAction.game_id == game)
+                .order_by(GameAction.index)
+            )
+            return [(str(kind), int(t_ms)) for kind, t_ms in rows]
     finally:
         engine.dispose()
 
@@ -182,3 +198,57 @@ def test_a_warning_that_cannot_be_read_changes_nothing(world: World, body: dict[
         socket.send_json({"type": "warn", "seq": 1, **body})
         assert answer(socket)["code"] == "malformed"
     assert recorded(world, game) == [("status", "live")]
+
+
+def test_a_warning_is_recorded_at_its_moment_on_the_match_clock(world: World) -> None:
+    # The record's times give the clocks back on replay: a warning made 50 ms into the
+    # match is stored at 50 ms or later, never before what came first.
+    game = world.start_game("tbf", spectators=True)
+    time.sleep(0.05)
+    assert warn_http(world, "arbiter", game, note="süre").status_code == 200
+    times = action_times(world, game)
+    assert times[-1][0] == "warn" and times[-1][1] >= 50
+    assert [t for _, t in times] == sorted(t for _, t in times)
+
+
+def test_a_warning_for_a_game_whose_server_cannot_be_reached_is_unavailable_and_changes_nothing(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The game is held by another process this one has no way to reach (no hub between
+    # them): the arbiter is told to try again, as a server error, not his own.
+    game = world.start_game("tbf", spectators=True)
+    rooms = world.platform.rooms
+
+    async def held_elsewhere(game_id: str) -> tuple[None, str]:
+        return None, "another-process"
+
+    monkeypatch.setattr(rooms, "locate", held_elsewhere)
+    monkeypatch.setattr(rooms, "forward", None)
+    response = warn_http(world, "arbiter", game, note="geç kaldı")
+    assert response.status_code == 503, response.text
+    error = response.json()["error"]
+    assert error["code"] == "unavailable" and "cannot be reached" in error["message"]
+    monkeypatch.undo()
+    assert recorded(world, game) == [("status", "live")]
+
+
+def test_an_arbiter_reads_the_players_chat_of_a_finished_game_and_a_spectator_does_not(world: World) -> None:
+    # A dispute over what was said is settled after the game: the arbiter who opens the
+    # finished board reads the players' chat; a spectator sees the board without it.
+    game = world.start_game("tbf", spectators=True)
+    assert world.say(game, "player", "iyi oyunlar")["type"] == "ack"
+    for _ in range(3):
+        assert warn_http(world, "arbiter", game, seat=1).status_code == 200
+    assert recorded(world, game)[-1] == ("status", "finished")
+    rooms = world.platform.rooms
+
+    def forget() -> None:
+        # As after a restart, or on another process: the board is built from the record.
+        rooms.rooms.pop(game).close()
+
+    world.site.portal.call(forget)
+    for who, lines in (("arbiter", ["iyi oyunlar"]), ("outsider", []), ("player", ["iyi oyunlar"])):
+        with world.site.as_(world.people[who]).websocket_connect(f"/ws/game/{game}") as socket:
+            state = Seat(socket).state
+        assert state["match"]["over"], who
+        assert [line["text"] for line in state["chat"]["messages"]] == lines, who

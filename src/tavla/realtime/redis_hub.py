@@ -55,6 +55,7 @@ class RedisHub(Hub):
         ping_every_s: float = 5.0,
         backoff_s: tuple[float, float] = (0.1, 5.0),
         queue_limit: int = 10_000,
+        connect_timeout_s: float = 5.0,
     ) -> None:
         super().__init__()
         self.url = url
@@ -77,12 +78,19 @@ class RedisHub(Hub):
         """Since when Redis is unreachable, and how many messages were dropped before."""
         # After Redis came back, the sender's pooled connection is the dead one: one retry
         # on a fresh connection sends the message instead of dropping it.
+        # Neither connection waits longer than ``connect_timeout_s`` for a Redis that does
+        # not take it (an address that drops the packets, a server too busy to accept).
         self._sender: Redis = Redis.from_url(
-            url, retry=Retry(NoBackoff(), 1), socket_timeout=5, socket_connect_timeout=5
+            url,
+            retry=Retry(NoBackoff(), 1),
+            socket_timeout=connect_timeout_s,
+            socket_connect_timeout=connect_timeout_s,
         )
         # The listener's own retries would hide a lost connection: it reconnects here,
         # with backoff. It waits for messages without a time limit; pings find it dead.
-        self._listener: Redis = Redis.from_url(url, retry=Retry(NoBackoff(), 0), socket_connect_timeout=5)
+        self._listener: Redis = Redis.from_url(
+            url, retry=Retry(NoBackoff(), 0), socket_connect_timeout=connect_timeout_s
+        )
 
     distributed = True
 

@@ -33,7 +33,7 @@ async def record_game(
     if forfeited:
         await record_forfeit(db, stored, pairing, FORFEIT_OF_WINNER[event.winner])
         return
-    pairing.result = RESULT_OF_WINNER.get(event.winner, "draw")
+    pairing.result = RESULT_OF_WINNER[event.winner]
     users = {entrant.id: user for entrant, user in stored.entrants}
     pairing.white_confirmed = users[pairing.white_id].bot_level is not None
     pairing.black_confirmed = pairing.black_id is not None and users[pairing.black_id].bot_level is not None

@@ -113,10 +113,11 @@ async def withdraw(
 
 
 def _open_board(stored: Stored, entry: TournamentEntrant) -> TournamentPairing | None:
-    """The player's board of the current round while it has no result."""
+    """The player's board of the current round while it has no result: a game (a bye
+    or a rest has its result from the start)."""
     for pairing in stored.round_pairings(stored.tournament.current_round):
         if entry.id in (pairing.white_id, pairing.black_id) and pairing.result is None:
-            return pairing if pairing.black_id is not None else None
+            return pairing
     return None
 
 
