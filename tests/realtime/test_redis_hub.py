@@ -181,6 +181,7 @@ def refusing_port() -> Iterator[int]:
 
 
 def test_neither_connection_waits_longer_than_its_timeout_for_a_redis_that_does_not_take_it() -> None:
+    # (A connection that stays waiting would hold the hub, or every message behind it.)
     async def scenario() -> None:
         with refusing_port() as port:
             silent = RedisHub(f"redis://127.0.0.1:{port}/0", connect_timeout_s=0.3)
@@ -193,6 +194,29 @@ def test_neither_connection_waits_longer_than_its_timeout_for_a_redis_that_does_
                     assert loop.time() - began < 2
             finally:
                 await silent.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_sender_waits_no_longer_than_its_timeout_for_a_redis_that_never_answers(
+    redis_server: RedisServer,
+) -> None:
+    """A Redis that takes the connection and the message and says nothing (frozen, or
+    gone without a word on a half-open connection): the message is given up, so those
+    queued behind it go out once a Redis answers again."""
+
+    async def scenario() -> None:
+        silent = RedisHub(redis_server.url, connect_timeout_s=0.3)
+        loop = asyncio.get_running_loop()
+        redis_server.pause()
+        try:
+            began = loop.time()
+            with pytest.raises(RedisTimeout):
+                await asyncio.wait_for(silent._sender.publish("test:room", "{}"), 5)
+            assert loop.time() - began < 2
+        finally:
+            redis_server.resume()
+            await silent.close()
 
     asyncio.run(scenario())
 

@@ -76,10 +76,11 @@ class RedisHub(Hub):
         self._lost: tuple[float, int] | None = None
         self._overflowing = False
         """Since when Redis is unreachable, and how many messages were dropped before."""
-        # After Redis came back, the sender's pooled connection is the dead one: one retry
-        # on a fresh connection sends the message instead of dropping it.
         # Neither connection waits longer than ``connect_timeout_s`` for a Redis that does
-        # not take it (an address that drops the packets, a server too busy to accept).
+        # not take it (an address that drops the packets, a server too busy to accept),
+        # and the sender waits as long for an answer. After Redis came back, the sender's
+        # pooled connection is the dead one: one retry on a fresh connection sends the
+        # message instead of dropping it.
         self._sender: Redis = Redis.from_url(
             url,
             retry=Retry(NoBackoff(), 1),
