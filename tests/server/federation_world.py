@@ -73,6 +73,15 @@ class World:
         platform: Platform = self.site.platform
         return platform
 
+    def rows(self, statement: Any) -> list[tuple[Any, ...]]:
+        """The rows ``statement`` reads from the database, in the order it gives them."""
+        engine = create_engine(sync_url(self.database_url))
+        try:
+            with engine.connect() as connection:
+                return [tuple(row) for row in connection.execute(statement)]
+        finally:
+            engine.dispose()
+
     def snapshot(self) -> dict[str, Any]:
         """Everything a federation rule guards, as the database holds it."""
         engine = create_engine(sync_url(self.database_url))

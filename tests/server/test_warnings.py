@@ -13,9 +13,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from sqlalchemy import create_engine, select
+from sqlalchemy import select
 from tests.server.conftest import DATABASES, _postgres_database
-from tests.server.federation_world import ACTORS, World, answer, build_world, sync_url
+from tests.server.federation_world import ACTORS, World, answer, build_world
 from tests.server.play import Seat
 
 from tavla.match.settings import MatchSettings
@@ -39,33 +39,21 @@ def world(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
 
 def recorded(world: World, game: str) -> list[tuple[Any, ...]]:
     """The game's warnings as the match record in the database holds them, and its status."""
-    engine = create_engine(sync_url(world.database_url))
-    try:
-        with engine.connect() as connection:
-            rows = connection.execute(
-                select(GameAction.seat, GameAction.value)
-                .where(GameAction.game_id == game, GameAction.kind == "warn")
-                .order_by(GameAction.index)
-            )
-            status = connection.execute(select(LiveGame.status).where(LiveGame.id == game)).scalar_one()
-            return [*(tuple(row) for row in rows), ("status", status)]
-    finally:
-        engine.dispose()
+    warnings = world.rows(
+        select(GameAction.seat, GameAction.value)
+        .where(GameAction.game_id == game, GameAction.kind == "warn")
+        .order_by(GameAction.index)
+    )
+    ((status,),) = world.rows(select(LiveGame.status).where(LiveGame.id == game))
+    return [*warnings, ("status", status)]
 
 
 def action_times(world: World, game: str) -> list[tuple[str, int]]:
     """The match record's actions in order: each one's kind and its time on the match clock."""
-    engine = create_engine(sync_url(world.database_url))
-    try:
-        with engine.connect() as connection:
-            rows = connection.execute(
-                select(GameAction.kind, GameAction.t_ms)
-                .where(GameAction.game_id == game)
-                .order_by(GameAction.index)
-            )
-            return [(str(kind), int(t_ms)) for kind, t_ms in rows]
-    finally:
-        engine.dispose()
+    rows = world.rows(
+        select(GameAction.kind, GameAction.t_ms).where(GameAction.game_id == game).order_by(GameAction.index)
+    )
+    return [(str(kind), int(t_ms)) for kind, t_ms in rows]
 
 
 def game_of_no_tournament(world: World) -> str:
