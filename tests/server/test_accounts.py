@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -93,28 +94,37 @@ def test_hashing_a_password_leaves_the_event_loop_free() -> None:
 
 
 @pytest.mark.parametrize("at_once", [1, 3])
-def test_no_more_passwords_are_hashed_together_than_the_site_allows(at_once: int) -> None:
+def test_no_more_passwords_are_hashed_or_checked_together_than_the_site_allows(at_once: int) -> None:
     passwords = Passwords(time_cost=1, memory_kib=64, at_once=at_once)
     running, most = [0], [0]
     lock = threading.Lock()
-    hash_now = passwords.hash_now
 
-    def slow_hashing(password: str) -> str:
-        with lock:
-            running[0] += 1
-            most[0] = max(most[0], running[0])
-        time.sleep(0.05)
-        with lock:
-            running[0] -= 1
-        return hash_now(password)
+    def counted(work: Any) -> Any:
+        def slowly(*args: Any) -> Any:
+            with lock:
+                running[0] += 1
+                most[0] = max(most[0], running[0])
+            time.sleep(0.05)
+            with lock:
+                running[0] -= 1
+            return work(*args)
 
-    passwords.hash_now = slow_hashing  # type: ignore[method-assign]
+        return slowly
+
+    passwords.hash_now = counted(passwords.hash_now)  # type: ignore[method-assign]
+    passwords.matches_now = counted(passwords.matches_now)  # type: ignore[method-assign]
 
     async def burst() -> list[str]:
         return await asyncio.gather(*(passwords.hash(f"parola {n:02}") for n in range(6)))
 
     hashes = asyncio.run(burst())
     assert len(set(hashes)) == 6 and most[0] == at_once
+    most[0] = 0
+
+    async def logins() -> list[bool]:
+        return await asyncio.gather(*(passwords.matches(h, f"parola {n:02}") for n, h in enumerate(hashes)))
+
+    assert asyncio.run(logins()) == [True] * 6 and most[0] == at_once
 
 
 def test_the_cookie_is_secure_behind_tls(site: Site) -> None:
@@ -174,6 +184,17 @@ def test_a_changing_request_without_the_csrf_token_is_refused_and_changes_nothin
     assert client.get("/api/me").json()["language"] == "en"
     ok = client.put("/api/me/preferences", json={"language": "tr"}, headers={"X-CSRF-Token": player.csrf})
     assert ok.status_code == 200 and ok.json()["language"] == "tr"
+
+
+def test_a_language_the_site_does_not_speak_is_refused_with_those_it_does(site: Site) -> None:
+    player = site.register("zeynep")
+    client = site.as_(player)
+    response = client.put(
+        "/api/me/preferences", json={"language": "fr"}, headers={"X-CSRF-Token": player.csrf}
+    )
+    assert response.status_code == 422, response.text
+    assert response.json()["error"]["message"] == "language must be one of en, tr, bg"
+    assert client.get("/api/me").json()["language"] == "en"
 
 
 def test_another_sessions_csrf_token_does_not_pass(site: Site) -> None:

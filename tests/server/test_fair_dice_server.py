@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import select
 from tests.server.conftest import Site
 from tests.server.play import Seat
 from tests.server.served import first_legal
@@ -24,6 +25,7 @@ from tavla.core.diceverify import DiceProblem
 from tavla.match.actions import ActionKind
 from tavla.match.fairdice import verify_match_dice
 from tavla.match.record import MatchRecord
+from tavla.storage.models import GameDice
 
 TAVLA = Path(sys.executable).with_name("tavla")
 
@@ -85,6 +87,16 @@ def test_a_finished_bot_games_dice_verify_and_a_changed_seed_is_caught(site: Sit
         assert seat.state["dice"]["client_seed"].startswith("ayse-chose-this:")
         shown, checked = play_watching_the_dice(site, seat, game_id)
     assert checked >= 1 and shown
+
+    async def revealed() -> list[bool]:
+        async with site.platform.sessions() as db:
+            flags = await db.scalars(
+                select(GameDice.revealed).where(GameDice.game_id == game_id).order_by(GameDice.game_number)
+            )
+            return list(flags)
+
+    # Each game's seed was marked revealed as the game ended, on this game's rows.
+    assert site.portal.call(revealed) == [True] * len(shown)
 
     text = site.as_(None).get(f"/api/games/{game_id}/record").text
     record = MatchRecord.from_json(text)

@@ -6,6 +6,7 @@ steps are the same after it.
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,8 @@ import pytest
 from tests.server.conftest import Player, Site
 from tests.server.play import Seat
 from tests.server.served import first_legal
+
+from tavla.server.live.room import CHAT_LIMIT
 
 
 def first_step(seat: Seat) -> str:
@@ -71,6 +74,12 @@ def test_steps_undo_and_commit_each_answer_with_an_ack_and_a_new_version(site: S
         assert seat.send({"kind": "commit"})["type"] == "ack"
         mine = [m for m in seat.state["moves"][moves_before - 1 :] if m["kind"] == "move" and m["seat"] == 0]
         assert mine, seat.state["moves"]
+        # The move list gives each move the dice it was played with, and nothing else dice.
+        for entry in seat.state["moves"]:
+            if entry["kind"] in ("move", "opening"):
+                assert re.fullmatch(r"[1-6]{2}", str(entry["dice"])), entry
+            else:
+                assert entry["dice"] is None, entry
 
 
 def test_a_repeated_intent_is_acknowledged_again_and_changes_nothing(site: Site) -> None:
@@ -167,6 +176,7 @@ def test_out_of_turn_and_spectators_cannot_act(site: Site) -> None:
             with site.as_(watcher).websocket_connect(f"/ws/game/{game}") as watch_socket:
                 spectator = Seat(watch_socket)
                 assert spectator.state["seat"] is None and spectator.state["steps"] is None
+                assert spectator.state["last_seq"] == 0  # no intents of his own to count
                 assert spectator.state["chat"]["messages"] == []
                 answer = spectator.send({"kind": "roll"})
                 assert answer["code"] == "not_player"
@@ -189,6 +199,15 @@ def test_chat_needs_both_players_and_reaches_the_opponent_only(site: Site) -> No
             first.wait(lambda s: s["chat"]["messages"])
             assert first.state["chat"]["messages"][0]["text"] == "iyi oyunlar"
             assert first.state["chat"]["messages"][0]["seat"] == 1
+            # A line too long is refused, saying how long one may be; nothing is shown.
+            second.seq += 1
+            guest_socket.send_json({"type": "chat", "seq": second.seq, "text": "x" * (CHAT_LIMIT + 1)})
+            refused = second.answer()
+            assert (refused["code"], refused["message"]) == (
+                "malformed",
+                f"a chat message is at most {CHAT_LIMIT} characters",
+            )
+            assert len(second.state["chat"]["messages"]) == 1
 
     quiet = site.post(host, "/api/offers", {"game": "tapa", "chat": True}).json()["id"]
     game = site.post(guest, f"/api/offers/{quiet}/accept", {"chat": False}).json()["game_id"]
@@ -235,6 +254,13 @@ def test_a_private_game_refuses_spectators(site: Site) -> None:
     assert playing.status_code == 409 and playing.json()["error"]["code"] == "not_finished"
 
 
+def test_a_game_that_does_not_exist_is_not_found_in_every_form(site: Site) -> None:
+    for form in ("", "/record", "/record.mat", "/replay"):
+        answer = site.as_(None).get(f"/api/games/nosuchgame{form}")
+        assert answer.status_code == 404, form
+        assert answer.json()["error"] == {"code": "not_found", "message": "game not found"}, form
+
+
 def test_a_websocket_from_another_site_is_refused(site: Site) -> None:
     player = site.register("ayse")
     game = site.bot_game(player, game="tabla")
@@ -278,12 +304,20 @@ def test_a_game_against_a_bot_is_played_to_the_end_and_archived(
     player: Player = site.register(player_name)
     game_id = site.bot_game(player, game=game, length=1, sets=1, level="beginner")
     with site.as_(player).websocket_connect(f"/ws/game/{game_id}") as socket:
-        final = play_out(Seat(socket))
+        seat = Seat(socket)
+        final = play_out(seat)
+        late = seat.send({"kind": "roll"})
     assert final["match"]["over"]
+    assert (late["code"], late["message"]) == ("over", "the match is over")
     summary = site.as_(None).get(f"/api/games/{game_id}").json()
     assert summary["status"] == "finished"
     record = site.as_(None).get(f"/api/games/{game_id}/record").json()
     assert record["format"] == "tavla-record" and record["actions"]
+    # The replay the archive draws: the state before any action, then one after each.
+    replay = site.as_(None).get(f"/api/games/{game_id}/replay").json()
+    assert replay["id"] == game_id and replay["players"][0] == player_name
+    assert [step["action"] for step in replay["states"]] == [None, *record["actions"]]
+    assert not replay["states"][0]["match"]["over"] and replay["states"][-1]["match"]["over"]
     profile = site.as_(None).get(f"/api/users/{player_name}").json()
     assert [g["id"] for g in profile["games"]] == [game_id]
     page = site.as_(None).get(f"/archive/{game_id}")

@@ -18,6 +18,8 @@ from tests.server.conftest import Player, Site
 from tests.server.play import Seat
 from tests.server.served import Account, Served
 
+from tavla.server.lobby import MAX_OPEN_OFFERS
+
 MAX_MESSAGES = 40
 
 
@@ -195,6 +197,18 @@ def test_another_players_offer_cannot_be_cancelled_nor_ones_own_accepted(site: S
     assert site.delete(ayse, f"/api/offers/{offer}").status_code == 200
     gone = site.post(mehmet, f"/api/offers/{offer}/accept", {})
     assert gone.status_code == 404
+
+
+def test_a_player_with_the_most_open_offers_must_cancel_one_before_the_next(site: Site) -> None:
+    ayse = site.register("ayse")
+    made = [make_offer(site, ayse) for _ in range(MAX_OPEN_OFFERS)]
+    refused = site.post(ayse, "/api/offers", {"game": "tabla", "length": 1})
+    assert refused.status_code == 409, refused.text
+    error = refused.json()["error"]
+    assert error["code"] == "too_many_offers"
+    assert error["message"] == f"you have {MAX_OPEN_OFFERS} open offers; cancel one first"
+    assert site.delete(ayse, f"/api/offers/{made[0]}").status_code == 200
+    make_offer(site, ayse)
 
 
 def test_a_guest_can_neither_offer_nor_accept(site: Site) -> None:

@@ -62,6 +62,7 @@ def test_an_administrator_deposits_and_withdraws_and_the_statement_names_him(wor
         ("withdrawal", -500, "admin:admin"),
     ]
     assert lines[-2]["reason"] == "cash at the club"
+    assert lines[-1]["reason"] == "withdrawal"  # none given: the kind, which the statement does not repeat
 
 
 def test_a_deposit_repeated_with_its_reference_is_booked_once(world: World) -> None:
@@ -71,6 +72,8 @@ def test_a_deposit_repeated_with_its_reference_is_booked_once(world: World) -> N
     assert first.status_code == again.status_code == 201
     assert again.json()["repeated"] and again.json()["id"] == first.json()["id"]
     assert balance(world, "member") == before + 300
+    booked = world.get("member", "/api/federations/tbf/money/member").json()["lines"][-1]
+    assert (booked["kind"], booked["reason"]) == ("deposit", "deposit")
     other = deposit(world, "admin", "member", {"amount_cents": 301, "reference": "receipt-17"})
     assert other.status_code == 409 and other.json()["error"]["code"] == "conflict"
     assert balance(world, "member") == before + 300
@@ -242,8 +245,11 @@ def test_the_money_pages_in_every_language(world: World, language: str) -> None:
 
 
 def test_the_money_pages_refuse_who_may_not_see_them(world: World) -> None:
-    assert world.get("outsider", "/federations/tbf/money").status_code == 409  # not a player
-    assert world.get("nobody", "/federations/tbf/money").status_code == 401
+    outsider = world.get("outsider", "/federations/tbf/money")
+    assert outsider.status_code == 409  # not a player
+    nobody = world.get("nobody", "/federations/tbf/money")
+    assert nobody.status_code == 401
+    assert "sign in (or play as a guest) first" in nobody.text  # the page says why
     for who in ("member", "other_admin", "owner", "nobody"):
         refused = world.get(who, "/federations/tbf/books")
         assert refused.status_code in (401, 403) and 'id="accounts"' not in refused.text

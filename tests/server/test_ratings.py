@@ -72,6 +72,16 @@ def ratings(world: World, federation: str, game: str) -> dict[str, dict[str, Any
     return {line["name"]: line for line in listed["ratings"]}
 
 
+def history(world: World, *columns: Any) -> list[tuple[Any, ...]]:
+    """The rating history's rows, ``columns`` of each, in the order they were made."""
+    engine = create_engine(sync_url(world.database_url))
+    try:
+        with engine.connect() as connection:
+            return [tuple(row) for row in connection.execute(select(*columns).order_by(RatingChange.id))]
+    finally:
+        engine.dispose()
+
+
 def stored_changes(world: World) -> list[tuple[Any, ...]]:
     engine = create_engine(sync_url(world.database_url))
     try:
@@ -179,6 +189,17 @@ def test_abluka_is_rated_by_glicko2_one_round_at_a_time(world: World) -> None:
         assert shown[name]["deviation"] == pytest.approx(expected[name].deviation, abs=0.006)
         assert shown[name]["matches"] == 2
     assert [line["rank"] for line in shown.values()] == [1, 2, 3, 4]
+    # The history keeps each change's deviation before and after: newcomers start at
+    # the starting deviation, which one period's results narrow.
+    first_period = [
+        row[1:]
+        for row in history(
+            world, RatingChange.round, RatingChange.deviation_before, RatingChange.deviation_after
+        )
+        if row[0] == 1
+    ]
+    assert len(first_period) == 4
+    assert all(before == Glicko2Rating().deviation > after for before, after in first_period)
 
 
 def test_a_result_is_rated_once_however_often_it_is_settled(world: World) -> None:

@@ -14,6 +14,7 @@ import pytest
 
 from tavla.realtime.hub import Hub
 from tavla.server.live.basics import Refused
+from tavla.server.live.officials import Outcome
 from tavla.server.relay import SERVICE_RESTART, Relay, game_topic
 
 pytestmark = pytest.mark.timeout(30)
@@ -193,9 +194,11 @@ def test_a_socket_the_owner_does_not_know_is_told_to_reconnect() -> None:
 def test_a_relayed_message_that_is_not_an_object_is_ignored(monkeypatch: pytest.MonkeyPatch) -> None:
     async def scenario(owner: Relay, visiting: Relay, room: Room, socket: Socket, hub: Hub) -> None:
         handled: list[Any] = []
+        users: list[Any] = []
 
         async def dispatch(platform: Any, room: Any, viewer: Any, user_id: Any, data: Any) -> None:
             handled.append(data)
+            users.append(user_id)
 
         monkeypatch.setattr("tavla.server.relay.dispatch", dispatch)
         (conn,) = visiting.relayed
@@ -203,6 +206,7 @@ def test_a_relayed_message_that_is_not_an_object_is_ignored(monkeypatch: pytest.
         visiting.forward(socket, {"type": "sync"})
         await settle(lambda: handled != [])
         assert handled == [{"type": "sync"}] and socket.dropped == []
+        assert users == [7]  # the message is the socket's player's, as on the owner's own sockets
 
     two_processes(scenario)
 
@@ -223,5 +227,57 @@ def test_an_officials_action_reaches_the_owner_and_its_refusal_comes_back(
             await visiting.call(room.game_id, "first", "warn", 1, "slow play")
         assert done == [("warn", 1, "slow play")]
         assert (refused.value.code, refused.value.message) == ("forbidden", "only an arbiter may")
+
+    two_processes(scenario)
+
+
+class ArbiterSocket(Socket):
+    language = "bg"
+    arbiter = True
+    may_warn = True
+
+
+def test_the_owner_knows_a_visitors_language_and_what_he_may_do_as_an_official() -> None:
+    async def scenario(owner: Relay, visiting: Relay, room: Room, socket: Socket, hub: Hub) -> None:
+        # A Bulgarian arbiter watching from the second process: the owner writes to him in
+        # his language and lets him read the chat and warn.
+        arbiter = ArbiterSocket()
+        assert await visiting.attach(room.game_id, "first", arbiter, seat=None, user_id=9)
+        await settle(lambda: len(room.viewers) == 2)
+        seen = {
+            v.user_id: (v.seat, v.language, v.arbiter, v.may_warn)
+            for v in owner.visitors[room.game_id].values()
+        }
+        assert seen == {7: (0, "en", False, False), 9: (None, "bg", True, True)}
+
+    two_processes(scenario)
+
+
+def test_a_socket_that_leaves_leaves_the_owners_room() -> None:
+    async def scenario(owner: Relay, visiting: Relay, room: Room, socket: Socket, hub: Hub) -> None:
+        (viewer,) = room.viewers
+        visiting.detach(socket)
+        await settle(lambda: room.left == [viewer])
+        assert owner.visitors.get(room.game_id, {}) == {} and visiting.relayed == {}
+        assert socket.dropped == []  # it left: nobody tells it to come back
+
+    two_processes(scenario)
+
+
+def test_an_officials_action_done_by_the_owner_comes_back_with_the_match_after_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    after = Outcome(over=True, winner=0, score=(3, 1), federation_id=4, warnings=(0, 3), forfeit="warnings")
+
+    async def scenario(owner: Relay, visiting: Relay, room: Room, socket: Socket, hub: Hub) -> None:
+        done: list[tuple[str, Any, Any]] = []
+
+        async def officiate(room: Any, action: str, seat: Any, note: Any) -> None:
+            done.append((action, seat, note))
+
+        monkeypatch.setattr("tavla.server.relay.officiate", officiate)
+        monkeypatch.setattr(Outcome, "of", classmethod(lambda cls, room: after))
+        assert await visiting.call(room.game_id, "first", "warn", 1, "third") == after
+        assert done == [("warn", 1, "third")]
 
     two_processes(scenario)

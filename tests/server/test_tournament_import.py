@@ -16,6 +16,7 @@ from tests.server.federation_world import sync_url
 from tests.server.test_tournaments import refused
 from tests.server.tournament_world import World, build_world
 
+from tavla.server.tournaments.imports import player_lines
 from tavla.storage.models import TournamentEntrant, User
 from tavla.tournament.dutch import pair_round
 from tavla.tournament.history import Colour, Entrant, Outcome, RoundEntry
@@ -276,3 +277,9 @@ def test_a_file_that_cannot_be_used_is_refused_naming_the_line_and_creates_nothi
 def test_the_federation_admin_page_offers_the_import(world: World) -> None:
     page = world.site.as_(world.people["admin"]).get("/federations/tbf/admin").text
     assert 'id="import-tournament"' in page and 'type="file"' in page
+
+
+def test_each_players_line_is_found_by_its_start_number_up_to_four_digits() -> None:
+    # A refusal names the line at fault: the start number is columns 5-8 of a 001 line.
+    text = "012 Izmir Kupasi\n001    7 m    Ali\nXXR 3\n001 1000 w    Ayse\n001   7  repeated\n"
+    assert player_lines(text) == {7: 2, 1000: 4}

@@ -90,6 +90,10 @@ def test_a_sponsor_adds_to_the_pool_and_the_final_table_is_paid_once(world: Worl
     world.ok("POST", "admin", url, gift)
     again = world.ok("POST", "admin", url, gift)  # the same contract, recorded twice
     assert again["repeated"] and pool(world, tournament)["pool_cents"] == 1000
+    # The same contract with another sum: refused, the pool as it was.
+    changed = world.send("POST", "admin", url, {**gift, "amount_cents": 2000})
+    assert changed.status_code == 409 and changed.json()["error"]["code"] == "conflict", changed.text
+    assert pool(world, tournament)["pool_cents"] == 1000
     final = run_to_the_end(world, tournament, bots=4)
     ranked = sorted(final["entrants"], key=lambda e: e["final_rank"])
     first, second = ranked[0]["name"], ranked[1]["name"]

@@ -192,11 +192,28 @@ def test_a_result_needs_both_players_confirmations_and_refusals_change_nothing(w
     assert world.ok("POST", "ali", confirm)["white_confirmed"]
     shown = world.view(tournament)
     assert not only_board(shown)["official"] and shown["state"] == "running"
+    # The black player's page offers him his board's confirmation; another player's does not.
+    assert f'data-url="{confirm}"' in page(world, "bora", f"/tournaments/{tournament}").text
+    assert f'data-url="{confirm}"' not in page(world, "cem", f"/tournaments/{tournament}").text
     after_one = world.ok("POST", "bora", confirm)
     assert after_one["official"] and after_one["confirmed_by_arbiter"] is None
     final = world.view(tournament)
     assert final["state"] == "finished"
     assert [(line["name"], line["rank"]) for line in final["standings"]] == [("bora", 1), ("ali", 2)]
+
+
+def test_a_bye_is_official_from_the_start_and_confirming_it_changes_nothing(world: World) -> None:
+    tournament = world.create(game="abluka", format="swiss", rounds=1, match_lengths=[1])
+    enter_people(world, tournament, ("ali", "bora", "cem"))
+    world.ok("POST", "admin", f"/api/tournaments/{tournament}/rounds")
+    (bye,) = [b for b in world.view(tournament)["played_rounds"][-1]["pairings"] if b["black"] is None]
+    assert bye["result"] == "bye" and bye["official"]
+    confirm = f"/api/tournaments/{tournament}/pairings/{bye['id']}/confirm"
+    before = world.snapshot()
+    for who in (bye["white"], "arbiter"):
+        answer = world.ok("POST", who, confirm)
+        assert answer["official"] and answer["result"] == "bye" and answer["confirmed_by_arbiter"] is None
+    assert world.snapshot() == before
 
 
 def test_an_arbiter_makes_a_result_official_alone(world: World) -> None:

@@ -133,6 +133,9 @@ def test_the_board_shows_the_warnings_to_both_players_and_the_arbiter(world: Wor
             seat.socket.send_json({"type": "sync"})  # the arbiter's state came before his ack
             seen = seat.wait(lambda state: state["match"]["warnings"] == [1, 0])
             assert [(w["seat"], w["note"]) for w in seen["warnings"]] == [(0, "telefon")]
+            assert [w["t_ms"] for w in seen["warnings"]] == [
+                t for kind, t in action_times(world, game) if kind == "warn"
+            ]
 
 
 def test_the_third_warning_loses_the_match_and_no_warning_follows(world: World) -> None:
