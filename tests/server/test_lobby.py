@@ -211,6 +211,14 @@ def test_a_player_with_the_most_open_offers_must_cancel_one_before_the_next(site
     make_offer(site, ayse)
 
 
+def test_on_sqlite_the_games_store_their_changes_one_at_a_time(site: Site) -> None:
+    # SQLite takes one writer at a time: the rooms queue their changes there rather than
+    # meet "database is locked"; PostgreSQL takes them side by side.
+    platform = site.platform
+    one_at_a_time = platform.rooms._writes is not None
+    assert one_at_a_time == platform.settings.database_url.startswith("sqlite")
+
+
 def test_a_guest_can_neither_offer_nor_accept(site: Site) -> None:
     ayse, guest = site.register("ayse"), site.guest()
     assert site.post(guest, "/api/offers", {"game": "tabla"}).status_code == 403

@@ -12,6 +12,7 @@ from tavla.match.actions import ActionKind, MatchAction
 from tavla.match.clock import ClockSettings
 from tavla.match.settings import MatchSettings
 from tavla.match.state import new_state
+from tavla.server.gameplay import finish_running, whole
 from tavla.server.live import room as room_module
 from tavla.server.live.bots import BotChooser
 from tavla.server.live.changes import Change
@@ -180,3 +181,27 @@ def test_a_bot_that_keeps_failing_stops_after_its_retries(
     assert (calls, after) == (4, version)  # the first try and three more, then nothing
     # The operator's log says the bot gave up (the game waits for an arbiter).
     assert any("gives up after 4 failures" in record.getMessage() for record in caplog.records)
+
+
+def test_stopping_waits_for_the_room_steps_still_running_but_not_for_ever() -> None:
+    """The server lets every change in flight be stored whole before it closes the
+    database, and stops anyway after its grace when a step never ends."""
+
+    async def scenario() -> None:
+        loop = asyncio.get_running_loop()
+        done: list[str] = []
+
+        async def short_step() -> None:
+            await asyncio.sleep(0.05)
+            done.append("stored")
+
+        stuck = asyncio.ensure_future(whole(asyncio.sleep(3600)))
+        finishing = asyncio.ensure_future(whole(short_step()))
+        await asyncio.sleep(0)
+        began = loop.time()
+        await finish_running(timeout_s=0.3)
+        assert done == ["stored"] and finishing.done()
+        assert 0.25 <= loop.time() - began < 2
+        stuck.cancel()
+
+    asyncio.run(scenario())
