@@ -199,7 +199,7 @@ def test_stopping_waits_for_the_room_steps_still_running_but_not_for_ever() -> N
         finishing = asyncio.ensure_future(whole(short_step()))
         await asyncio.sleep(0)
         began = loop.time()
-        await finish_running(timeout_s=0.3)
+        await asyncio.wait_for(finish_running(timeout_s=0.3), 5)
         assert done == ["stored"] and finishing.done()
         assert 0.25 <= loop.time() - began < 2
         stuck.cancel()
