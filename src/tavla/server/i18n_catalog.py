@@ -58,7 +58,6 @@ def extract() -> Catalog:
         project=PROJECT,
         version=tavla.__version__,
         header_comment=TEMPLATE_HEADER,
-        copyright_holder=PROJECT,
         fuzzy=False,
     )
     with MAPPING.open(encoding="utf-8") as file:
@@ -112,7 +111,6 @@ def update(template: Catalog) -> list[Path]:
                 project=PROJECT,
                 version=tavla.__version__,
                 header_comment=CATALOG_HEADER.format(language=language),
-                copyright_holder=PROJECT,
                 fuzzy=False,
             )
         catalog.update(template, no_fuzzy_matching=True, update_creation_date=False)
