@@ -194,6 +194,13 @@ def test_a_language_the_site_does_not_speak_is_refused_with_those_it_does(site: 
     )
     assert response.status_code == 422, response.text
     assert response.json()["error"]["message"] == "language must be one of en, tr, bg"
+    sideways = client.put(
+        "/api/me/preferences", json={"home_side": "up"}, headers={"X-CSRF-Token": player.csrf}
+    )
+    assert (
+        sideways.status_code == 422
+        and sideways.json()["error"]["message"] == "home_side must be right or left"
+    )
     assert client.get("/api/me").json()["language"] == "en"
 
 

@@ -190,6 +190,21 @@ def test_looking_up_an_owner_claims_nothing_and_a_game_let_go_meanwhile_is_taken
     run(tmp_path, scenario)
 
 
+def test_a_process_takes_again_a_game_it_holds_and_no_other_process_does(tmp_path: Path) -> None:
+    async def scenario(engine: Any) -> None:
+        # The room is built again here (after a store it was unsure of): its own lease
+        # still runs, and the game is taken again at once, under a new fence.
+        first, second = rooms_of(engine, "first"), rooms_of(engine, "second")
+        room = await first.create(MatchSettings(game="tabla"), SEATS, client_seeds=SEEDS)
+        assert await second.leases.claim(room.game_id) is None
+        assert await first.leases.claim(room.game_id) == 2
+        assert await holder(engine, room.game_id) == ("first", 2)
+        first.close()
+        second.close()
+
+    run(tmp_path, scenario)
+
+
 def test_an_officials_action_on_a_game_held_elsewhere_goes_to_its_owner_whole(tmp_path: Path) -> None:
     async def scenario(engine: Any) -> None:
         first, second = rooms_of(engine, "first"), rooms_of(engine, "second")

@@ -278,9 +278,9 @@ def test_a_rematch_against_a_bot_is_a_new_game(site: Site) -> None:
 
 def test_a_rematch_against_a_person_is_an_offer_only_that_person_may_accept(site: Site) -> None:
     ayse, mehmet, zeynep = site.register("ayse"), site.register("mehmet"), site.register("zeynep")
-    offer = make_offer(site, ayse, cube=False, clock={"move_s": 12, "reserve_s": 60})
+    offer = make_offer(site, ayse, cube=False, clock={"move_s": 12, "reserve_s": 60}, chat=True)
     offered = next(o for o in site.as_(None).get("/api/lobby").json()["offers"] if o["id"] == offer)
-    game_id = site.post(mehmet, f"/api/offers/{offer}/accept", {}).json()["game_id"]
+    game_id = site.post(mehmet, f"/api/offers/{offer}/accept", {"chat": True}).json()["game_id"]
     early = site.post(ayse, f"/api/games/{game_id}/rematch")
     assert early.status_code == 409
     with (
@@ -300,6 +300,8 @@ def test_a_rematch_against_a_person_is_an_offer_only_that_person_may_accept(site
     assert row["settings"] == offered["settings"]  # the same game, length, cube and clock
     assert row["settings"]["clock"] == {"move_s": 12, "reserve_s": 60}
     assert site.post(zeynep, f"/api/offers/{rematch}/accept", {}).status_code == 403
-    accepted = site.post(mehmet, f"/api/offers/{rematch}/accept", {})
+    accepted = site.post(mehmet, f"/api/offers/{rematch}/accept", {"chat": True})
     assert accepted.status_code == 200, accepted.text
     assert accepted.json()["game_id"] != game_id
+    with site.as_(mehmet).websocket_connect(f"/ws/game/{accepted.json()['game_id']}") as socket:
+        assert Seat(socket).state["chat"]["enabled"]  # ayse's wish to chat came along

@@ -53,6 +53,7 @@ def test_an_administrator_deposits_and_withdraws_and_the_statement_names_him(wor
     made = deposit(world, "admin", "member", {"amount_cents": 2000, "reason": "cash at the club"})
     assert made.status_code == 201, made.text
     assert made.json()["actor"] == "admin:admin" and made.json()["kind"] == "deposit"
+    assert made.json()["reason"] == "cash at the club"
     taken = world.post("admin", "/api/federations/tbf/money/member/withdrawals", {"amount_cents": 500})
     assert taken.status_code == 201, taken.text
     assert balance(world, "member") == before + 1500

@@ -94,6 +94,10 @@ def test_a_sponsor_adds_to_the_pool_and_the_final_table_is_paid_once(world: Worl
     changed = world.send("POST", "admin", url, {**gift, "amount_cents": 2000})
     assert changed.status_code == 409 and changed.json()["error"]["code"] == "conflict", changed.text
     assert pool(world, tournament)["pool_cents"] == 1000
+    # A tournament without prizes has no pool to add to.
+    plain = world.create(game="tabla", format="knockout", match_lengths=[1])
+    refused = world.send("POST", "admin", f"/api/tournaments/{plain}/sponsorships", gift)
+    assert refused.status_code == 409 and refused.json()["error"]["code"] == "no_pool", refused.text
     final = run_to_the_end(world, tournament, bots=4)
     ranked = sorted(final["entrants"], key=lambda e: e["final_rank"])
     first, second = ranked[0]["name"], ranked[1]["name"]
