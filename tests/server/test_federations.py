@@ -236,6 +236,7 @@ def test_admitting_an_applicant_keeps_his_contact_for_the_administrators_only(wo
     assert "outsider" not in {a["name"] for a in members["applications"]}
     member_again = world.post("outsider", "/api/federations/tbf/applications", {})
     assert member_again.status_code == 409 and member_again.json()["error"]["code"] == "already_member"
+    assert member_again.json()["error"]["message"] == f"you are already a player of {TBF}"
     assert world.delete("outsider", "/api/federations/tbf/players/outsider").status_code == 200  # he leaves
     assert "outsider" not in world.get("nobody", "/api/federations/tbf").json()["players"]
 

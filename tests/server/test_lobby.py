@@ -7,6 +7,7 @@ second acceptance, a guest) change nothing; rematches follow finished games.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable, Coroutine
 from typing import Any, cast
@@ -225,7 +226,11 @@ def test_a_guest_can_neither_offer_nor_accept(site: Site) -> None:
     offer = make_offer(site, ayse)
     refused = site.post(guest, f"/api/offers/{offer}/accept", {})
     assert refused.status_code == 403
+    assert refused.json()["error"]["message"] == "guests may play the bots; register to play people"
     assert offer in offer_ids(site.as_(None).get("/api/lobby").json())
+    gone = site.post(ayse, "/api/offers/987654/accept", {})
+    assert gone.status_code == 404 and gone.json()["error"]["message"] == "open offer not found"
+    assert re.fullmatch(r"guest-[0-9a-f]{6}", site.as_(guest).get("/api/me").json()["name"])
 
 
 def test_of_players_accepting_one_offer_at_once_exactly_one_wins(served: Served) -> None:

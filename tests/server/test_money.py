@@ -30,6 +30,7 @@ def world(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
 def balance(world: World, name: str) -> int:
     answer = world.get("admin", f"/api/federations/tbf/money/{name}")
     assert answer.status_code == 200, answer.text
+    assert answer.json()["player"] == name and answer.json()["federation"] == "tbf"
     return int(answer.json()["balance_cents"])
 
 

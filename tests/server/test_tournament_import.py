@@ -283,3 +283,14 @@ def test_each_players_line_is_found_by_its_start_number_up_to_four_digits() -> N
     # A refusal names the line at fault: the start number is columns 5-8 of a 001 line.
     text = "012 Izmir Kupasi\n001    7 m    Ali\nXXR 3\n001 1000 w    Ayse\n001   7  repeated\n"
     assert player_lines(text) == {7: 2, 1000: 4}
+
+
+def test_a_player_whose_line_stops_early_was_absent_from_the_rounds_after(world: World) -> None:
+    # Kaya's line gives round 1 only (where the hand-made report marks her Z in round 2).
+    stopped = {**HAND_MADE, 7: ("Kaya, Elif", [R(3, "w", D)])}
+    made = world.ok("POST", "admin", IMPORT, {"trf": hand_made(stopped), "match_lengths": [3]})
+    shown = world.view(int(made["id"]))
+    assert shown["current_round"] == 2
+    second = shown["played_rounds"][1]["pairings"]
+    assert all(7 not in (p["white_number"], p["black_number"]) for p in second)
+    assert len(second) == 4
