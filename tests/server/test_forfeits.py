@@ -102,3 +102,13 @@ def test_bad_decisions_are_refused_and_change_nothing(world: World) -> None:
     again = forfeit_http(world, "arbiter", game, seat=1)
     assert again.status_code == 409 and again.json()["error"]["code"] == "over"
     assert decisions(world, game) == [("forfeit", 0, ""), ("finished", 1)]
+
+
+def test_a_forfeit_from_the_board_needs_no_note(world: World) -> None:
+    game = world.start_game("tbf", spectators=True)
+    with world.site.as_(world.people["arbiter"]).websocket_connect(f"/ws/game/{game}") as socket:
+        Seat(socket)
+        socket.send_json({"type": "forfeit", "seq": 1, "seat": 1})
+        reply = answer(socket)
+    assert reply["type"] == "ack", reply
+    assert decisions(world, game) == [("forfeit", 1, ""), ("finished", 0)]
