@@ -51,6 +51,13 @@ def rooms_of(engine: Any, node: str, *, exclusive: bool = False, lease_ms: int =
     return Rooms(sessions(engine), one_writer=True, leases=leases)
 
 
+async def a_game_of_first(engine: Any) -> tuple[Rooms, Rooms, Any]:
+    """Two processes, "first" and "second", and a new game "first" runs."""
+    first, second = rooms_of(engine, "first"), rooms_of(engine, "second")
+    room = await first.create(MatchSettings(game="tabla"), SEATS, client_seeds=SEEDS)
+    return first, second, room
+
+
 async def holder(engine: Any, game_id: str) -> tuple[str | None, int]:
     async with engine.connect() as connection:
         row = (
@@ -67,8 +74,7 @@ async def actions(engine: Any, game_id: str) -> int:
 
 def test_a_game_has_one_owner_until_its_lease_runs_out(tmp_path: Path) -> None:
     async def scenario(engine: Any) -> None:
-        first, second = rooms_of(engine, "first"), rooms_of(engine, "second")
-        room = await first.create(MatchSettings(game="tabla"), SEATS, client_seeds=SEEDS)
+        first, second, room = await a_game_of_first(engine)
         assert await holder(engine, room.game_id) == ("first", 1)
         # Held: the other process gets no room, and learns who owns the game.
         assert await second.get(room.game_id) is None
@@ -129,8 +135,7 @@ def test_a_renewal_does_not_drop_a_game_made_while_it_ran(tmp_path: Path) -> Non
 
 def test_a_clean_stop_lets_go_at_once_and_one_process_alone_takes_over_at_once(tmp_path: Path) -> None:
     async def scenario(engine: Any) -> None:
-        first, second = rooms_of(engine, "first"), rooms_of(engine, "second")
-        room = await first.create(MatchSettings(game="tabla"), SEATS, client_seeds=SEEDS)
+        first, second, room = await a_game_of_first(engine)
         await first.stop()
         assert await holder(engine, room.game_id) == (None, 1)
         assert await second.load_live() == 1
@@ -148,8 +153,7 @@ def test_a_clean_stop_lets_go_at_once_and_one_process_alone_takes_over_at_once(t
 
 def test_looking_up_an_owner_claims_nothing_and_a_game_let_go_meanwhile_is_taken(tmp_path: Path) -> None:
     async def scenario(engine: Any) -> None:
-        first, second = rooms_of(engine, "first"), rooms_of(engine, "second")
-        room = await first.create(MatchSettings(game="tabla"), SEATS, client_seeds=SEEDS)
+        first, second, room = await a_game_of_first(engine)
         claims: list[str] = []
         claim = second.leases.claim
 
@@ -194,8 +198,7 @@ def test_a_process_takes_again_a_game_it_holds_and_no_other_process_does(tmp_pat
     async def scenario(engine: Any) -> None:
         # The room is built again here (after a store it was unsure of): its own lease
         # still runs, and the game is taken again at once, under a new fence.
-        first, second = rooms_of(engine, "first"), rooms_of(engine, "second")
-        room = await first.create(MatchSettings(game="tabla"), SEATS, client_seeds=SEEDS)
+        first, second, room = await a_game_of_first(engine)
         assert await second.leases.claim(room.game_id) is None
         assert await first.leases.claim(room.game_id) == 2
         assert await holder(engine, room.game_id) == ("first", 2)
@@ -207,8 +210,7 @@ def test_a_process_takes_again_a_game_it_holds_and_no_other_process_does(tmp_pat
 
 def test_an_officials_action_on_a_game_held_elsewhere_goes_to_its_owner_whole(tmp_path: Path) -> None:
     async def scenario(engine: Any) -> None:
-        first, second = rooms_of(engine, "first"), rooms_of(engine, "second")
-        room = await first.create(MatchSettings(game="tabla"), SEATS, client_seeds=SEEDS)
+        first, second, room = await a_game_of_first(engine)
         stored = await actions(engine, room.game_id)
         sent: list[tuple[Any, ...]] = []
         owners_answer = Outcome.of(room)
