@@ -110,9 +110,11 @@ endif
 # tests, with the same PATHS, SAMPLE, SEED, RESUME and MUTATE_JOBS, in a copy of the
 # project kept in .mutate-platform/ (tests/mutation_platform.py: mutmut reads one
 # configuration a folder). The copy's make reuses this virtual environment as it is.
+# It runs beside a throwaway PostgreSQL, as `make test` does: the server's tests run on
+# SQLite and PostgreSQL, and a mutant on a path only PostgreSQL takes needs the second.
 PLATFORM_COPY := .mutate-platform
 mutate-platform: $(VENV)/.mutation-installed
 	$(PY) tests/mutation_platform.py $(PLATFORM_COPY)
-	$(MAKE) -C $(PLATFORM_COPY) -o $(abspath $(STAMP)) -o $(abspath $(VENV))/.mutation-installed \
+	scripts/with-postgres.sh $(MAKE) -C $(PLATFORM_COPY) -o $(abspath $(STAMP)) -o $(abspath $(VENV))/.mutation-installed \
 		mutate VENV=$(abspath $(VENV)) PATHS="$(PATHS)" SAMPLE="$(SAMPLE)" SEED="$(SEED)" \
 		RESUME="$(RESUME)" MUTATE_JOBS="$(MUTATE_JOBS)"

@@ -95,6 +95,32 @@ def test_a_shared_limit_counts_in_this_process_while_redis_is_away(redis_server:
     assert alone[:2] == [0, 0] and alone[2] >= 1 and alone[3] == 0
 
 
+def test_a_shared_limit_waits_two_seconds_at_most_for_a_redis_that_never_answers(
+    redis_server: RedisServer,
+) -> None:
+    """A frozen Redis (SIGSTOP: the connection open, nothing said) holds no sign-in up
+    for longer than the limits' timeout: the process counts alone meanwhile."""
+
+    async def run() -> tuple[int, float]:
+        settings = Settings(database_url="sqlite://", redis_url=redis_server.url, login_attempts_per_minute=2)
+        limits = Limits(settings)
+        loop = asyncio.get_running_loop()
+        try:
+            assert await limits.login_by_name.retry_after("ayse") == 0  # connected, and counted
+            redis_server.pause()
+            try:
+                began = loop.time()
+                answer = await asyncio.wait_for(limits.login_by_name.retry_after("ayse"), 10)
+                return answer, loop.time() - began
+            finally:
+                redis_server.resume()
+        finally:
+            await limits.close()
+
+    answer, waited = asyncio.run(run())
+    assert answer == 0 and waited < 4
+
+
 def test_a_burst_across_the_boundary_of_two_windows_is_counted_whole(
     redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -202,6 +202,14 @@ def test_a_language_the_site_does_not_speak_is_refused_with_those_it_does(site: 
         and sideways.json()["error"]["message"] == "home_side must be right or left"
     )
     assert client.get("/api/me").json()["language"] == "en"
+    # Registration refuses it alike, and makes no account.
+    newcomer = site.as_(None).post(
+        "/api/register", json={"name": "jean", "password": "correct horse", "language": "fr"}
+    )
+    assert newcomer.status_code == 422, newcomer.text
+    assert newcomer.json()["error"]["message"] == "language must be one of en, tr, bg"
+    signing_in = site.as_(None).post("/api/login", json={"name": "jean", "password": "correct horse"})
+    assert signing_in.status_code == 401
 
 
 def test_another_sessions_csrf_token_does_not_pass(site: Site) -> None:

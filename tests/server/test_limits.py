@@ -18,7 +18,8 @@ from tests.server.conftest import Site, make_settings
 from tests.server.play import Seat
 
 from tavla.server.app import create_app
-from tavla.server.limits import LocalLimit, client_address
+from tavla.server.limits import Limits, LocalLimit, client_address
+from tavla.server.settings import Settings
 from tavla.server.ws_guard import RATE_LIMITED
 
 pytestmark = pytest.mark.timeout(60)
@@ -144,6 +145,40 @@ def test_a_local_limit_counts_each_key_apart() -> None:
 
     waits = asyncio.run(run())
     assert waits[:3] == [0, 0, 0] and waits[3] >= 1
+
+
+def test_each_limit_allows_its_count_and_then_asks_to_wait_out_its_window() -> None:
+    """The settings' counts per minute (per second for actions), one limit after another:
+    the first refusal says how long until the window frees a place."""
+    settings = Settings(
+        database_url="sqlite://",
+        login_attempts_per_minute=2,
+        connections_per_minute_per_address=3,
+        connections_per_minute_per_account=4,
+        changes_per_minute=5,
+        actions_per_second_per_account=6,
+    )
+
+    async def allowed_then_wait(limit: LocalLimit) -> tuple[int, int]:
+        allowed = 0
+        while (wait := await limit.retry_after("key")) == 0:
+            allowed += 1
+        return allowed, wait
+
+    limits = Limits(settings)
+    found = {
+        name: asyncio.run(allowed_then_wait(limit))
+        for name, limit in vars(limits).items()
+        if isinstance(limit, LocalLimit)
+    }
+    assert found == {
+        "login_by_name": (2, 60),
+        "login_by_address": (6, 60),  # three names' worth from one address
+        "connections_by_address": (3, 60),
+        "connections_by_account": (4, 60),
+        "changes": (5, 60),
+        "actions_by_account": (6, 1),
+    }
 
 
 def test_changes_over_http_count_per_account_and_without_a_session_per_address(tmp_path: Path) -> None:

@@ -66,6 +66,22 @@ def test_an_offer_appears_for_everybody_and_goes_when_cancelled(site: Site) -> N
     assert site.as_(None).get("/api/lobby").json()["offers"] == []
 
 
+def test_a_money_games_cube_options_are_shown_in_its_lobby_row(site: Site) -> None:
+    """A player choosing an offer sees its cube's house rules (RULES.md 9) before accepting."""
+    ayse = site.register("ayse")
+    money = make_offer(site, ayse, length=0, beavers=True, raccoons=True, jacoby=True)
+    plain = make_offer(site, ayse, length=0)
+    rows = {row["id"]: row["settings"] for row in site.as_(None).get("/api/lobby").json()["offers"]}
+    assert {key: rows[money][key] for key in ("length", "cube", "beavers", "raccoons", "jacoby")} == {
+        "length": 0,
+        "cube": True,
+        "beavers": True,
+        "raccoons": True,
+        "jacoby": True,
+    }
+    assert (rows[plain]["beavers"], rows[plain]["raccoons"], rows[plain]["jacoby"]) == (False, False, False)
+
+
 def test_an_accepted_offer_goes_for_everybody_and_its_maker_hears_the_game_started(site: Site) -> None:
     ayse, mehmet, zeynep = site.register("ayse"), site.register("mehmet"), site.register("zeynep")
     offer = make_offer(site, ayse)
@@ -285,7 +301,7 @@ def test_a_rematch_against_a_person_is_an_offer_only_that_person_may_accept(site
     ayse, mehmet, zeynep = site.register("ayse"), site.register("mehmet"), site.register("zeynep")
     offer = make_offer(site, ayse, cube=False, clock={"move_s": 12, "reserve_s": 60}, chat=True)
     offered = next(o for o in site.as_(None).get("/api/lobby").json()["offers"] if o["id"] == offer)
-    game_id = site.post(mehmet, f"/api/offers/{offer}/accept", {"chat": True}).json()["game_id"]
+    game_id = site.post(mehmet, f"/api/offers/{offer}/accept", {"chat": False}).json()["game_id"]
     early = site.post(ayse, f"/api/games/{game_id}/rematch")
     assert early.status_code == 409
     with (
@@ -301,7 +317,7 @@ def test_a_rematch_against_a_person_is_an_offer_only_that_person_may_accept(site
     assert asked.status_code == 201, asked.text
     rematch = asked.json()["offer_id"]
     row = next(o for o in site.as_(None).get("/api/lobby").json()["offers"] if o["id"] == rematch)
-    assert row["for"] is not None and row["by"] == "ayse"
+    assert row["for"] is not None and row["by"] == "ayse" and row["chat"] is True
     assert row["settings"] == offered["settings"]  # the same game, length, cube and clock
     assert row["settings"]["clock"] == {"move_s": 12, "reserve_s": 60}
     assert site.post(zeynep, f"/api/offers/{rematch}/accept", {}).status_code == 403
@@ -310,3 +326,8 @@ def test_a_rematch_against_a_person_is_an_offer_only_that_person_may_accept(site
     assert accepted.json()["game_id"] != game_id
     with site.as_(mehmet).websocket_connect(f"/ws/game/{accepted.json()['game_id']}") as socket:
         assert Seat(socket).state["chat"]["enabled"]  # ayse's wish to chat came along
+    # Each player's wish carries into his own rematch: mehmet had turned chat off.
+    his = site.post(mehmet, f"/api/games/{game_id}/rematch")
+    assert his.status_code == 201, his.text
+    offers = site.as_(None).get("/api/lobby").json()["offers"]
+    assert next(o for o in offers if o["id"] == his.json()["offer_id"])["chat"] is False

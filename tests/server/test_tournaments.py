@@ -127,6 +127,30 @@ def test_a_round_robin_of_three_bots_rests_one_player_each_round(world: World) -
         assert summary["bots"] == [None, None] and all(summary["players"]), summary
 
 
+def test_bot_entrants_are_numbered_by_level_past_the_names_people_took(world: World) -> None:
+    """Each bot entrant is an account named by its level and number; a name somebody
+    registered himself is passed over, and a later tournament enters the same accounts."""
+    world.site.register("bot-beginner-2")  # a person may take a bot's name first
+    first = world.create(game="abluka", format="round_robin", match_lengths=[1])
+    world.ok("POST", "admin", f"/api/tournaments/{first}/registration")
+
+    def enter(tournament: int, level: str) -> str:
+        return str(world.ok("POST", "admin", f"/api/tournaments/{tournament}/bots", {"level": level})["name"])
+
+    assert [enter(first, "beginner"), enter(first, "beginner"), enter(first, "hard")] == [
+        "bot-beginner-1",
+        "bot-beginner-3",
+        "bot-hard-1",
+    ]
+    second = world.create(game="abluka", format="round_robin", match_lengths=[1])
+    world.ok("POST", "admin", f"/api/tournaments/{second}/registration")
+    assert [enter(second, "beginner"), enter(second, "beginner"), enter(second, "beginner")] == [
+        "bot-beginner-1",
+        "bot-beginner-3",
+        "bot-beginner-4",
+    ]
+
+
 def enter_people(world: World, tournament: int, names: tuple[str, ...]) -> None:
     world.ok("POST", "admin", f"/api/tournaments/{tournament}/registration")
     for name in names:
@@ -273,6 +297,8 @@ def test_only_the_federations_administrators_run_its_tournaments(world: World) -
         "other_admin": 403,
     }.items():
         refused(world, who, "PUT", f"{base}/entrants/me", status)
+    anonymous = refused(world, "nobody", "PUT", f"{base}/entrants/me", 401)
+    assert anonymous.json()["error"]["message"] == "sign in (or play as a guest) first"
     world.ok("PUT", "ali", f"{base}/entrants/me")
     refused(world, "ali", "PUT", f"{base}/entrants/me", 409)  # once is enough
     refused(world, "ali", "POST", f"{base}/entrants/me/check-in", 409)  # check-in is not open
