@@ -146,7 +146,6 @@ def test_names_are_unique_whatever_their_case(site: Site) -> None:
     ("name", "password", "field"),
     [
         ("a", "long enough", "name"),
-        ("guest-7", "long enough", "name"),
         ("x y", "long enough", "name"),
         ("ivan", "short", "password"),
     ],
@@ -158,6 +157,18 @@ def test_bad_names_and_passwords_are_refused_clearly(
     assert response.status_code == 422
     error = response.json()["error"]
     assert error["code"] == "invalid" and error["message"].startswith(f"a {field} is ")
+
+
+@pytest.mark.parametrize("name", ["guest-7", "Guest-Ayse", "bot-hard-1", "BOT-medium-2"])
+def test_the_names_of_the_sites_guests_and_bots_are_nobody_elses(site: Site, name: str) -> None:
+    """A player named like a guest or a tournament's bot entrant would pass for one."""
+    response = site.as_(None).post("/api/register", json={"name": name, "password": "long enough"})
+    assert response.status_code == 422, response.text
+    assert response.json()["error"] == {
+        "code": "invalid",
+        "message": "names beginning with 'guest-' or 'bot-' are kept for the site's guests and bots",
+    }
+    assert site.register("botanik").name == "botanik"  # only the prefix with its dash is kept
 
 
 def test_login_logout_and_me(site: Site) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from alembic import command
-from sqlalchemy import create_engine, text, update
+from sqlalchemy import create_engine, insert, text, update
 from tests.server.federation_world import sync_url
 from tests.server.play import Seat
 from tests.server.test_i18n import untranslated
@@ -19,7 +19,7 @@ from tests.server.tournament_world import World, build_world
 from tavla.server.i18n import translate, translations
 from tavla.server.i18n_catalog import translated_languages
 from tavla.storage.database import _alembic_config
-from tavla.storage.models import TournamentPairing
+from tavla.storage.models import TournamentPairing, User
 from tavla.tournament.dutch import pair_round
 from tavla.tournament.trf import read_trf
 
@@ -128,9 +128,17 @@ def test_a_round_robin_of_three_bots_rests_one_player_each_round(world: World) -
 
 
 def test_bot_entrants_are_numbered_by_level_past_the_names_people_took(world: World) -> None:
-    """Each bot entrant is an account named by its level and number; a name somebody
-    registered himself is passed over, and a later tournament enters the same accounts."""
-    world.site.register("bot-beginner-2")  # a person may take a bot's name first
+    """Each bot entrant is an account named by its level and number; a name an account
+    already has is passed over, and a later tournament enters the same accounts."""
+    # A person's account from before such names were kept for the bots (accounts.py).
+    engine = create_engine(sync_url(world.database_url))
+    try:
+        with engine.begin() as connection:
+            connection.execute(
+                insert(User).values(name="Bot-Beginner-2", name_key="bot-beginner-2", created_ms=0)
+            )
+    finally:
+        engine.dispose()
     first = world.create(game="abluka", format="round_robin", match_lengths=[1])
     world.ok("POST", "admin", f"/api/tournaments/{first}/registration")
 

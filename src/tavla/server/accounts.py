@@ -20,6 +20,9 @@ LANGUAGES = ("en", "tr", "bg")
 HOME_SIDES = ("right", "left")
 NAME_PATTERN = re.compile(r"^[^\W_][\w.-]{1,23}$")
 """2 to 24 letters (any script: Çağrı, Иван), digits, '.', '-', '_'; a letter or digit first."""
+RESERVED_PREFIXES = ("guest-", "bot-")
+"""Names the site gives its guests (guest-3fa9c1) and tournaments' bot entrants
+(bot-hard-1): nobody registers one, so a name like them is always what it says."""
 MIN_PASSWORD = 8
 MAX_PASSWORD = 256
 
@@ -41,10 +44,12 @@ class SessionInfo:
 
 def check_name(name: str) -> str:
     name = unicodedata.normalize("NFC", name.strip())
-    if not NAME_PATTERN.match(name) or name.lower().startswith("guest-"):
+    if not NAME_PATTERN.match(name):
         raise invalid(
             N_("a name is 2 to 24 letters, digits, '.', '-' or '_', beginning with a letter or digit")
         )
+    if name_key(name).startswith(RESERVED_PREFIXES):
+        raise invalid(N_("names beginning with 'guest-' or 'bot-' are kept for the site's guests and bots"))
     return name
 
 
