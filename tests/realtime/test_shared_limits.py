@@ -127,7 +127,7 @@ def test_a_burst_across_the_boundary_of_two_windows_is_counted_whole(
     clock = [60.0 * 29_000_000 - 0.5]  # half a second before a minute's window ends
     monkeypatch.setattr(limits_module, "time", SimpleNamespace(time=lambda: clock[0]))
 
-    async def run() -> tuple[list[int], int, int]:
+    async def run() -> tuple[list[int], int, int, int]:
         settings = Settings(database_url="sqlite://", redis_url=redis_server.url, login_attempts_per_minute=3)
         limits = Limits(settings)
         try:
@@ -135,13 +135,18 @@ def test_a_burst_across_the_boundary_of_two_windows_is_counted_whole(
             burst = [await limit.retry_after("ayse") for _ in range(3)]
             clock[0] += 1.0  # the next window has begun
             refused = await limit.retry_after("ayse")
+            # 45 s on, the burst weighs what is left of its window's minute (a quarter):
+            # 3 x 0.24 with the two of this window, within the 3 allowed.
+            clock[0] += 45.0
+            fading = await limit.retry_after("ayse")
             clock[0] += 60.0  # a minute later the burst is forgotten
             allowed = await limit.retry_after("ayse")
-            return burst, refused, allowed
+            return burst, refused, fading, allowed
         finally:
             await limits.close()
 
-    burst, refused, allowed = asyncio.run(run())
+    burst, refused, fading, allowed = asyncio.run(run())
     assert burst == [0, 0, 0]
     assert refused > 0
+    assert fading == 0
     assert allowed == 0

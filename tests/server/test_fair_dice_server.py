@@ -73,6 +73,25 @@ def play_watching_the_dice(site: Site, seat: Seat, game_id: str) -> tuple[dict[i
     raise AssertionError("the match did not end")
 
 
+def test_the_board_reveals_a_games_server_seed_as_soon_as_the_game_ends(site: Site) -> None:
+    """In the next game of the match, the board shows the seed the last one's commitment
+    stood for: a player checks each game's dice while the match goes on."""
+    ayse = site.register("ayse")
+    game_id = site.bot_game(ayse, game="tabla", length=5, level="beginner")
+    with site.as_(ayse).websocket_connect(f"/ws/game/{game_id}") as socket:
+        seat = Seat(socket)
+        first = seat.wait(lambda s: s["match"]["actor"] == 0 and s["match"]["phase"] in ("roll", "move"))
+        assert first["dice"]["game"] == 1 and first["dice"]["revealed"] == []
+        commitment = first["dice"]["commitment"]
+        # A backgammon resigned, which any bot accepts: 3 of the 5 points.
+        assert seat.send({"kind": "resign", "level": "backgammon"})["type"] == "ack"
+        second = seat.wait(lambda s: s["match"]["game_number"] == 2 and s["dice"]["game"] == 2)
+        assert second["match"]["score"] == [0, 3]
+        (revealed,) = second["dice"]["revealed"]
+        assert revealed["game"] == 1 and revealed["commitment"] == commitment
+        assert sha256_of_seed(revealed["server_seed"]) == commitment
+
+
 def verify_dice_cli(path: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [str(TAVLA), "verify-dice", str(path)], capture_output=True, text=True, timeout=60, check=False

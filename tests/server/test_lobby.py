@@ -9,16 +9,19 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 from collections.abc import Callable, Coroutine
 from typing import Any, cast
 
 import pytest
+from fastapi.testclient import TestClient
 from sqlalchemy.exc import DBAPIError, OperationalError
 from starlette.testclient import WebSocketTestSession
-from tests.server.conftest import Player, Site
+from tests.server.conftest import Player, Site, make_settings
 from tests.server.play import Seat
 from tests.server.served import Account, Served
 
+from tavla.server.app import create_app
 from tavla.server.lobby import MAX_OPEN_OFFERS
 
 MAX_MESSAGES = 40
@@ -284,6 +287,32 @@ def finish_by_resigning(seat: Seat, answerer: Seat | None) -> dict[str, Any]:
     return seat.wait(lambda s: s["match"]["over"])
 
 
+def test_a_finished_games_room_stays_through_the_lease_renewals_for_the_players_chat(
+    database_url: str,
+) -> None:
+    """A game over is no longer held by a lease, yet its players, still at the board,
+    talk about it: the renewals (every tenth of a second here) leave its room alone."""
+    settings = make_settings(database_url, lease_ms=300)
+    with TestClient(create_app(settings), base_url="http://testserver") as client:
+        site = Site(client)
+        ayse, mehmet = site.register("ayse"), site.register("mehmet")
+        offer = make_offer(site, ayse, chat=True)
+        game_id = site.post(mehmet, f"/api/offers/{offer}/accept", {"chat": True}).json()["game_id"]
+        with (
+            site.as_(ayse).websocket_connect(f"/ws/game/{game_id}") as first,
+            site.as_(mehmet).websocket_connect(f"/ws/game/{game_id}") as second,
+        ):
+            seats = (Seat(first), Seat(second))
+            seats[0].read_state_until(seats[1].state["v"])
+            actor = seats[0].wait(lambda s: s["match"]["phase"] in ("roll", "move"))["match"]["actor"]
+            finish_by_resigning(seats[actor], seats[1 - actor])
+            time.sleep(0.5)  # four renewals or more
+            seats[1].seq += 1
+            second.send_json({"type": "chat", "seq": seats[1].seq, "text": "iyi oyundu"})
+            assert seats[1].answer()["type"] == "ack"
+            seats[0].wait(lambda s: [m["text"] for m in s["chat"]["messages"]] == ["iyi oyundu"])
+
+
 def test_a_rematch_against_a_bot_is_a_new_game(site: Site) -> None:
     ayse = site.register("ayse")
     game_id = site.bot_game(ayse, game="tabla", length=1, level="beginner")
@@ -320,7 +349,9 @@ def test_a_rematch_against_a_person_is_an_offer_only_that_person_may_accept(site
     assert row["for"] is not None and row["by"] == "ayse" and row["chat"] is True
     assert row["settings"] == offered["settings"]  # the same game, length, cube and clock
     assert row["settings"]["clock"] == {"move_s": 12, "reserve_s": 60}
-    assert site.post(zeynep, f"/api/offers/{rematch}/accept", {}).status_code == 403
+    stranger = site.post(zeynep, f"/api/offers/{rematch}/accept", {})
+    assert stranger.status_code == 403
+    assert stranger.json()["error"]["message"] == "this rematch offer is for another player"
     accepted = site.post(mehmet, f"/api/offers/{rematch}/accept", {"chat": True})
     assert accepted.status_code == 200, accepted.text
     assert accepted.json()["game_id"] != game_id

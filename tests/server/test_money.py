@@ -55,6 +55,8 @@ def test_an_administrator_deposits_and_withdraws_and_the_statement_names_him(wor
     assert made.status_code == 201, made.text
     assert made.json()["actor"] == "admin:admin" and made.json()["kind"] == "deposit"
     assert made.json()["reason"] == "cash at the club"
+    entries = {entry["account"]: entry["amount_cents"] for entry in made.json()["entries"]}
+    assert entries == {"tbf/cash": -2000, "tbf/player:member": 2000}  # both sides of the books
     taken = world.post("admin", "/api/federations/tbf/money/member/withdrawals", {"amount_cents": 500})
     assert taken.status_code == 201, taken.text
     assert balance(world, "member") == before + 1500
@@ -197,6 +199,17 @@ def test_money_only_for_a_player_of_the_federation(world: World) -> None:
     assert refused.status_code == 409 and refused.json()["error"]["code"] == "not_a_player"
     missing = deposit(world, "admin", "nobody-at-all", {"amount_cents": 100})
     assert missing.status_code == 404
+    assert missing.json()["error"]["message"] == "no account is called nobody-at-all"
+
+
+def test_an_administrator_names_a_player_as_the_site_compares_names(world: World) -> None:
+    """Names are told apart as registration tells them (case-folded): Weiß is WEISS."""
+    world.people["Weiß"] = world.site.register("Weiß")
+    assert world.put("admin", "/api/federations/tbf/players/weiss").status_code == 200
+    for typed in ("Weiß", "WEISS", " weiss "):
+        made = deposit(world, "admin", typed, {"amount_cents": 100})
+        assert made.status_code == 201, (typed, made.text)
+    assert balance(world, "Weiß") == 300
 
 
 @pytest.mark.parametrize("who", ["nobody", "guest", "outsider", "player", "arbiter", "other_admin", "owner"])

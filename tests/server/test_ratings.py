@@ -362,10 +362,13 @@ def test_the_plot_puts_each_rating_in_the_frame_higher_up_for_higher() -> None:
         "1970-02-10",
         "1970-04-01",
     ]
+    # The first date starts at its point, the last ends at its own, the middle one centred.
+    assert re.findall(r'class="x-label"[^>]*text-anchor="(\w+)"', drawn.svg) == ["start", "middle", "end"]
     assert 'aria-label="tbf · Tabla"' in drawn.svg
     alone = history_plot([PlotPoint(1500, 0)], "x")
     assert alone.points == ((plot.LEFT + (plot.WIDTH - plot.LEFT - plot.RIGHT) / 2, alone.points[0][1]),)
     assert plot.TOP < alone.points[0][1] < plot.HEIGHT - plot.BOTTOM  # a flat history gets a span
+    assert re.findall(r'class="x-label"[^>]*text-anchor="(\w+)"', alone.svg) == ["middle"]
     with pytest.raises(ValueError):
         history_plot([], "x")
 

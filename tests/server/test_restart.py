@@ -31,6 +31,8 @@ class Table:
         self.seats = seats
         self.acked: list[tuple[int, int, dict[str, Any]]] = []
         """(seat, seq, action) of every acknowledged intent, in order."""
+        self.last_acks: dict[int, tuple[int, int, dict[str, Any]]] = {}
+        """Each seat's last acknowledged intent: (seq, the version acknowledged, action)."""
         self.sync()
 
     def sync(self) -> None:
@@ -60,6 +62,7 @@ class Table:
             answer = seat.send(action)
             assert answer["type"] == "ack", answer
             self.acked.append((actor, answer["seq"], action))
+            self.last_acks[actor] = (answer["seq"], answer["v"], action)
             self.sync()
             if stop(seat):
                 return seat
@@ -130,6 +133,11 @@ def test_a_match_survives_sigkill_in_mid_turn_and_finishes_as_an_uninterrupted_o
         assert seen(seat.state) == before[index]
     assert seats[last_seat].state["steps"]["played"], "the turn in progress was lost"
 
+    # The other player's last intent, sent again: its own ack, as stored before the kill.
+    other = 1 - last_seat
+    seq, acked_version, action = table.last_acks[other]
+    seats[other].send_raw(seq, acked_version - 1, action)
+    assert seats[other].answer() == {"type": "ack", "seq": seq, "v": acked_version}
     # The last intent, sent again (the client never saw its ack): the same ack, nothing twice.
     again = seats[last_seat]
     version = again.state["v"]

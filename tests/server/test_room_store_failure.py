@@ -4,6 +4,7 @@ the changes of the server's own (a flag, a bot's move) are tried again, a bot's 
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any
 
 import pytest
@@ -181,6 +182,9 @@ def test_a_bot_that_keeps_failing_stops_after_its_retries(
     assert (calls, after) == (4, version)  # the first try and three more, then nothing
     # The operator's log says the bot gave up (the game waits for an arbiter).
     assert any("gives up after 4 failures" in record.getMessage() for record in caplog.records)
+    # Each failure is there with its game and its traceback.
+    failed = [r for r in caplog.records if re.fullmatch(r"bot of game \S+ failed", r.getMessage())]
+    assert len(failed) == 4 and all(record.exc_info is not None for record in failed)
 
 
 def test_stopping_waits_for_the_room_steps_still_running_but_not_for_ever() -> None:

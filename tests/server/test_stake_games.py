@@ -210,16 +210,24 @@ def test_a_stake_needs_the_money_and_the_federation(world: World) -> None:
     assert short.status_code == 409 and short.json()["error"]["code"] == "insufficient_funds"
     outsider = offer(world, "outsider")
     assert outsider.status_code == 403
-    for bad in (
-        {"stake": {"stake_cents": 100}},  # a single game needs initial and maximum
-        {"stake": {"initial_cents": 300, "maximum_cents": 200}},
-        {"stake": {"initial_cents": 1.5, "maximum_cents": 200}},
-        {"federation": None},
-        {"federation": "nowhere"},
-        {"length": 5},  # a match takes one fixed stake
+    for bad, status, message in (
+        ({"stake": {"stake_cents": 100}}, 422, "a single game's stake is an initial and a maximum stake"),
+        (
+            {"stake": {"initial_cents": 300, "maximum_cents": 200}},
+            422,
+            "not a possible amount: maximum stake 200 cents is below the initial stake 300 cents",
+        ),
+        (
+            {"stake": {"initial_cents": 1.5, "maximum_cents": 200}},
+            422,
+            "invalid request: stake.initial_cents: Input should be a valid integer",
+        ),
+        ({"federation": None}, 422, "a stake is played within a federation: choose both"),
+        ({"federation": "nowhere"}, 404, "no federation has the address nowhere"),
+        ({"length": 5}, 422, "a match is played for one fixed stake"),
     ):
         refused = offer(world, "opponent", **bad)
-        assert refused.status_code in (404, 422), (bad, refused.text)
+        assert (refused.status_code, refused.json()["error"]["message"]) == (status, message), bad
     assert world.get("player", "/api/lobby").json()["offers"] == []
 
 

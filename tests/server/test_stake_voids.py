@@ -67,7 +67,9 @@ def test_an_administrator_voids_an_abandoned_stake_game_and_both_stakes_come_bac
     void = f"/api/games/{game}/void"
     before = held(world)
     assert before == {"player": (500, 500), "opponent": (500, 500), "total": (0, 0)}
-    assert f'data-url="{void}"' in world.get("admin", "/federations/tbf/books").text
+    page = world.get("admin", "/federations/tbf/books").text
+    assert f'data-url="{void}"' in page
+    assert "player – opponent" in page  # the game's players, its maker first
     snapshot = world.snapshot()
     for who, status in REFUSED.items():
         answer = world.post(who, void, {"note": "left"})

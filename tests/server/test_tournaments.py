@@ -210,7 +210,10 @@ def test_a_result_needs_both_players_confirmations_and_refusals_change_nothing(w
     assert (board["white"], board["black"]) == ("ali", "bora")  # equal ratings: by name
     confirm = f"/api/tournaments/{tournament}/pairings/{board['id']}/confirm"
     early = world.send("POST", "ali", confirm)
-    assert early.status_code == 409 and early.json()["error"]["code"] == "no_result"
+    assert early.status_code == 409 and early.json()["error"] == {
+        "code": "no_result",
+        "message": "the match has no result yet",
+    }
     resign(world, board["game_id"], loser="ali", winner="bora")
     shown = world.wait(tournament, lambda v: only_board(v)["result"] is not None, "the result")
     board = only_board(shown)

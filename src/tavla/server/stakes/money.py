@@ -19,6 +19,7 @@ from tavla.ledger.games import GameStatus
 from tavla.ledger.postings import TransactionKind
 from tavla.ledger.service import Ledger
 from tavla.ledger.views import Statement, TransactionRecord
+from tavla.server.accounts import name_key
 from tavla.server.errors import ApiError, forbidden, invalid, not_found
 from tavla.server.federations.standing import Role, standing_of
 from tavla.server.i18n import N_, Money
@@ -42,7 +43,7 @@ async def player_of(
     """The account called ``name`` if it is a player of ``federation``; with ``ledger``,
     also a former player who still has money in its books (he left or was removed, and
     his money is paid out to him or read, never kept)."""
-    user = await db.scalar(select(User).where(User.name_key == name.lower()))
+    user = await db.scalar(select(User).where(User.name_key == name_key(name.strip())))
     if user is None:
         raise not_found(N_("no account is called {name}"), name=name)
     if (await standing_of(db, user)).holds(federation.id, Role.PLAYER):

@@ -271,13 +271,13 @@ class Director:
         for hook in self.on_finished:
             await hook(tournament_id)
 
-    async def withdraw(self, actor: User | None, tournament_id: int, number: int | None, note: str) -> None:
+    async def withdraw(self, user: User, tournament_id: int, number: int | None, note: str) -> None:
         """Withdraw a player from the running tournament (withdrawals.py): ``number``
-        None is ``actor`` himself. His live game of the round is forfeited and its
+        None is ``user`` himself. His live game of the round is forfeited and its
         result recorded before this returns."""
         async with self.lock:
             async with self.sessions() as db, db.begin():
-                done = await withdrawals.withdraw(db, actor, tournament_id, number, note)
+                done = await withdrawals.withdraw(db, user, tournament_id, number, note)
             finished = tournament_id if done.finished else None
             forfeit = done.forfeit
             if forfeit is not None:

@@ -197,14 +197,7 @@ def _own_entry(stored: Stored, actor: User) -> TournamentEntrant | None:
     return next((entrant for entrant, user in stored.entrants if user.id == actor.id), None)
 
 
-def signed_in(actor: User | None) -> User:
-    if actor is None:
-        raise ApiError(401, "not_signed_in", N_("sign in (or play as a guest) first"))
-    return actor
-
-
-async def register(db: AsyncSession, actor: User | None, tournament: Tournament) -> None:
-    user = signed_in(actor)
+async def register(db: AsyncSession, user: User, tournament: Tournament) -> None:
     stored = await load(db, tournament)
     if not powers.can_enter(await standing_of(db, user), stored.federation.id):
         raise forbidden(
@@ -218,8 +211,7 @@ async def register(db: AsyncSession, actor: User | None, tournament: Tournament)
     await db.flush()
 
 
-async def check_in(db: AsyncSession, actor: User | None, tournament: Tournament) -> None:
-    user = signed_in(actor)
+async def check_in(db: AsyncSession, user: User, tournament: Tournament) -> None:
     stored = await load(db, tournament)
     entry = _own_entry(stored, user)
     if entry is None:
@@ -229,9 +221,8 @@ async def check_in(db: AsyncSession, actor: User | None, tournament: Tournament)
     await db.flush()
 
 
-async def withdraw(db: AsyncSession, actor: User | None, tournament: Tournament) -> None:
+async def withdraw(db: AsyncSession, user: User, tournament: Tournament) -> None:
     """A player takes back his registration before the tournament starts."""
-    user = signed_in(actor)
     stored = await load(db, tournament)
     entry = _own_entry(stored, user)
     if entry is None:
@@ -242,11 +233,8 @@ async def withdraw(db: AsyncSession, actor: User | None, tournament: Tournament)
 
 
 # ---------------------------------------------------------------- results
-async def confirm(
-    db: AsyncSession, actor: User | None, tournament: Tournament, pairing_id: int
-) -> TournamentPairing:
+async def confirm(db: AsyncSession, user: User, tournament: Tournament, pairing_id: int) -> TournamentPairing:
     """A player confirms his match's result, or an arbiter makes it official (RULES 11.4)."""
-    user = signed_in(actor)
     stored = await load(db, tournament)
     pairing = next((p for p in stored.pairings if p.id == pairing_id), None)
     if pairing is None:

@@ -21,7 +21,7 @@ from tavla.server.federations.standing import standing_of
 from tavla.server.i18n import N_
 from tavla.server.tournaments import powers
 from tavla.server.tournaments.results import record_forfeit
-from tavla.server.tournaments.service import check_state, signed_in
+from tavla.server.tournaments.service import check_state
 from tavla.server.tournaments.stored import Stored, load, tournament_at
 from tavla.storage.models import GameAction, TournamentEntrant, TournamentPairing, User
 
@@ -74,11 +74,10 @@ def _note(text: str, official: bool) -> str:
 
 
 async def withdraw(
-    db: AsyncSession, actor: User | None, tournament_id: int, number: int | None, text: str
+    db: AsyncSession, user: User, tournament_id: int, number: int | None, text: str
 ) -> Withdrawal:
-    """Withdraw the player of start ``number`` (an official), or ``actor`` himself
+    """Withdraw the player of start ``number`` (an official), or ``user`` himself
     (``number`` None), inside ``db``'s transaction; what is left to do on the live game."""
-    user = signed_in(actor)
     stored = await load(db, await tournament_at(db, tournament_id, for_update=True))
     tournament = stored.tournament
     if number is None:
