@@ -35,6 +35,7 @@ from tavla.engine.registry import engine_for
 from tavla.match.record import MatchRecord
 from tavla.server.analysis import analysis_json
 from tavla.server.app import create_app
+from tavla.server.live import thinking as thinking_module
 from tavla.server.live.thinking import (
     MOST_BY_DEFAULT,
     SERVER_CHECK_S,
@@ -86,6 +87,30 @@ def test_a_worker_answers_as_the_engine_does_from_another_process_at_a_lower_pri
     assert reply["equity"] == here["equity"]
     assert pid != os.getpid()
     assert niceness == min(19, os.nice(0) + WORKER_NICENESS)
+
+
+MARKER_IN_THE_WORKER = (
+    "getattr(__import__('sys').modules.get('tavla.server.live.thinking'), 'marker_of_a_test', None)"
+)
+"""Read in the worker by ``eval``: a worker process cannot import this test module."""
+
+
+def test_the_workers_start_afresh_and_copy_nothing_of_the_server_process(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Spawned, not forked: a fork would copy the server's memory, its threads' locks
+    held in mid-step among it, into every worker."""
+    monkeypatch.setattr(thinking_module, "marker_of_a_test", "the server's", raising=False)
+
+    async def scenario() -> object:
+        thinking = BotThinking(1)
+        try:
+            return await thinking.run(eval, MARKER_IN_THE_WORKER)
+        finally:
+            await thinking.aclose()
+
+    assert eval(MARKER_IN_THE_WORKER) == "the server's"
+    assert asyncio.run(scenario()) is None
 
 
 def test_a_thread_when_asked_for_no_processes() -> None:

@@ -448,6 +448,9 @@ def test_chat_and_presence_do_not_make_an_intent_stale_but_a_move_does(site: Sit
             answer = starter.send({"kind": "step", "step": first_step(starter)}, v=seen)
             assert answer["type"] == "ack"  # the chat line changed no board
             assert starter.send({"kind": "undo"}, v=seen)["code"] == "stale"  # the step did
+            at_step = starter.state["v"]
+            assert starter.send({"kind": "undo"})["type"] == "ack"
+            assert starter.send({"kind": "step", "step": first_step(starter)}, v=at_step)["code"] == "stale"
 
 
 def test_a_game_offered_with_rule_options_is_played_under_them(site: Site) -> None:

@@ -15,7 +15,7 @@ import pytest
 from tavla.realtime.hub import Hub
 from tavla.server.live.basics import Refused
 from tavla.server.live.officials import Outcome
-from tavla.server.relay import SERVICE_RESTART, Relay, game_topic
+from tavla.server.relay import SERVICE_RESTART, Relay, game_topic, node_topic
 
 pytestmark = pytest.mark.timeout(30)
 LEASE_MS = 300
@@ -216,17 +216,37 @@ def test_an_officials_action_reaches_the_owner_and_its_refusal_comes_back(
 ) -> None:
     async def scenario(owner: Relay, visiting: Relay, room: Room, socket: Socket, hub: Hub) -> None:
         # An arbiter on the second process warns a player of a game the first one runs.
-        done: list[tuple[str, Any, Any]] = []
+        done: list[tuple[Any, str, Any, Any]] = []
 
-        async def officiate(room: Any, action: str, seat: Any, note: Any) -> None:
-            done.append((action, seat, note))
+        async def officiate(on: Any, action: str, seat: Any, note: Any) -> None:
+            done.append((on, action, seat, note))
             raise Refused("forbidden", "only {who} may", who="an arbiter")
 
         monkeypatch.setattr("tavla.server.relay.officiate", officiate)
         with pytest.raises(Refused) as refused:
             await visiting.call(room.game_id, "first", "warn", 1, "slow play")
-        assert done == [("warn", 1, "slow play")]
+        assert done == [(room, "warn", 1, "slow play")]  # done by the owner, on its room
         assert (refused.value.code, refused.value.message) == ("forbidden", "only an arbiter may")
+
+    two_processes(scenario)
+
+
+def test_an_answer_to_an_officials_call_with_neither_outcome_nor_refusal_reads_as_unavailable() -> None:
+    """A process of another version may answer a call with nothing the caller reads:
+    the official is told that the game's server cannot be reached, and may try again."""
+
+    async def scenario(owner: Relay, visiting: Relay, room: Room, socket: Socket, hub: Hub) -> None:
+        def mute(message: dict[str, Any]) -> None:
+            if message.get("op") == "call":
+                hub.publish(node_topic(str(message["node"])), {"call": message["call"]})
+
+        hub.subscribe(game_topic("g2"), mute)
+        with pytest.raises(Refused) as refused:
+            await visiting.call("g2", "third", "warn", 1, "slow play")
+        assert (refused.value.code, refused.value.message) == (
+            "unavailable",
+            "the server that runs this game cannot be reached; try again",
+        )
 
     two_processes(scenario)
 
