@@ -215,7 +215,7 @@ def test_a_stake_needs_the_money_and_the_federation(world: World) -> None:
         (
             {"stake": {"initial_cents": 300, "maximum_cents": 200}},
             422,
-            "not a possible amount: maximum stake 200 cents is below the initial stake 300 cents",
+            "the maximum stake, 2.00, is below the initial stake, 3.00",
         ),
         (
             {"stake": {"initial_cents": 1.5, "maximum_cents": 200}},
@@ -228,6 +228,10 @@ def test_a_stake_needs_the_money_and_the_federation(world: World) -> None:
     ):
         refused = offer(world, "opponent", **bad)
         assert (refused.status_code, refused.json()["error"]["message"]) == (status, message), bad
+    # Each in the reader's language, its amounts as his language writes them.
+    assert world._send("PUT", "opponent", "/api/me/preferences", {"language": "tr"}).status_code == 200
+    turkish = offer(world, "opponent", stake={"initial_cents": 300000, "maximum_cents": 200})
+    assert turkish.json()["error"]["message"] == "en yüksek bahis (2,00) başlangıç bahsinden (3.000,00) düşük"
     assert world.get("player", "/api/lobby").json()["offers"] == []
 
 

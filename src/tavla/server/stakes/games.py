@@ -22,7 +22,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tavla.ledger.accounts import player_account
-from tavla.ledger.errors import AmountError, GameNotInLedgerError, InsufficientFundsError, LedgerError
+from tavla.ledger.errors import GameNotInLedgerError, InsufficientFundsError, LedgerError
 from tavla.ledger.games import GameStatus
 from tavla.ledger.service import Ledger
 from tavla.ledger.stakes import GameStake, MatchStake, StakeTerms, stake_terms_from_json
@@ -32,7 +32,7 @@ from tavla.server.errors import ApiError, invalid
 from tavla.server.events import GameFinished
 from tavla.server.federations.service import federation_at
 from tavla.server.federations.standing import Role, standing_of
-from tavla.server.i18n import N_
+from tavla.server.i18n import N_, Money
 from tavla.server.stakes.money import short_of_money
 from tavla.server.stakes.schemas import StakeChoice
 from tavla.storage.models import Federation, LiveGame, User
@@ -52,16 +52,22 @@ def stake_terms(choice: StakeChoice, settings: MatchSettings, has_dice: bool) ->
     """A single dice game takes an initial and a maximum stake; a match, or an Abluka
     game (no points to multiply), a fixed stake."""
     single = settings.length == 0 and has_dice
-    try:
-        if single:
-            if choice.initial_cents is None or choice.maximum_cents is None or choice.stake_cents is not None:
-                raise invalid(N_("a single game's stake is an initial and a maximum stake"))
-            return GameStake(choice.initial_cents, choice.maximum_cents)
-        if choice.stake_cents is None or choice.initial_cents is not None or choice.maximum_cents is not None:
-            raise invalid(N_("a match is played for one fixed stake"))
-        return MatchStake(choice.stake_cents)
-    except AmountError as error:
-        raise invalid(N_("not a possible amount: {detail}"), detail=str(error)) from None
+    # The amounts are whole cents of at least 1 (StakeChoice): the ledger refuses nothing
+    # else of them, and each refusal is said here in the reader's language.
+    if single:
+        initial, maximum = choice.initial_cents, choice.maximum_cents
+        if initial is None or maximum is None or choice.stake_cents is not None:
+            raise invalid(N_("a single game's stake is an initial and a maximum stake"))
+        if maximum < initial:
+            raise invalid(
+                N_("the maximum stake, {maximum}, is below the initial stake, {initial}"),
+                maximum=Money(maximum),
+                initial=Money(initial),
+            )
+        return GameStake(initial, maximum)
+    if choice.stake_cents is None or choice.initial_cents is not None or choice.maximum_cents is not None:
+        raise invalid(N_("a match is played for one fixed stake"))
+    return MatchStake(choice.stake_cents)
 
 
 async def check_player(db: AsyncSession, federation: Federation, user: User) -> None:
