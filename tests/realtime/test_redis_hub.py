@@ -154,9 +154,12 @@ def test_a_publish_before_start_is_refused_and_after_close_dropped(redis_server:
 
 def test_a_hub_refuses_to_start_without_redis() -> None:
     async def scenario() -> None:
-        lonely = RedisHub(f"redis://127.0.0.1:{free_port()}/0", start_timeout_s=0.5, backoff_s=(0.05, 0.1))
-        with pytest.raises(HubUnavailable):
+        url = f"redis://127.0.0.1:{free_port()}/0"
+        lonely = RedisHub(url, start_timeout_s=0.5, backoff_s=(0.05, 0.1))
+        with pytest.raises(HubUnavailable) as refused:
             await lonely.start()
+        # The operator reads where the hub looked and how long it waited.
+        assert str(refused.value) == f"Redis at {url} did not answer within 0.5 s"
 
     asyncio.run(scenario())
 

@@ -5,13 +5,15 @@ from __future__ import annotations
 import hashlib
 import itertools
 
-from tests.server.conftest import Site
+from fastapi.testclient import TestClient
+from tests.server.conftest import Site, make_settings
 from tests.server.play import Seat
 from tests.server.test_live import play_out
 
 from tavla.core.fairdice import commitment, seed_chain
 from tavla.match.fairdice import chain_breaks, verify_match_dice
 from tavla.match.record import MatchRecord
+from tavla.server.app import create_app
 
 
 def test_a_chain_commits_to_every_game_with_its_first_commitment() -> None:
@@ -67,3 +69,31 @@ def test_each_games_commitment_is_the_seed_revealed_before_it(site: Site) -> Non
     assert all(entry.server_seed is not None for entry in record.dice)
     assert chain_breaks(record.dice) == []
     assert all(check.verdict.ok for check in verify_match_dice(record))
+
+
+def test_the_chain_holds_across_a_restart_of_the_server(database_url: str) -> None:
+    """A server stopped in the middle of a game, started again, draws the next game's
+    seed from the same chain: the first commitment still stands for every game."""
+    settings = make_settings(database_url)
+
+    def your_turn(seat: Seat) -> None:
+        seat.wait(lambda s: s["match"]["actor"] == 0 and s["match"]["phase"] in ("roll", "move"))
+
+    with TestClient(create_app(settings), base_url="http://testserver") as client:
+        site = Site(client)
+        player = site.register("ayse")
+        game = site.bot_game(player, game="tabla", length=5, level="beginner", cube=False)
+        with site.as_(player).websocket_connect(f"/ws/game/{game}") as socket:
+            your_turn(Seat(socket))
+    with TestClient(create_app(settings), base_url="http://testserver") as client:
+        site = Site(client)
+        with site.as_(player).websocket_connect(f"/ws/game/{game}") as socket:
+            seat = Seat(socket)
+            for number in (1, 2):  # a backgammon resigned each game, which the bot accepts
+                your_turn(seat)
+                assert seat.match["game_number"] == number
+                assert seat.send({"kind": "resign", "level": "backgammon"})["type"] == "ack"
+            assert seat.wait(lambda s: s["match"]["over"])["match"]["score"] == [0, 6]
+        record = MatchRecord.from_json(site.as_(None).get(f"/api/games/{game}/record").text)
+    assert len(record.dice) == 2 and all(entry.server_seed is not None for entry in record.dice)
+    assert chain_breaks(record.dice) == []

@@ -43,6 +43,11 @@ def test_the_template_is_up_to_date_with_the_sources(
     assert stored - fresh == set(), "vanished texts: run python -m tavla.server.i18n_catalog update"
 
 
+def test_every_language_but_english_has_a_catalogue_of_its_own() -> None:
+    """English is the texts themselves; Turkish and Bulgarian are translated."""
+    assert i18n_catalog.translated_languages() == ("tr", "bg")
+
+
 def test_the_template_has_every_text_of_the_board_pages_and_refusals(stored_template: Catalog) -> None:
     ids = i18n_catalog.msgids(stored_template)
     board = json.loads(i18n_catalog.BOARD_TEXT.read_text(encoding="utf-8"))

@@ -144,11 +144,17 @@ def test_stale_old_illegal_forged_and_malformed_intents_are_refused_and_change_n
             ({"type": "intent", "seq": "7", "v": before["v"], "action": {"kind": "undo"}}, "malformed"),
             ({"type": "dance"}, "malformed"),
         ]
+        said = {
+            "stale": f"you acted on version {before['v'] - 1}; the game is at {before['v']}",
+            "old_seq": f"intent {seat.seq - 1} is older than the last accepted, {seat.seq}",
+        }
         for message, code in cases:
             socket.send_json(message)
             answer = seat.answer()
             assert answer["type"] == "error" and answer["code"] == code, (message, answer)
-            assert answer["message"]
+            assert answer["message"] == said.get(code, answer["message"]) and answer["message"]
+            # The refusal names the intent it answers, when that had a number.
+            assert answer["seq"] == (message["seq"] if type(message.get("seq")) is int else None)
             unchanged(seat, before)
         socket.send_text("not json {")
         assert seat.answer()["code"] == "malformed"

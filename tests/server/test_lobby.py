@@ -324,6 +324,8 @@ def test_a_rematch_against_a_bot_is_a_new_game(site: Site) -> None:
     assert new_id != game_id
     summary = site.as_(None).get(f"/api/games/{new_id}").json()
     assert summary["status"] == "live" and summary["players"][0] == "ayse"
+    first = site.as_(None).get(f"/api/games/{game_id}").json()
+    assert summary["players"][1] == first["players"][1] == "Tavla bot (beginner)"  # the same bot
 
 
 def test_a_rematch_against_a_person_is_an_offer_only_that_person_may_accept(site: Site) -> None:

@@ -84,6 +84,20 @@ async def _scenario() -> None:
     refusal = viewer.messages[-1]
     assert isinstance(refusal, dict) and refusal["code"] == "unavailable"
     assert room.pending_steps == [step]  # the undo was taken back
+    # A chat line the database refused: the writer is told, and nothing is shown.
+    await room.say(viewer, 3, "merhaba")
+    refusal = viewer.messages[-1]
+    assert isinstance(refusal, dict) and (refusal["code"], refusal["seq"]) == ("unavailable", 3)
+    assert room.chat == []
+    store.fail = False
+    await room.say(viewer, 3, "merhaba")
+    assert [line.text for line in room.chat] == ["merhaba"]
+    # An older line than the last accepted is refused; the same one again is acknowledged.
+    await room.say(viewer, 2, "eski")
+    assert isinstance(viewer.messages[-1], dict) and viewer.messages[-1]["code"] == "old_seq"
+    await room.say(viewer, 3, "merhaba")
+    assert viewer.messages[-1] == {"type": "ack", "seq": 3, "v": room.book.version}
+    assert [line.text for line in room.chat] == ["merhaba"]
     room.close()
 
 

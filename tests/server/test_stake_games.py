@@ -200,6 +200,7 @@ def test_a_game_with_no_winner_releases_both_reservations_once(world: World) -> 
         back = money(world, name)
         assert (back["balance_cents"], back["reserved_cents"]) == (1000, 0)
         assert [line["kind"] for line in back["lines"]] == ["deposit", "reservation", "release"]
+        assert [line["game_id"] for line in back["lines"]] == [None, game, game]  # a link to the game
     assert books(world)["total_cents"] == 0
     assert house_account("tbf").owner == ""
 

@@ -87,12 +87,15 @@ def test_a_sponsor_adds_to_the_pool_and_the_final_table_is_paid_once(world: Worl
     for who in ("ali", "arbiter", "other_admin", "nobody"):
         assert world.send("POST", who, url, gift).status_code in (401, 403)
     assert world.send("POST", "admin", url, {**gift, "amount_cents": 0.5}).status_code == 422
-    world.ok("POST", "admin", url, gift)
+    given = world.ok("POST", "admin", url, gift)
+    assert given["pool"]["pool_cents"] == 1000 and not given["repeated"]
     again = world.ok("POST", "admin", url, gift)  # the same contract, recorded twice
     assert again["repeated"] and pool(world, tournament)["pool_cents"] == 1000
     # The same contract with another sum: refused, the pool as it was.
     changed = world.send("POST", "admin", url, {**gift, "amount_cents": 2000})
     assert changed.status_code == 409 and changed.json()["error"]["code"] == "conflict", changed.text
+    said = changed.json()["error"]["message"]
+    assert said == "the reference contract-1 is already booked for another movement"
     assert pool(world, tournament)["pool_cents"] == 1000
     # A tournament without prizes has no pool to add to.
     plain = world.create(game="tabla", format="knockout", match_lengths=[1])

@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from tavla.ledger.accounts import player_account, pool_account, sponsor_account
 from tavla.ledger.errors import (
     AmountError,
+    ConflictError,
     InsufficientFundsError,
     LedgerError,
     PrizeError,
@@ -152,6 +153,13 @@ async def sponsor(
         record = await ledger.sponsor_tournament(
             tid, body.sponsor, body.amount_cents, actor=actor_name, key=keys[1]
         )
+    except ConflictError:
+        raise ApiError(
+            409,
+            "conflict",
+            N_("the reference {reference} is already booked for another movement"),
+            reference=body.reference or "",
+        ) from None
     except LedgerError as error:
         raise ApiError(409, "conflict", N_("not possible: {detail}"), detail=str(error)) from None
     return {"id": record.id, "repeated": record.repeated, "pool": await terms_of(ledger, tournament.id)}
