@@ -191,6 +191,30 @@ def test_a_finish_delivered_again_or_elsewhere_changes_nothing(world: World) -> 
     assert asyncio.run(audit()) == []
 
 
+def test_a_game_that_cannot_start_gives_both_stakes_back_and_leaves_the_offer_open(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both stakes were held when the game's first store failed: they are released, the
+    books say why, and the offer waits for the next taker."""
+    fund(world, player=1000, opponent=1000)
+    made = offer(world)
+    assert made.status_code == 201, made.text
+
+    async def no_game(*args: Any, **kwargs: Any) -> Any:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(world.site.platform.lobby.rooms, "create", no_game)
+    with pytest.raises(OSError):  # the test client raises what a site answers with a 500
+        world.post("opponent", f"/api/offers/{made.json()['id']}/accept")
+    for name in ("player", "opponent"):
+        back = money(world, name)
+        assert (back["balance_cents"], back["reserved_cents"]) == (1000, 0)
+        released = back["lines"][-1]
+        assert (released["kind"], released["reason"]) == ("release", "the game could not start")
+    assert [o["id"] for o in world.get("player", "/api/lobby").json()["offers"]] == [made.json()["id"]]
+    assert books(world)["total_cents"] == 0
+
+
 def test_a_game_with_no_winner_releases_both_reservations_once(world: World) -> None:
     fund(world, player=1000, opponent=1000)
     game = started_game(world)
