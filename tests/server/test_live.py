@@ -58,7 +58,8 @@ def test_a_bot_game_opens_with_the_state_the_dice_commitment_and_no_seed(site: S
 
 def test_steps_undo_and_commit_each_answer_with_an_ack_and_a_new_version(site: Site) -> None:
     player = site.register("ayse")
-    with site.as_(player).websocket_connect(f"/ws/game/{site.bot_game(player, game='tabla')}") as socket:
+    game = site.bot_game(player, game="tabla", cube=False)  # no double comes before the resignation
+    with site.as_(player).websocket_connect(f"/ws/game/{game}") as socket:
         seat = Seat(socket)
         to_my_move(seat)
         version = seat.state["v"]
@@ -74,8 +75,13 @@ def test_steps_undo_and_commit_each_answer_with_an_ack_and_a_new_version(site: S
         assert seat.send({"kind": "commit"})["type"] == "ack"
         mine = [m for m in seat.state["moves"][moves_before - 1 :] if m["kind"] == "move" and m["seat"] == 0]
         assert mine, seat.state["moves"]
+        # A resignation is listed too, with no dice.
+        seat.wait(lambda s: s["match"]["actor"] == 0 and s["match"]["phase"] == "roll")
+        assert seat.send({"kind": "resign", "level": "backgammon"})["type"] == "ack"
+        listed = seat.wait(lambda s: any(m["kind"] == "resign" for m in s["moves"]))["moves"]
         # The move list gives each move the dice it was played with, and nothing else dice.
-        for entry in seat.state["moves"]:
+        for entry in listed:
+            assert set(entry) == {"game", "seat", "kind", "text", "dice"}, entry
             if entry["kind"] in ("move", "opening"):
                 assert re.fullmatch(r"[1-6]{2}", str(entry["dice"])), entry
             else:
