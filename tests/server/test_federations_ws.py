@@ -101,6 +101,17 @@ def test_only_the_federations_arbiter_closes_the_chat(world: World, actor: str) 
     assert world.snapshot() == before
 
 
+def test_a_public_games_spectators_and_arbiters_are_counted_apart(world: World) -> None:
+    game = world.start_game("tbf", spectators=True)
+    with (
+        _connect(world, "player", game) as player_socket,
+        _connect(world, "outsider", game),
+        _connect(world, "arbiter", game),
+    ):
+        seen = Seat(player_socket).wait(lambda state: min(state["spectators"], state["arbiters"]) >= 1)
+        assert (seen["spectators"], seen["arbiters"]) == (1, 1)
+
+
 def test_an_arbiter_observes_without_acting_and_his_closing_reaches_the_players(world: World) -> None:
     game = world.start_game("tbf", spectators=False)
     assert world.say(game, "player", "selam")["type"] == "ack"

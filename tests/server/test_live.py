@@ -210,6 +210,12 @@ def test_chat_needs_both_players_and_reaches_the_opponent_only(site: Site) -> No
             assert second.answer()["type"] == "ack"
             first.wait(lambda s: s["chat"]["messages"])
             assert first.state["chat"]["messages"][0]["text"] == "iyi oyunlar"
+            # That number sent again as an intent is answered as the line was, with the
+            # board as the player sees it: the chat in it.
+            guest_socket.send_json({"type": "intent", "seq": second.seq, "v": 0, "action": {"kind": "roll"}})
+            assert second.answer()["type"] == "ack"
+            again = second.read_state()
+            assert [line["text"] for line in again["chat"]["messages"]] == ["iyi oyunlar"]
             assert first.state["chat"]["messages"][0]["seat"] == 1
             # A line too long is refused, saying how long one may be; nothing is shown.
             second.seq += 1
