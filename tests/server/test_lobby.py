@@ -326,6 +326,10 @@ def test_a_rematch_against_a_bot_is_a_new_game(site: Site) -> None:
     assert summary["status"] == "live" and summary["players"][0] == "ayse"
     first = site.as_(None).get(f"/api/games/{game_id}").json()
     assert summary["players"][1] == first["players"][1] == "Tavla bot (beginner)"  # the same bot
+    with site.as_(ayse).websocket_connect(f"/ws/game/{new_id}") as socket:
+        state = Seat(socket).wait(lambda s: s["dice"] is not None)
+    # Its first game's dice committed to as any game's (a fresh seed: no chain was shown).
+    assert state["match"]["game_number"] == 1 and len(state["dice"]["commitment"]) == 64
 
 
 def test_a_rematch_against_a_person_is_an_offer_only_that_person_may_accept(site: Site) -> None:
