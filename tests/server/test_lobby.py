@@ -330,6 +330,7 @@ def test_a_rematch_against_a_bot_is_a_new_game(site: Site) -> None:
         state = Seat(socket).wait(lambda s: s["dice"] is not None)
     # Its first game's dice committed to as any game's (a fresh seed: no chain was shown).
     assert state["match"]["game_number"] == 1 and len(state["dice"]["commitment"]) == 64
+    assert [player["name"] for player in state["players"]] == ["ayse", "Tavla bot (beginner)"]
 
 
 def test_a_rematch_against_a_person_is_an_offer_only_that_person_may_accept(site: Site) -> None:
