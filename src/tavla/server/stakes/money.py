@@ -37,6 +37,17 @@ def short_of_money(error: InsufficientFundsError) -> ApiError:
     )
 
 
+def reference_taken(reference: str | None) -> ApiError:
+    """A movement's reference already booked for a different movement (the same one
+    again is booked once, and answered as it was)."""
+    return ApiError(
+        409,
+        "conflict",
+        N_("the reference {reference} is already booked for another movement"),
+        reference=reference or "",
+    )
+
+
 async def player_of(
     db: AsyncSession, federation: Federation, name: str, ledger: Ledger | None = None
 ) -> User:
@@ -98,12 +109,7 @@ async def move_cash(
     except InsufficientFundsError as error:
         raise short_of_money(error) from None
     except ConflictError:
-        raise ApiError(
-            409,
-            "conflict",
-            N_("the reference {reference} is already booked for another movement"),
-            reference=body.reference or "",
-        ) from None
+        raise reference_taken(body.reference) from None
     except AmountError as error:
         raise invalid(N_("not a possible amount: {detail}"), detail=str(error)) from None
 

@@ -28,7 +28,7 @@ from tavla.ledger.service import Ledger
 from tavla.ledger.tournaments import TournamentStatus, TournamentTerms
 from tavla.server.errors import ApiError, invalid
 from tavla.server.i18n import N_
-from tavla.server.stakes.money import check_administrator, short_of_money
+from tavla.server.stakes.money import check_administrator, reference_taken, short_of_money
 from tavla.server.stakes.schemas import Sponsorship
 from tavla.storage.models import Federation, Tournament, TournamentEntrant, User
 
@@ -154,12 +154,7 @@ async def sponsor(
             tid, body.sponsor, body.amount_cents, actor=actor_name, key=keys[1]
         )
     except ConflictError:
-        raise ApiError(
-            409,
-            "conflict",
-            N_("the reference {reference} is already booked for another movement"),
-            reference=body.reference or "",
-        ) from None
+        raise reference_taken(body.reference) from None
     except LedgerError as error:
         raise ApiError(409, "conflict", N_("not possible: {detail}"), detail=str(error)) from None
     return {"id": record.id, "repeated": record.repeated, "pool": await terms_of(ledger, tournament.id)}
