@@ -4,6 +4,8 @@ the changes of the server's own (a flag, a bot's move) are tried again, a bot's 
 from __future__ import annotations
 
 import asyncio
+import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -17,7 +19,7 @@ from tavla.server.live import room as room_module
 from tavla.server.live.bots import BotChooser
 from tavla.server.live.changes import Change
 from tavla.server.live.dicefeed import DiceFeed
-from tavla.server.live.room import STORE_RETRY_S, Room, SeatInfo
+from tavla.server.live.room import Room, SeatInfo
 from tavla.server.live.thinking import BotThinking
 
 
@@ -36,10 +38,12 @@ class Viewer:
 class FlakyStore:
     def __init__(self) -> None:
         self.fail = False
+        self.refused = 0
         self.stored: list[Change] = []
 
     async def __call__(self, room: Room, change: Change) -> None:
         if self.fail:
+            self.refused += 1
             raise OSError("disk full")
         self.stored.append(change)
 
@@ -105,6 +109,14 @@ def test_a_refused_store_changes_nothing_and_the_same_intent_succeeds_later() ->
     asyncio.run(_scenario())
 
 
+async def _until(condition: Callable[[], bool], within_s: float = 10.0) -> None:
+    """Wait for an outcome rather than a fixed time: on a loaded machine the loop's
+    timers come late."""
+    deadline = time.monotonic() + within_s
+    while not condition() and time.monotonic() < deadline:
+        await asyncio.sleep(0.01)
+
+
 async def _flag_scenario() -> None:
     store = FlakyStore()
     clock = ClockSettings(move_ms=0, reserve_ms=200)
@@ -125,10 +137,10 @@ async def _flag_scenario() -> None:
         await room._commit(start)
     assert room.state.actor is not None and not room.state.over
     store.fail = True  # the database is away when the flag falls
-    await asyncio.sleep(0.5)
+    await _until(lambda: store.refused > 0)
     assert not room.state.over
     store.fail = False
-    await asyncio.sleep(2 * STORE_RETRY_S + 0.2)
+    await _until(lambda: room.state.over)
     assert room.state.over and [result.reason for result in room.state.results] == ["flag"]
     assert store.stored[-1].actions[-1].kind == ActionKind.FLAG
     room.close()
@@ -154,8 +166,12 @@ class FailingBot:
         return await self.chooser(room, seat)
 
 
-async def _bot_scenario(failures: int) -> tuple[int, int, int]:
-    """(the bot's calls, the version before, the version after waiting)."""
+async def _bot_scenario(failures: int, settled: Callable[[FailingBot, Room], bool]) -> tuple[int, int, int]:
+    """(the bot's calls, the version before, the version once ``settled`` holds and a
+    while longer than every retry's delay has passed).
+
+    The scenario waits for the outcome rather than for a fixed time: on a loaded
+    machine the loop's callbacks come late, and a fixed wait would cut the retries short."""
     settings = MatchSettings(game="tabla", names=("bot one", "bot two"))
     room = Room(
         "g3",
@@ -174,7 +190,8 @@ async def _bot_scenario(failures: int) -> tuple[int, int, int]:
         room._advance(start)
         await room._commit(start)
     version = room.book.version
-    await asyncio.sleep(0.35)
+    await _until(lambda: settled(bot, room))
+    await asyncio.sleep(0.1 + sum(room_module.BOT_RETRIES_S))
     after = room.book.version
     room.close()
     await bot.chooser.thinking.aclose()
@@ -183,7 +200,7 @@ async def _bot_scenario(failures: int) -> tuple[int, int, int]:
 
 def test_a_bot_whose_thinking_fails_tries_again_and_plays(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(room_module, "BOT_RETRIES_S", (0.05, 0.1, 0.2))
-    calls, version, after = asyncio.run(_bot_scenario(failures=2))
+    calls, version, after = asyncio.run(_bot_scenario(2, lambda bot, room: bot.calls > 3))
     assert calls > 3 and after > version  # two failures, then the bots play on
 
 
@@ -191,7 +208,7 @@ def test_a_bot_that_keeps_failing_stops_after_its_retries(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     monkeypatch.setattr(room_module, "BOT_RETRIES_S", (0.01, 0.02, 0.03))
-    calls, version, after = asyncio.run(_bot_scenario(failures=100))
+    calls, version, after = asyncio.run(_bot_scenario(100, lambda bot, room: bot.calls >= 4))
     assert (calls, after) == (4, version)  # the first try and three more, then nothing
     # The operator's log says the bot gave up (the game waits for an arbiter).
     assert any("gives up after 4 failures" in record.getMessage() for record in caplog.records)
