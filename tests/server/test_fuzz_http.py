@@ -9,6 +9,7 @@ request changes nothing in the database. ``FUZZ_HTTP_EXAMPLES`` draws more
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 from collections import Counter
@@ -20,6 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests.server.federation_world import World, build_world
 from tests.server.hostile import HOSTILE_TEXT, JSON_VALUES, SCALARS, dump, game_ids, nested, routes, settled
+
+from tavla.server.nul import RefuseNul
 
 EXAMPLES = int(os.environ.get("FUZZ_HTTP_EXAMPLES", "600"))
 SHORT_TEXT = HOSTILE_TEXT.filter(lambda t: len(t) < 2000)
@@ -240,3 +243,32 @@ def test_a_nul_character_in_a_json_body_is_refused_alike_on_every_database(world
     # A backslash before "u0000" is no NUL: the text is stored as it was written.
     applied = world.post("outsider", "/api/federations/tbf/applications", {"contact_email": "a\\u0000@b.org"})
     assert applied.status_code == 201, applied.text[:300]
+
+
+@pytest.mark.timeout(30)
+def test_a_client_gone_in_the_middle_of_its_body_reaches_the_route_as_gone() -> None:
+    """The NUL check reads a JSON body before the route does: a client that leaves half
+    way is passed on as the part it sent and then its going away, as the route would
+    have read it itself."""
+    sent = [
+        {"type": "http.request", "body": b'{"contact_email": ', "more_body": True},
+        {"type": "http.disconnect"},
+    ]
+    seen: list[Any] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        seen.append(await receive())
+        seen.append(await receive())
+
+    async def receive() -> Any:
+        return sent.pop(0)
+
+    async def send(message: Any) -> None:  # the app answers nothing
+        raise AssertionError(message)
+
+    scope = {"type": "http", "method": "POST", "path": "/api/x", "query_string": b"", "headers": []}
+    asyncio.run(RefuseNul(app)(scope, receive, send))
+    assert seen == [
+        {"type": "http.request", "body": b'{"contact_email": ', "more_body": False},
+        {"type": "http.disconnect"},
+    ]

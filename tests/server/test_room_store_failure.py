@@ -129,6 +129,7 @@ async def _flag_scenario() -> None:
         [],
         DiceFeed(("a", "b"), [], "ab" * 32),
         save=store,
+        clock_base_ms=3_600_000,  # loaded an hour into the match: the timer counts from now
     )
     async with room.lock:
         start = Change(state=room.state)

@@ -80,6 +80,27 @@ def test_impossible_money_terms_are_refused(world: World, money: dict[str, Any])
     assert world.ok("GET", "nobody", "/api/federations/tbf/tournaments") == []
 
 
+@pytest.mark.parametrize(
+    ("shares", "said"),
+    [
+        ([0, 0], "prize_shares: at least one place wins a share above 0"),
+        ([50, -5], "invalid request: prize_shares.1: Input should be greater than or equal to 0"),
+    ],
+)
+def test_impossible_prize_shares_are_refused_in_the_site_s_words(
+    world: World, shares: list[int], said: str
+) -> None:
+    body = {
+        "name": "Kupa",
+        "game": "tabla",
+        "format": "knockout",
+        "match_lengths": [1],
+        "prize_shares": shares,
+    }
+    refused = world.send("POST", "admin", "/api/federations/tbf/tournaments", body)
+    assert refused.status_code == 422 and refused.json()["error"]["message"] == said, refused.text
+
+
 def test_a_sponsor_adds_to_the_pool_and_the_final_table_is_paid_once(world: World) -> None:
     tournament = world.create(game="tabla", format="knockout", match_lengths=[1, 1], prize_shares=[70, 30])
     gift = {"sponsor": "Efes", "amount_cents": 1000, "reference": "contract-1"}
@@ -149,3 +170,30 @@ def test_the_arbiters_confirmation_of_the_last_result_pays_the_prizes(world: Wor
     assert balance_of(world, "player", board["white"]) == 2500
     assert balance_of(world, "player", board["black"]) == 0
     assert books(world)["total_cents"] == 0
+
+
+@pytest.mark.parametrize("reference", [None, "contract-9"])
+def test_a_sponsorship_meeting_a_closed_pool_takes_the_sponsor_s_money_back_out(
+    world: World, reference: str | None
+) -> None:
+    """The pool closes (prizes paid) between the sponsorship's check of the tournament and
+    its booking: refused, and the sponsor's deposit goes back out, however often sent."""
+    tournament = world.create(game="tabla", format="knockout", match_lengths=[1], prize_shares=[100])
+
+    async def close_the_pool() -> None:
+        engine = open_engine(world.database_url)
+        try:
+            await Ledger(sessions(engine)).cancel_tournament(f"t{tournament}", actor="test")
+        finally:
+            await engine.dispose()
+
+    asyncio.run(close_the_pool())
+    gift = {"sponsor": "Efes", "amount_cents": 1000, "reference": reference}
+    for _ in range(2):
+        refused = world.send("POST", "admin", f"/api/tournaments/{tournament}/sponsorships", gift)
+        assert refused.status_code == 409 and refused.json()["error"] == {
+            "code": "finished",
+            "message": "not now: the tournament's prize pool is closed",
+        }, refused.text
+        assert balance_of(world, "sponsor", "Efes") == 0 and books(world)["total_cents"] == 0
+        assert pool(world, tournament)["pool_cents"] == 0

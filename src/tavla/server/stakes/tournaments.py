@@ -17,11 +17,10 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tavla.ledger.accounts import player_account, pool_account, sponsor_account
 from tavla.ledger.errors import (
-    AmountError,
     ConflictError,
     InsufficientFundsError,
     LedgerError,
-    PrizeError,
+    TournamentClosedError,
     TournamentNotInLedgerError,
 )
 from tavla.ledger.service import Ledger
@@ -46,10 +45,11 @@ def checked_terms(federation: Federation, fee_cents: int, shares: list[int]) -> 
         return None
     if not shares:
         raise invalid(N_("prize_shares: a tournament with an entry fee says how its pool is shared"))
-    try:
-        return TournamentTerms("pending", federation.slug, fee_cents, tuple(shares))
-    except (AmountError, PrizeError) as error:
-        raise invalid(N_("not a possible amount: {detail}"), detail=str(error)) from None
+    # The schema holds each share at 0 or more; the ledger would refuse all of them 0
+    # in its own English words.
+    if not any(shares):
+        raise invalid(N_("prize_shares: at least one place wins a share above 0"))
+    return TournamentTerms("pending", federation.slug, fee_cents, tuple(shares))
 
 
 async def open_books(ledger: Ledger, tournament: Tournament, terms: TournamentTerms) -> None:
@@ -145,18 +145,26 @@ async def sponsor(
             f"sponsorship:{federation.slug}:{body.reference}",
         )
     )
+    actor_name = f"admin:{actor.name}"
+    deposited = None
     try:
         if await terms_of(ledger, tournament.id) is None:
             raise ApiError(409, "no_pool", N_("this tournament has no prize pool"))
-        actor_name = f"admin:{actor.name}"
-        await ledger.deposit(account, body.amount_cents, actor=actor_name, reason="sponsorship", key=keys[0])
+        deposited = await ledger.deposit(
+            account, body.amount_cents, actor=actor_name, reason="sponsorship", key=keys[0]
+        )
         record = await ledger.sponsor_tournament(
             tid, body.sponsor, body.amount_cents, actor=actor_name, key=keys[1]
         )
     except ConflictError:
         raise reference_taken(body.reference) from None
-    except LedgerError as error:
-        raise ApiError(409, "conflict", N_("not possible: {detail}"), detail=str(error)) from None
+    except TournamentClosedError:
+        # Paid out between the check above and the booking: the money this request
+        # paid in goes back out, so no balance is left where no page can reach it (a
+        # repeated reference paid nothing in now).
+        if deposited is not None and not deposited.repeated:
+            await ledger.withdraw(account, body.amount_cents, actor=actor_name, reason="sponsorship refused")
+        raise ApiError(409, "finished", N_("not now: the tournament's prize pool is closed")) from None
     return {"id": record.id, "repeated": record.repeated, "pool": await terms_of(ledger, tournament.id)}
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from tavla.server.stakes.schemas import MAX_CENTS
@@ -19,7 +21,7 @@ class TournamentCreate(BaseModel):
     """Swiss only: the rounds to play."""
     entry_fee_cents: StrictInt = Field(default=0, ge=0, le=MAX_CENTS)
     """Charged on registration, into the prize pool (docs/ledger.md)."""
-    prize_shares: list[StrictInt] = Field(default_factory=list, max_length=64)
+    prize_shares: list[Annotated[StrictInt, Field(ge=0)]] = Field(default_factory=list, max_length=64)
     """The pool's shares per place, best first (50, 30, 20: percentages or any weights)."""
 
 
