@@ -34,6 +34,8 @@ MAX_MESSAGE = 4096
 """The longest message a client may send (the longest intent is far shorter)."""
 QUEUE_LIMIT = 256
 """Messages waiting for a slow client before it is cut off (it reconnects and syncs)."""
+WRITER_GRACE_S = 1.0
+"""How long a dropped socket's writer may take to send what was queued and the close."""
 
 
 class Connection:
@@ -87,6 +89,15 @@ class Connection:
                 return
             text = message if isinstance(message, str) else json.dumps(message, separators=(",", ":"))
             await self.socket.send_text(text)
+
+
+async def let_the_writer_finish(connection: Connection, writer: asyncio.Task[None]) -> None:
+    """A dropped socket's writer sends what was queued and the close that tells the client
+    to come back. It has ``WRITER_GRACE_S`` for it: a client that stopped reading, or a
+    socket that fails under it, must not keep the handler from leaving the room."""
+    if connection.closed and not writer.done():
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(asyncio.shield(writer), WRITER_GRACE_S)
 
 
 async def _handshake(socket: WebSocket) -> tuple[Platform, SessionInfo | None] | None:
@@ -219,10 +230,7 @@ async def _game_socket(socket: WebSocket, game_id: str) -> None:
     except WebSocketDisconnect:
         pass
     finally:
-        if connection.closed and not writer.done():
-            # Dropped: what was queued, and the close that tells the client to come back.
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(asyncio.shield(writer), 1.0)
+        await let_the_writer_finish(connection, writer)
         connection.closed = True
         writer.cancel()
         if room is not None:
