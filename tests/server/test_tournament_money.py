@@ -197,3 +197,12 @@ def test_a_sponsorship_meeting_a_closed_pool_takes_the_sponsor_s_money_back_out(
         }, refused.text
         assert balance_of(world, "sponsor", "Efes") == 0 and books(world)["total_cents"] == 0
         assert pool(world, tournament)["pool_cents"] == 0
+    if reference is not None:
+        # The reference is spent: another tournament's pool does not take it either.
+        other = world.create(game="tabla", format="knockout", match_lengths=[1], prize_shares=[100])
+        again = world.send("POST", "admin", f"/api/tournaments/{other}/sponsorships", gift)
+        assert again.status_code == 409 and again.json()["error"] == {
+            "code": "conflict",
+            "message": "the reference contract-9 is already booked for another movement",
+        }, again.text
+        assert pool(world, other)["pool_cents"] == 0 and books(world)["total_cents"] == 0

@@ -156,7 +156,9 @@ async def sponsor(
         record = await ledger.sponsor_tournament(
             tid, body.sponsor, body.amount_cents, actor=actor_name, key=keys[1]
         )
-    except ConflictError:
+    except (ConflictError, InsufficientFundsError):
+        # (Short of money only when the reference's deposit was paid back out before: a
+        # reference given to a pool that had closed is spent.)
         raise reference_taken(body.reference) from None
     except TournamentClosedError:
         # Paid out between the check above and the booking: the money this request
