@@ -94,12 +94,15 @@ SAMPLE_FILE := mutants/sample-$(SAMPLE)-$(SEED).txt
 
 mutate: $(VENV)/.mutation-installed
 ifeq ($(SAMPLE),)
+	@# mutmut copies the data files (translations, templates, weights) once: bring them up to date.
+	$(PY) tests/mutation_platform.py --data .
 	$(VENV)/bin/mutmut run --max-children $(MUTATE_JOBS) $(GLOBS)
 	$(PY) tests/mutation_summary.py $(GLOBS)
 else
 	@# A pattern that names no mutant only generates the mutants and the test map (mutmut
 	@# then exits with an error, having found no mutant to run).
 	[ -n "$$(ls mutants/src 2>/dev/null)" ] || $(VENV)/bin/mutmut run "tavla.no_such_module.*" || [ -s mutants/mutmut-stats.json ]
+	$(PY) tests/mutation_platform.py --data .
 	$(PY) tests/mutation_sample.py $(SAMPLE) $(SEED) $(GLOBS) > $(SAMPLE_FILE)
 	$(PY) tests/mutation_sample.py $(if $(RESUME),--pending) $(SAMPLE) $(SEED) $(GLOBS) > $(SAMPLE_FILE).run
 	[ ! -s $(SAMPLE_FILE).run ] || $(VENV)/bin/mutmut run --max-children $(MUTATE_JOBS) $$(cat $(SAMPLE_FILE).run)

@@ -3,6 +3,8 @@
 Usage: ``python tests/mutation_platform.py DIR``: brings DIR up to date with the
 project's sources, tests and documents, and writes its ``pyproject.toml`` with the
 project's ``[tool.mutmut-platform]`` table in place of ``[tool.mutmut]``.
+``python tests/mutation_platform.py --data DIR``: brings the data files of DIR's
+``mutants/src`` up to date with DIR's ``src`` (``make mutate`` does it before each run).
 
 mutmut reads one configuration, from the ``pyproject.toml`` of the folder it runs
 in, and keeps its mutants and its map of tests in that folder's ``mutants/``. The
@@ -69,7 +71,34 @@ def sync(target: Path) -> None:
         destination.write_text(pyproject)
 
 
+def refresh_data(project: Path) -> list[Path]:
+    """Copies into ``project/mutants/src`` each file of ``project/src`` that is not Python
+    and changed since (translations, page templates, static files, weights): mutmut
+    copies them once, when it first makes its mutants, and regenerates only the Python
+    modules after that, so a test reading a newer one would fail on every mutant. The
+    files copied, as paths under ``src``."""
+    source, mutants = project / "src", project / "mutants" / "src"
+    copied = []
+    for path in sorted(source.rglob("*")):
+        relative = path.relative_to(source)
+        if not path.is_file() or path.suffix == ".py" or any(relative.match(skip) for skip in SKIPPED):
+            continue
+        if "__pycache__" in relative.parts:
+            continue
+        target = mutants / relative
+        before = target.stat().st_mtime_ns if target.exists() else None
+        target.parent.mkdir(parents=True, exist_ok=True)
+        copy_if_changed(str(path), str(target))
+        if target.stat().st_mtime_ns != before:
+            copied.append(relative)
+    return copied
+
+
 def main(argv: list[str]) -> int:
+    if len(argv) == 2 and argv[0] == "--data":
+        for relative in refresh_data(Path(argv[1]).resolve()):
+            print(f"mutants/src/{relative.as_posix()}: refreshed")
+        return 0
     if len(argv) != 1:
         print(__doc__, file=sys.stderr)
         return 2

@@ -38,3 +38,26 @@ def test_a_file_is_copied_again_only_when_it_changed(tmp_path: Path) -> None:
     source.write_text("two!")
     mutation_platform.copy_if_changed(str(source), str(target))
     assert target.read_text() == "two!"
+
+
+def test_the_mutants_data_files_follow_the_sources_and_their_python_is_left_alone(tmp_path: Path) -> None:
+    """mutmut regenerates only Python modules: a translation, a page or a weights file
+    changed since it made its mutants must reach its copy, and its mutated Python must not
+    be overwritten."""
+    source, mutants = tmp_path / "src" / "pkg", tmp_path / "mutants" / "src" / "pkg"
+    (source / "locale").mkdir(parents=True)
+    (source / "__pycache__").mkdir()
+    mutants.mkdir(parents=True)
+    (source / "game.py").write_text("original = 1\n")
+    (mutants / "game.py").write_text("original = 1  # with every mutant\n")
+    (source / "__pycache__" / "game.cpython-311.pyc").write_bytes(b"\x00")
+    (source / "locale" / "messages.po").write_text('msgid "new"\n')
+    (source / "page.html").write_text("<p>new</p>")
+    (mutants / "page.html").write_text("<p>old</p>")
+    copied = mutation_platform.refresh_data(tmp_path)
+    assert copied == [Path("pkg/locale/messages.po"), Path("pkg/page.html")]
+    assert (mutants / "locale" / "messages.po").read_text() == 'msgid "new"\n'
+    assert (mutants / "page.html").read_text() == "<p>new</p>"
+    assert (mutants / "game.py").read_text() == "original = 1  # with every mutant\n"
+    assert not (mutants / "__pycache__").exists()
+    assert mutation_platform.refresh_data(tmp_path) == []  # nothing changed since
