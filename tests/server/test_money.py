@@ -4,7 +4,7 @@ reads alone, the federation's books, and refusals that change nothing."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -231,11 +231,25 @@ def test_the_books_sum_to_zero_and_cash_is_what_is_held_for_others(world: World)
     )
 
 
+@pytest.fixture
+def speaking(world: World) -> Iterator[Callable[[str], None]]:
+    """Sets the member's and the administrator's language for one test, and gives them
+    back English after it, whatever order the module's tests run in."""
+
+    def speak(language: str) -> None:
+        for name in ("member", "admin"):
+            prefer(world, name, language)
+
+    yield speak
+    speak("en")
+
+
 @pytest.mark.parametrize("language", ["tr", "bg", "en"])
-def test_the_money_pages_in_every_language(world: World, language: str) -> None:
+def test_the_money_pages_in_every_language(
+    world: World, speaking: Callable[[str], None], language: str
+) -> None:
     deposit(world, "admin", "member", {"amount_cents": 125})
-    for name in ("member", "admin"):
-        prefer(world, name, language)
+    speaking(language)
     own = world.get("member", "/federations/tbf/money")
     assert own.status_code == 200 and 'id="statement"' in own.text
     # Who recorded it, in the reader's words: the ledger's "admin:admin" is not shown.
