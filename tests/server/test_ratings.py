@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from alembic import command
-from sqlalchemy import create_engine, select, text, update
+from sqlalchemy import create_engine, insert, select, text, update
 from tests.server.federation_world import sync_url
 from tests.server.test_i18n import untranslated
 from tests.server.test_tournaments import enter_people, in_play, page, resign
@@ -25,7 +25,7 @@ from tavla.server.ratings import apply, plot
 from tavla.server.ratings.plot import PlotPoint, history_plot
 from tavla.server.tournaments.stored import load, tournament_at
 from tavla.storage.database import _alembic_config
-from tavla.storage.models import PlayerRating, RatingChange, TournamentPairing
+from tavla.storage.models import Federation, PlayerRating, RatingChange, TournamentPairing, User
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -321,6 +321,28 @@ def test_the_profile_plots_the_history_and_lists_the_changes(world: World) -> No
         assert re.fullmatch(r"\+\d+\.\d\d" if result == "Win" else r"-\d+\.\d\d", change), (result, change)
     assert "bora" in section and "cem" in section
     assert 'id="rating-' not in world.site.as_(None).get("/u/deniz").text  # never rated
+
+
+def test_the_profile_lists_each_federation_by_name_then_each_game(world: World) -> None:
+    engine = create_engine(sync_url(world.database_url))
+    try:
+        with engine.begin() as connection:
+            federation = {
+                slug: id_ for slug, id_ in connection.execute(select(Federation.slug, Federation.id))
+            }
+            ali = connection.execute(select(User.id).where(User.name == "ali")).scalar_one()
+            for slug, game in (("bfb", "tabla"), ("tbf", "tapa"), ("tbf", "abluka")):
+                connection.execute(
+                    insert(PlayerRating).values(
+                        federation_id=federation[slug], game=game, user_id=ali, rating=1500.0, updated_ms=0
+                    )
+                )
+    finally:
+        engine.dispose()
+    page = world.site.as_(None).get("/u/ali").text
+    shown = re.findall(r'id="rating-(\w+)-(\w+)"', page)
+    # "Türkiye Tavla Federasyonu" before "Българска федерация по табла", as the names sort.
+    assert shown == [("tbf", "abluka"), ("tbf", "tapa"), ("bfb", "tabla")]
 
 
 def test_migration_0005_adds_the_ratings_and_goes_back(tmp_path: Path) -> None:

@@ -165,7 +165,9 @@ def test_players_are_matched_by_name_or_enter_as_guests_and_every_result_kind_is
         (p["white_number"], p["black_number"]): p["result"] for p in shown["played_rounds"][1]["pairings"]
     }
     assert results == {(4, 1): "white", (5, 2): "black", (3, None): "bye", (6, None): "half_bye"}
-    assert all(p["official"] and p["game_id"] is None for r in shown["played_rounds"] for p in r["pairings"])
+    imported = [p for r in shown["played_rounds"] for p in r["pairings"]]
+    assert all(p["official"] and p["game_id"] is None for p in imported)
+    assert all(p["white_confirmed"] and p["black_confirmed"] for p in imported)  # nothing left to sign
     # The file's points, and its tie-breaks as the pure standings count them.
     report = read_trf(text)
     table = {s.number: s for s in standings(report.entrants, 2)}
@@ -250,6 +252,7 @@ def test_a_file_that_cannot_be_used_is_refused_naming_the_line_and_creates_nothi
         good.replace("XXR 4\n", ""): "the number of rounds is missing",
         replace_line(good, 10, "0000 - Z", "0000 - Z  0000 - H"): "line 10: player 7 is marked absent",
         good.replace("XXR 4", "XXR 7"): "7 Swiss rounds need more than 7 players",
+        good.replace("XXR 4", "XXR 1"): "2 rounds are written but XXR says the tournament has 1",
         "012 Empty\nXXR 3\n": "no player (001) lines",
         # Round 1 all forfeits without colours: only XXC says who had White, and the site
         # reads the first colour back from the games' colours (white when there are none).

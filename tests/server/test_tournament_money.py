@@ -112,6 +112,7 @@ def test_a_sponsor_adds_to_the_pool_and_the_final_table_is_paid_once(world: Worl
     assert given["pool"]["pool_cents"] == 1000 and not given["repeated"]
     again = world.ok("POST", "admin", url, gift)  # the same contract, recorded twice
     assert again["repeated"] and pool(world, tournament)["pool_cents"] == 1000
+    assert isinstance(given["id"], int) and again["id"] == given["id"]  # one movement in the books
     # The same contract with another sum: refused, the pool as it was.
     changed = world.send("POST", "admin", url, {**gift, "amount_cents": 2000})
     assert changed.status_code == 409 and changed.json()["error"]["code"] == "conflict", changed.text
