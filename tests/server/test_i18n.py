@@ -18,7 +18,7 @@ from tests.server.conftest import Player, Site
 from tests.server.play import Seat
 
 from tavla.server import i18n_catalog
-from tavla.server.errors import ApiError
+from tavla.server.errors import ApiError, invalid_request
 from tavla.server.i18n import Money, money, number, score, translate, translations
 from tavla.server.live.basics import BOT_NAMES, bot_name
 
@@ -156,6 +156,16 @@ def test_an_amount_of_money_in_a_message_follows_the_reader() -> None:
     assert refusal.message == "1,000.50 available"
     assert refusal.text("tr").startswith("1.000,50 ")
     assert refusal.text("bg").startswith(f"1{NBSP}000,50 ")
+
+
+def test_a_schema_problem_is_framed_with_where_it_is_and_pydantic_s_words() -> None:
+    problem = {"loc": ("body", "prize_shares", 1), "msg": "Input should be greater than or equal to 0"}
+    assert invalid_request(problem) == (
+        "invalid request: {detail}",
+        {"detail": "prize_shares.1: Input should be greater than or equal to 0"},
+    )
+    # A problem without a place or words (none the framework reports) still reads as one.
+    assert invalid_request({}) == ("invalid request: {detail}", {"detail": "invalid request"})
 
 
 # ------------------------------------------------------------------ pages

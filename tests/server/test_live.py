@@ -354,7 +354,10 @@ def analysed_by_the_bot(site: Site, game_id: str, game: str) -> None:
 
     answer = site.as_(None).get(f"/api/games/{game_id}/analysis")
     if game == "abluka":  # a search plays it: no network reviews it
-        assert answer.status_code == 409 and answer.json()["error"]["code"] == "no_analysis"
+        assert answer.status_code == 409 and answer.json()["error"] == {
+            "code": "no_analysis",
+            "message": "no bot analyses abluka games yet",
+        }
         return
     assert answer.status_code == 200, answer.text
     found = answer.json()
@@ -470,3 +473,5 @@ def test_a_game_offered_with_rule_options_is_played_under_them(site: Site) -> No
     assert wrong.status_code == 422 and "mother_pin_wins" in wrong.json()["error"]["message"]
     page = site.as_(player).get("/")
     assert 'data-options-for="tapa"' in page.text and 'data-option="progressive_from_roll"' in page.text
+    # A number's field holds the option's range (gulbara's progressive doubles, RULES.md 6.2).
+    assert 'data-option="progressive_from_roll" value="4" min="1" max="4"' in page.text
