@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from tests.server.conftest import DATABASES, _postgres_database
-from tests.server.federation_world import World, build_world
+from tests.server.federation_world import TBF, World, build_world
 from tests.server.test_i18n import untranslated
 
 from tavla.server.i18n import translate
@@ -101,6 +101,9 @@ def test_only_the_federations_administrator_moves_money(world: World, who: str, 
     for kind in ("deposits", "withdrawals"):
         refused = world.post(who, f"/api/federations/tbf/money/member/{kind}", {"amount_cents": 100})
         assert refused.status_code == status, refused.text
+        if status == 403:
+            said = refused.json()["error"]["message"]
+            assert said == f"only an administrator of {TBF} may move money or read its books"
     assert world.get("admin", "/api/federations/tbf/books").json() == before
 
 
