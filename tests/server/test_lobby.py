@@ -69,6 +69,15 @@ def test_an_offer_appears_for_everybody_and_goes_when_cancelled(site: Site) -> N
     assert site.as_(None).get("/api/lobby").json()["offers"] == []
 
 
+def test_an_abluka_offer_is_shown_in_sets(site: Site) -> None:
+    """Abluka's matches are counted in sets, not points (RULES.md 8.3): its row says so."""
+    ayse = site.register("ayse")
+    offer = site.post(ayse, "/api/offers", {"game": "abluka", "sets": 3})
+    assert offer.status_code == 201, offer.text
+    row = next(o for o in site.as_(None).get("/api/lobby").json()["offers"] if o["id"] == offer.json()["id"])
+    assert row["settings"]["in_sets"] is True and row["settings"]["sets"] == 3
+
+
 def test_a_money_games_cube_options_are_shown_in_its_lobby_row(site: Site) -> None:
     """A player choosing an offer sees its cube's house rules (RULES.md 9) before accepting."""
     ayse = site.register("ayse")

@@ -345,6 +345,11 @@ def test_a_tournament_refuses_impossible_settings(world: World) -> None:
     ):
         answer = refused(world, "admin", "POST", create, 422, choice)
         assert answer.json()["error"]["message"].startswith(f"{field}: "), (choice, answer.text)
+    too_long = {"name": "Kupa", "format": "knockout", "match_lengths": [26]}
+    said = refused(world, "admin", "POST", create, 422, too_long).json()["error"]["message"]
+    assert said == "match_lengths: each length is 1 to 25"
+    # The longest match the site plays is allowed.
+    world.create(game="tabla", format="knockout", match_lengths=[25])
 
 
 def page(world: World, who: str, path: str, language: str = "en") -> Any:
