@@ -259,6 +259,17 @@ def test_a_bad_federation_is_refused_saying_which_field(
     assert world.snapshot() == before
 
 
+def test_a_federation_s_name_is_counted_once_its_spaces_are_tidied(world: World) -> None:
+    """2 to 80 characters, counted after the spaces around it and runs of them inside are
+    tidied ("  X  " is one character)."""
+    for name in ("  X  ", "X" * 81):
+        response = world.post("owner", "/api/federations", {"name": name, "slug": "fine"})
+        assert response.status_code == 422
+        assert response.json()["error"]["message"] == "name: a federation's name is 2 to 80 characters"
+    made = world.post("owner", "/api/federations", {"name": "  Ege   Tavla  ", "slug": "ege"})
+    assert made.status_code == 201 and made.json()["name"] == "Ege Tavla", made.text
+
+
 def test_a_taken_address_an_unknown_account_and_a_guest_are_refused(world: World) -> None:
     before = world.snapshot()
     taken = world.post("owner", "/api/federations", {"name": "Again", "slug": "tbf"})

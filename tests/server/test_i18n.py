@@ -153,7 +153,7 @@ def test_numbers_are_written_as_each_language_writes_them(language: str, written
 
 def test_an_amount_of_money_in_a_message_follows_the_reader() -> None:
     refusal = ApiError(409, "insufficient_funds", "{available} available", available=Money(100050))
-    assert refusal.message == "1,000.50 available"
+    assert refusal.message == "1,000.50 available" and str(refusal) == refusal.message  # in a log
     assert refusal.text("tr").startswith("1.000,50 ")
     assert refusal.text("bg").startswith(f"1{NBSP}000,50 ")
 
