@@ -315,6 +315,29 @@ def play_out(seat: Seat, limit: int = 3000, resign_after: int | None = None) -> 
     raise AssertionError("the match did not end")
 
 
+def test_a_bot_answers_a_double(site: Site) -> None:
+    """Offered the cube, the bot takes or drops it (RULES.md 9.2): either way the match goes on."""
+    player = site.register("ayse")
+    game_id = site.bot_game(player, game="tabla", length=5, level="medium")
+    with site.as_(player).websocket_connect(f"/ws/game/{game_id}") as socket:
+        seat = Seat(socket)
+        for _ in range(40):  # play until it is this seat's turn to roll with the cube at hand
+            state = seat.wait(lambda s: s["match"]["actor"] == s["seat"])
+            if state["match"]["phase"] == "roll" and state["match"]["cube"]["may_double"]:
+                break
+            action = first_legal(state)
+            assert action is not None and seat.send(action)["type"] == "ack"
+        else:
+            raise AssertionError("the cube never came to hand")
+        games_before = len(state["match"]["results"])
+        assert seat.send({"kind": "double"})["type"] == "ack"
+        answered = seat.wait(lambda s: s["match"]["phase"] != "double")
+        match = answered["match"]
+        taken = match["cube"]["value"] == 2 and match["cube"]["owner"] == 1 - seat.state["seat"]
+        passed = len(match["results"]) == games_before + 1 and match["results"][-1]["reason"] == "drop"
+        assert taken or passed, match
+
+
 @pytest.mark.parametrize("game", ["tabla", "abluka"])
 def test_a_game_against_a_bot_is_played_to_the_end_and_archived(
     site: Site, game: str, tmp_path: Path, player_name: str = "ayse"
