@@ -218,6 +218,44 @@ def test_a_bot_that_keeps_failing_stops_after_its_retries(
     assert len(failed) == 4 and all(record.exc_info is not None for record in failed)
 
 
+async def _bot_store_scenario() -> tuple[int, int, int]:
+    """(the refused saves, the version once the database refused the bot's move, the
+    version once it is back)."""
+    store = FlakyStore()
+    settings = MatchSettings(game="tabla", names=("bot one", "bot two"))
+    room = Room(
+        "g5",
+        settings,
+        (SeatInfo("bot one", None, "medium"), SeatInfo("bot two", None, "medium")),
+        new_state(settings),
+        [],
+        DiceFeed(("a", "b"), [], "ab" * 32),
+        save=store,
+    )
+    chooser = BotChooser(50, BotThinking(0))
+    async with room.lock:
+        start = Change(state=room.state)
+        room._apply(start, MatchAction(ActionKind.START, None, "", room.now()))
+        room._advance(start)
+        await room._commit(start)
+    store.fail = True  # the database is away as the first bot's move is ready
+    room.bot_chooser = chooser
+    room.schedule()
+    await _until(lambda: store.refused > 0)
+    refused_at = room.book.version
+    store.fail = False
+    await _until(lambda: room.book.version > refused_at)
+    after = room.book.version
+    room.close()
+    await chooser.thinking.aclose()
+    return store.refused, refused_at, after
+
+
+def test_a_bot_s_move_the_database_refused_is_stored_once_it_is_back() -> None:
+    refused, refused_at, after = asyncio.run(_bot_store_scenario())
+    assert refused >= 1 and after > refused_at
+
+
 def test_stopping_waits_for_the_room_steps_still_running_but_not_for_ever() -> None:
     """The server lets every change in flight be stored whole before it closes the
     database, and stops anyway after its grace when a step never ends."""
