@@ -15,14 +15,17 @@ from typing import Any, cast
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, update
 from sqlalchemy.exc import DBAPIError, OperationalError
 from starlette.testclient import WebSocketTestSession
 from tests.server.conftest import Player, Site, make_settings
+from tests.server.federation_world import sync_url
 from tests.server.play import Seat
 from tests.server.served import Account, Served
 
 from tavla.server.app import create_app
 from tavla.server.lobby import MAX_OPEN_OFFERS
+from tavla.storage.models import LiveGame
 
 MAX_MESSAGES = 40
 
@@ -76,6 +79,25 @@ def test_an_abluka_offer_is_shown_in_sets(site: Site) -> None:
     assert offer.status_code == 201, offer.text
     row = next(o for o in site.as_(None).get("/api/lobby").json()["offers"] if o["id"] == offer.json()["id"])
     assert row["settings"]["in_sets"] is True and row["settings"]["sets"] == 3
+
+
+def test_the_live_games_are_listed_oldest_first(site: Site, database_url: str) -> None:
+    """Whatever their ids (random), the games being played come in the order they began."""
+    player_of = {
+        site.bot_game(site.register(name), game="tabla", length=3): name for name in ("ayse", "mehmet")
+    }
+    newer, older = sorted(player_of)  # the older game gets the larger id: ids alone would list it second
+    engine = create_engine(sync_url(database_url))
+    try:
+        with engine.begin() as connection:
+            for game_id, created_ms in ((older, 1_000), (newer, 2_000)):
+                moved = update(LiveGame).where(LiveGame.id == game_id).values(created_ms=created_ms)
+                connection.execute(moved)
+    finally:
+        engine.dispose()
+    listed = site.as_(None).get("/api/games").json()["live"]
+    assert [game["id"] for game in listed] == [older, newer]
+    assert all(player_of[game["id"]] in game["players"] for game in listed)
 
 
 def test_a_money_games_cube_options_are_shown_in_its_lobby_row(site: Site) -> None:

@@ -76,6 +76,7 @@ async def _scenario() -> None:
     await room.intent(viewer, 1, room.book.version, {"kind": "step", "step": step})
     refusal = viewer.messages[-1]
     assert isinstance(refusal, dict) and refusal["type"] == "error" and refusal["code"] == "unavailable"
+    assert refusal["message"] == "the server could not store this; nothing changed, try again"
     assert (room.book.version, list(room.book.last_seq), room.pending_steps, room.state) == before
 
     store.fail = False
