@@ -100,6 +100,22 @@ def test_the_live_games_are_listed_oldest_first(site: Site, database_url: str) -
     assert all(player_of[game["id"]] in game["players"] for game in listed)
 
 
+def test_a_live_game_s_score_reaches_the_lobby_as_it_changes(site: Site) -> None:
+    """The lobby redraws a game being played when its score changes, not only when it starts
+    or ends (the rooms' changes travel to it a quarter of a second at a time)."""
+    ayse = site.register("ayse")
+    with site.as_(None).websocket_connect("/ws/lobby") as lobby:
+        game = site.bot_game(ayse, game="tabla", length=5, cube=False, level="medium")
+        lobby_until(lobby, lambda m: [g["score"] for g in m["live"] if g["id"] == game] == [[0, 0]])
+        with site.as_(ayse).websocket_connect(f"/ws/game/{game}") as socket:
+            seat = Seat(socket)
+            seat.wait(lambda s: s["match"]["actor"] == s["seat"] and s["match"]["phase"] == "roll")
+            assert seat.send({"kind": "resign", "level": "single"})["type"] == "ack"
+            scored = seat.wait(lambda s: sum(s["match"]["score"]) > 0)["match"]["score"]
+        shown = lobby_until(lobby, lambda m: [g["score"] for g in m["live"] if g["id"] == game] == [scored])
+        assert sum(scored) == 1 and game in {g["id"] for g in shown["live"]}
+
+
 def test_a_money_games_cube_options_are_shown_in_its_lobby_row(site: Site) -> None:
     """A player choosing an offer sees its cube's house rules (RULES.md 9) before accepting."""
     ayse = site.register("ayse")
