@@ -298,3 +298,23 @@ def test_the_lease_sweeps_leave_the_process_random_state_alone(tmp_path: Path) -
         assert random.getstate() == before
 
     run(tmp_path, scenario)
+
+
+def test_the_games_nobody_holds_are_taken_up_a_batch_at_a_time(tmp_path: Path) -> None:
+    """A sweep looks at a bounded batch of orphaned games; the next sweep finds the rest."""
+
+    async def scenario(engine: Any) -> None:
+        first, second = rooms_of(engine, "first"), rooms_of(engine, "second")
+        made = [
+            (await first.create(MatchSettings(game="tabla"), SEATS, client_seeds=SEEDS)).game_id
+            for _ in range(3)
+        ]
+        assert await second.leases.unowned() == []  # "first" holds them all
+        async with engine.begin() as connection:
+            await connection.execute(update(LiveGame).values(owner=None))  # "first" stopped
+        batch = await second.leases.unowned(limit=2)
+        assert len(batch) == 2 and set(batch) < set(made)
+        assert sorted(await second.leases.unowned()) == sorted(made)
+        first.close()
+
+    run(tmp_path, scenario)
