@@ -272,3 +272,36 @@ def test_a_client_gone_in_the_middle_of_its_body_reaches_the_route_as_gone() -> 
         {"type": "http.request", "body": b'{"contact_email": ', "more_body": False},
         {"type": "http.disconnect"},
     ]
+
+
+@pytest.mark.timeout(30)
+def test_a_body_sent_in_parts_is_read_whole_before_the_nul_check() -> None:
+    """A client may send its body in several parts: the check reads them all, so a NUL in
+    the second part is refused and a body without one reaches the route whole."""
+
+    def run(parts: list[bytes]) -> tuple[list[Any], list[Any]]:
+        sent = [
+            {"type": "http.request", "body": part, "more_body": index < len(parts) - 1}
+            for index, part in enumerate(parts)
+        ]
+        seen: list[Any] = []
+        answered: list[Any] = []
+
+        async def app(scope: Any, receive: Any, send: Any) -> None:
+            seen.append(await receive())
+
+        async def receive() -> Any:
+            return sent.pop(0) if sent else {"type": "http.disconnect"}
+
+        async def send(message: Any) -> None:
+            answered.append(message)
+
+        scope = {"type": "http", "method": "POST", "path": "/api/x", "query_string": b"", "headers": []}
+        asyncio.run(RefuseNul(app)(scope, receive, send))
+        return seen, answered
+
+    seen, answered = run([b'{"contact_email": "a', b'@b.org"}'])
+    assert seen == [{"type": "http.request", "body": b'{"contact_email": "a@b.org"}', "more_body": False}]
+    assert answered == []
+    seen, answered = run([b'{"contact_email": "a', b'\\u0000@b.org"}'])
+    assert seen == [] and answered[0]["status"] == 422
