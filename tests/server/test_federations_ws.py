@@ -103,18 +103,21 @@ def test_only_the_federations_arbiter_closes_the_chat(world: World, actor: str) 
 
 def test_a_public_games_spectators_and_arbiters_are_counted_apart(world: World) -> None:
     game = world.start_game("tbf", spectators=True)
-    with (
-        _connect(world, "player", game) as player_socket,
-        _connect(world, "outsider", game) as outsider_socket,
-    ):
-        # One at a time: each newcomer's first state counts everybody who came before.
-        first = Seat(outsider_socket).state
-        assert (first["spectators"], first["arbiters"]) == (1, 0)
-        with _connect(world, "arbiter", game) as arbiter_socket:
-            seen = Seat(arbiter_socket).state
-            assert (seen["spectators"], seen["arbiters"]) == (1, 1)
-            seen = Seat(player_socket).wait(lambda state: state["arbiters"] >= 1)
-            assert (seen["spectators"], seen["arbiters"]) == (1, 1)
+    with _connect(world, "player", game) as player_socket:
+        player = Seat(player_socket)
+        with _connect(world, "outsider", game) as outsider_socket:
+            # One at a time: each newcomer's first state counts everybody who came before.
+            first = Seat(outsider_socket).state
+            assert (first["spectators"], first["arbiters"]) == (1, 0)
+            with _connect(world, "arbiter", game) as arbiter_socket:
+                seen = Seat(arbiter_socket).state
+                assert (seen["spectators"], seen["arbiters"]) == (1, 1)
+                seen = player.wait(lambda state: state["arbiters"] >= 1)
+                assert (seen["spectators"], seen["arbiters"]) == (1, 1)
+            # Each leaves the count as he leaves the game.
+            seen = player.wait(lambda state: state["arbiters"] == 0)
+            assert seen["spectators"] == 1
+        assert player.wait(lambda state: state["spectators"] == 0)["arbiters"] == 0
 
 
 def test_an_arbiter_observes_without_acting_and_his_closing_reaches_the_players(world: World) -> None:
