@@ -6,39 +6,20 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from tests.server.test_room_store_failure import FlakyStore, Viewer
+from tests.server.test_room_store_failure import PEOPLE, FlakyStore, Viewer, a_room, start
 
-from tavla.match.actions import ActionKind, MatchAction
+from tavla.match.actions import ActionKind
 from tavla.match.clock import ClockSettings
-from tavla.match.settings import MatchSettings
-from tavla.match.state import new_state
 from tavla.server.live import room as room_module
-from tavla.server.live.changes import Change
-from tavla.server.live.dicefeed import DiceFeed
-from tavla.server.live.room import Room, SeatInfo
+from tavla.server.live.room import Room
 
 pytestmark = pytest.mark.timeout(30)
 
 
 async def _late_intent() -> tuple[Room, FlakyStore, Viewer]:
     store = FlakyStore()
-    settings = MatchSettings(
-        game="tabla", names=("ayse", "ivan"), clock=ClockSettings(move_ms=0, reserve_ms=100)
-    )
-    room = Room(
-        "g4",
-        settings,
-        (SeatInfo("ayse", 1, None), SeatInfo("ivan", 2, None)),
-        new_state(settings),
-        [],
-        DiceFeed(("a", "b"), [], "ab" * 32),
-        save=store,
-    )
-    async with room.lock:
-        start = Change(state=room.state)
-        room._apply(start, MatchAction(ActionKind.START, None, "", room.now()))
-        room._advance(start)
-        await room._commit(start)
+    room = a_room("g4", PEOPLE, store, ClockSettings(move_ms=0, reserve_ms=100))
+    await start(room)
     seat = room.state.actor
     assert seat is not None and room.builder is not None
     viewer = Viewer(seat)

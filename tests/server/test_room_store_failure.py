@@ -48,23 +48,37 @@ class FlakyStore:
         self.stored.append(change)
 
 
+PEOPLE = (SeatInfo("ayse", 1, None), SeatInfo("ivan", 2, None))
+BOTS = (SeatInfo("bot one", None, "medium"), SeatInfo("bot two", None, "medium"))
+
+
+def a_room(
+    game_id: str,
+    seats: tuple[SeatInfo, SeatInfo],
+    store: Any,
+    clock: ClockSettings | None = None,
+    **options: Any,
+) -> Room:
+    """A room of a new tabla match between ``seats`` on ``clock``, storing through
+    ``store``; ``options`` are the room's."""
+    settings = MatchSettings(game="tabla", names=(seats[0].name, seats[1].name), clock=clock)
+    feed = DiceFeed(("a", "b"), [], "ab" * 32)
+    return Room(game_id, settings, seats, new_state(settings), [], feed, save=store, **options)
+
+
+async def start(room: Room) -> None:
+    """The match begins: the opening roll is made and stored."""
+    async with room.lock:
+        started = Change(state=room.state)
+        room._apply(started, MatchAction(ActionKind.START, None, "", room.now()))
+        room._advance(started)
+        await room._commit(started)
+
+
 async def _scenario() -> None:
     store = FlakyStore()
-    settings = MatchSettings(game="tabla", names=("ayse", "ivan"))
-    room = Room(
-        "g1",
-        settings,
-        (SeatInfo("ayse", 1, None), SeatInfo("ivan", 2, None)),
-        new_state(settings),
-        [],
-        DiceFeed(("a", "b"), [], "ab" * 32),
-        save=store,
-    )
-    async with room.lock:
-        start = Change(state=room.state)
-        room._apply(start, MatchAction(ActionKind.START, None, "", room.now()))
-        room._advance(start)
-        await room._commit(start)
+    room = a_room("g1", PEOPLE, store)
+    await start(room)
     seat = room.state.actor
     assert seat is not None and room.builder is not None
     viewer = Viewer(seat)
@@ -120,23 +134,9 @@ async def _until(condition: Callable[[], bool], within_s: float = 10.0) -> None:
 
 async def _flag_scenario() -> None:
     store = FlakyStore()
-    clock = ClockSettings(move_ms=0, reserve_ms=200)
-    settings = MatchSettings(game="tabla", names=("ayse", "ivan"), clock=clock)
-    room = Room(
-        "g2",
-        settings,
-        (SeatInfo("ayse", 1, None), SeatInfo("ivan", 2, None)),
-        new_state(settings),
-        [],
-        DiceFeed(("a", "b"), [], "ab" * 32),
-        save=store,
-        clock_base_ms=3_600_000,  # loaded an hour into the match: the timer counts from now
-    )
-    async with room.lock:
-        start = Change(state=room.state)
-        room._apply(start, MatchAction(ActionKind.START, None, "", room.now()))
-        room._advance(start)
-        await room._commit(start)
+    # Loaded an hour into the match: the timer counts from the room's clock, not from 0.
+    room = a_room("g2", PEOPLE, store, ClockSettings(move_ms=0, reserve_ms=200), clock_base_ms=3_600_000)
+    await start(room)
     assert room.state.actor is not None and not room.state.over
     store.fail = True  # the database is away when the flag falls
     await _until(lambda: store.refused > 0)
@@ -174,23 +174,10 @@ async def _bot_scenario(failures: int, settled: Callable[[FailingBot, Room], boo
 
     The scenario waits for the outcome rather than for a fixed time: on a loaded
     machine the loop's callbacks come late, and a fixed wait would cut the retries short."""
-    settings = MatchSettings(game="tabla", names=("bot one", "bot two"))
-    room = Room(
-        "g3",
-        settings,
-        (SeatInfo("bot one", None, "medium"), SeatInfo("bot two", None, "medium")),
-        new_state(settings),
-        [],
-        DiceFeed(("a", "b"), [], "ab" * 32),
-        save=FlakyStore(),
-    )
+    room = a_room("g3", BOTS, FlakyStore())
     bot = FailingBot(failures)
     room.bot_chooser = bot
-    async with room.lock:
-        start = Change(state=room.state)
-        room._apply(start, MatchAction(ActionKind.START, None, "", room.now()))
-        room._advance(start)
-        await room._commit(start)
+    await start(room)
     version = room.book.version
     await _until(lambda: settled(bot, room))
     await asyncio.sleep(0.1 + sum(room_module.BOT_RETRIES_S))
@@ -223,22 +210,9 @@ async def _bot_store_scenario() -> tuple[int, int, int]:
     """(the refused saves, the version once the database refused the bot's move, the
     version once it is back)."""
     store = FlakyStore()
-    settings = MatchSettings(game="tabla", names=("bot one", "bot two"))
-    room = Room(
-        "g5",
-        settings,
-        (SeatInfo("bot one", None, "medium"), SeatInfo("bot two", None, "medium")),
-        new_state(settings),
-        [],
-        DiceFeed(("a", "b"), [], "ab" * 32),
-        save=store,
-    )
+    room = a_room("g5", BOTS, store)
     chooser = BotChooser(50, BotThinking(0))
-    async with room.lock:
-        start = Change(state=room.state)
-        room._apply(start, MatchAction(ActionKind.START, None, "", room.now()))
-        room._advance(start)
-        await room._commit(start)
+    await start(room)
     store.fail = True  # the database is away as the first bot's move is ready
     room.bot_chooser = chooser
     room.schedule()
