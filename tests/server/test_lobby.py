@@ -21,7 +21,7 @@ from starlette.testclient import WebSocketTestSession
 from tests.server.conftest import Player, Site, make_settings
 from tests.server.federation_world import sync_url
 from tests.server.play import Seat
-from tests.server.served import Account, Served
+from tests.server.served import Account, Served, first_legal
 
 from tavla.server.app import create_app
 from tavla.server.lobby import MAX_OPEN_OFFERS
@@ -109,7 +109,12 @@ def test_a_live_game_s_score_reaches_the_lobby_as_it_changes(site: Site) -> None
         lobby_until(lobby, lambda m: [g["score"] for g in m["live"] if g["id"] == game] == [[0, 0]])
         with site.as_(ayse).websocket_connect(f"/ws/game/{game}") as socket:
             seat = Seat(socket)
-            seat.wait(lambda s: s["match"]["actor"] == s["seat"] and s["match"]["phase"] == "roll")
+            for _ in range(20):  # to this seat's first roll (it may have won the opening roll)
+                state = seat.wait(lambda s: s["match"]["actor"] == s["seat"])
+                if state["match"]["phase"] == "roll":
+                    break
+                action = first_legal(state)
+                assert action is not None and seat.send(action)["type"] == "ack"
             assert seat.send({"kind": "resign", "level": "single"})["type"] == "ack"
             scored = seat.wait(lambda s: sum(s["match"]["score"]) > 0)["match"]["score"]
         shown = lobby_until(lobby, lambda m: [g["score"] for g in m["live"] if g["id"] == game] == [scored])
